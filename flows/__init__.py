@@ -1,0 +1,1 @@
+"""Prefect flows: thin, one flow per file, only sequencing and fan-out."""

@@ -1,0 +1,41 @@
+"""Summaries for `compoworld stats`: rows per table and run, and each stage's shard status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from storage.catalog import run_query
+from storage.schemas import SCHEMAS
+from storage.store import MANIFEST, Store
+
+
+def table_counts(store: Store) -> list[dict[str, Any]]:
+    """One row per (table, run) with its row count; tables without rows are left out."""
+    parts = [
+        f"SELECT '{table}' AS table_name, run_id, count(*) AS rows FROM {table} GROUP BY run_id"
+        for table in SCHEMAS
+        if table != MANIFEST
+    ]
+    columns, rows = run_query(store, " UNION ALL ".join(parts) + " ORDER BY run_id, table_name")
+    return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def stage_status(store: Store) -> list[dict[str, Any]]:
+    """One row per (run, stage): shards planned, done, failed and remaining, rows, time."""
+    columns, rows = run_query(
+        store,
+        f"""
+        SELECT run_id, stage,
+               max(shards) AS shards,
+               count(*) FILTER (WHERE status = 'done') AS done,
+               count(*) FILTER (WHERE status = 'failed') AS failed,
+               max(shards) - count(*) FILTER (WHERE status = 'done') AS remaining,
+               sum(rows) AS rows,
+               round(sum(seconds), 2) AS shard_seconds,
+               max(finished_at) AS last_finished
+        FROM {MANIFEST}
+        GROUP BY run_id, stage
+        ORDER BY run_id, stage
+        """,
+    )
+    return [dict(zip(columns, row, strict=True)) for row in rows]

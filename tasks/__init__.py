@@ -1,0 +1,1 @@
+"""Prefect tasks: thin wrappers that run one library function on one shard."""

@@ -1,0 +1,86 @@
+"""DuckDB views over the Parquet tables, SQL errors, and the stats summaries."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from compoworld.shards import plan_shards
+from storage.catalog import QueryError, refresh_catalog, run_query
+from storage.schemas import SCHEMAS
+from storage.stage import execute_shard
+from storage.stats import stage_status, table_counts
+from storage.store import Store
+
+
+def fill(store: Store, run_id: str, items: list[str]) -> None:
+    shards = plan_shards(
+        run_id=run_id,
+        stage="demo",
+        items=items,
+        shard_size=2,
+        params={"tag": run_id},
+        work="tests.storage.test_store:echo_work",
+    )
+    for shard in shards:
+        execute_shard(shard, str(store.home))
+
+
+def test_every_table_has_a_typed_view_before_any_data(store: Store):
+    path = refresh_catalog(store)
+    with duckdb.connect(str(path), read_only=True) as con:
+        views = {row[0] for row in con.execute("select view_name from duckdb_views()").fetchall()}
+        assert set(SCHEMAS) <= views
+        assert con.execute("select count(*) from tools").fetchone() == (0,)
+        types = {row[0]: row[1] for row in con.execute("describe stage_runs").fetchall()}
+    assert types["shard"] == "INTEGER" and types["run_id"] == "VARCHAR"
+
+
+def test_views_read_every_run_with_run_id_as_text(store: Store):
+    fill(store, "2026-11-29", ["a", "b", "c"])
+    fill(store, "other", ["d"])
+    path = refresh_catalog(store)
+    with duckdb.connect(str(path), read_only=True) as con:
+        got = con.execute(
+            "select run_id, count(*) from spec_errors group by run_id order by run_id"
+        ).fetchall()
+        kind = con.execute("select typeof(run_id) from spec_errors limit 1").fetchone()[0]
+    # A date-like run id stays text: hive partitions must not be auto-cast to DATE.
+    assert got == [("2026-11-29", 3), ("other", 1)]
+    assert kind == "VARCHAR"
+
+
+def test_run_query_returns_columns_and_rows(store: Store):
+    fill(store, "r1", ["a", "b", "c"])
+    columns, rows = run_query(
+        store, "select document from spec_errors where run_id = $run order by 1", {"run": "r1"}
+    )
+    assert columns == ["document"]
+    assert rows == [("a",), ("b",), ("c",)]
+
+
+@pytest.mark.parametrize(
+    "sql", ["selec 1", "select * from no_such_table", "select nope from tools"]
+)
+def test_bad_sql_raises_one_line_query_error(store: Store, sql: str):
+    with pytest.raises(QueryError) as caught:
+        run_query(store, sql)
+    assert "\n" not in str(caught.value) and str(caught.value)
+
+
+def test_refresh_replaces_the_catalog_while_a_reader_holds_it(store: Store):
+    path = refresh_catalog(store)
+    with duckdb.connect(str(path), read_only=True) as reader:
+        fill(store, "r1", ["a"])
+        refresh_catalog(store)  # must not fail on the reader's lock
+        assert reader.execute("select 1").fetchone() == (1,)
+    with duckdb.connect(str(path), read_only=True) as con:
+        assert con.execute("select count(*) from spec_errors").fetchone() == (1,)
+
+
+def test_stats_count_rows_and_shards(store: Store):
+    fill(store, "r1", ["a", "b", "c"])
+    assert table_counts(store) == [{"table_name": "spec_errors", "run_id": "r1", "rows": 3}]
+    [status] = stage_status(store)
+    assert (status["run_id"], status["stage"], status["shards"]) == ("r1", "demo", 2)
+    assert (status["done"], status["failed"], status["remaining"], status["rows"]) == (2, 0, 0, 3)
