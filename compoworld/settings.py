@@ -20,3 +20,11 @@ def cache_dir() -> Path:
 def default_run_id(now: datetime | None = None) -> str:
     """A nightly run's id: the UTC date, e.g. `2026-11-29`."""
     return (now or datetime.now(UTC)).strftime("%Y-%m-%d")
+
+
+def worker_count() -> int:
+    """Dask LocalCluster size: `COMPOWORLD_WORKERS`, default one worker per core."""
+    value = os.environ.get("COMPOWORLD_WORKERS", "")
+    if value and (not value.isdigit() or int(value) < 1):
+        raise ValueError(f"COMPOWORLD_WORKERS must be a positive integer, got {value!r}")
+    return int(value) if value else os.cpu_count() or 1

@@ -8,7 +8,6 @@ for every shard before it reports failures, so one bad shard never loses the oth
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
@@ -18,6 +17,7 @@ from prefect_dask import DaskTaskRunner
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from compoworld.settings import worker_count
 from compoworld.shards import Shard
 from storage.catalog import refresh_catalog
 from storage.store import Store
@@ -28,16 +28,15 @@ class StageFailed(RuntimeError):
     """Some shards of a stage failed after their retries; the others are recorded."""
 
 
-def make_task_runner(dask_address: str | None = None, workers: int | None = None):
+def make_task_runner(dask_address: str | None = None) -> DaskTaskRunner:
     """A DaskTaskRunner on the cluster at `dask_address`, else a LocalCluster of processes."""
     if dask_address:
         return DaskTaskRunner(address=dask_address)
     return DaskTaskRunner(
         cluster_kwargs={
-            "n_workers": workers or os.cpu_count() or 1,
+            "n_workers": worker_count(),
             "threads_per_worker": 1,
             "processes": True,
-            "dashboard_address": None,
         }
     )
 

@@ -1,0 +1,106 @@
+"""The `compoworld` command: help everywhere, clear one-line errors, nothing half-written."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
+
+from compoworld.cli import app
+from storage.store import Store
+
+runner = CliRunner()
+COMMANDS = sorted(get_command(app).commands)
+
+
+def test_the_cli_has_the_issue_commands():
+    assert {"ingest", "sql", "stats", "fetch"} <= set(COMMANDS)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command: str):
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0
+    assert "Usage" in result.output
+    assert get_command(app).commands[command].help, f"{command} has no help text"
+
+
+def test_top_level_help_lists_commands():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    for command in COMMANDS:
+        assert command in result.output
+
+
+def run_cli(*args: str, home: Path) -> subprocess.CompletedProcess:
+    env = os.environ | {"COMPOWORLD_HOME": str(home)}
+    return subprocess.run(
+        [sys.executable, "-m", "compoworld.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_unknown_source_is_one_line_and_writes_nothing(tmp_path: Path):
+    home = tmp_path / "home"
+    result = run_cli("ingest", "--source", "no-such-thing", home=home)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "unknown source 'no-such-thing'" in lines[0]
+    assert not home.exists()
+
+
+def test_empty_folder_is_refused(tmp_path: Path):
+    (tmp_path / "empty").mkdir()
+    result = run_cli("ingest", "--source", str(tmp_path / "empty"), home=tmp_path / "home")
+    assert result.returncode == 2
+    assert "no .json, .yaml or .yml documents" in result.stderr
+    assert not (tmp_path / "home").exists()
+
+
+def test_unreadable_user_file_is_refused_before_anything_runs(tmp_path: Path):
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    (folder / "ok.json").write_text(json.dumps([{"name": "get_x", "parameters": {}}]))
+    (folder / "bad.json").write_bytes(b"\xff\xfe\x00binary")  # not text: cannot be read
+    result = run_cli("ingest", "--source", str(folder), home=tmp_path / "home")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "bad.json" in result.stderr
+    assert not (tmp_path / "home").exists()
+
+
+def test_bad_sql_is_one_line_with_exit_2(tmp_path: Path):
+    result = run_cli("sql", "selec nothing", home=tmp_path / "home")
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("compoworld: error: bad query:")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "table"])
+def test_sql_formats(tmp_path: Path, fmt: str):
+    store = Store.open(tmp_path / "home")
+    result = runner.invoke(
+        app, ["sql", "select 1 as a, 'x' as b", "--format", fmt, "--home", str(store.home)]
+    )
+    assert result.exit_code == 0, result.output
+    if fmt == "csv":
+        assert result.output.splitlines() == ["a,b", "1,x"]
+    elif fmt == "json":
+        assert json.loads(result.output) == [{"a": 1, "b": "x"}]
+    else:
+        assert "a" in result.output and "x" in result.output
+
+
+def test_stats_on_an_empty_store_says_so(tmp_path: Path):
+    result = runner.invoke(app, ["stats", "--home", str(tmp_path / "home")])
+    assert result.exit_code == 0
+    assert "nothing stored yet" in result.output
