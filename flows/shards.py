@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from prefect import flow, get_run_logger
+from prefect.client.orchestration import get_client
 from prefect.futures import as_completed
 from prefect_dask import DaskTaskRunner
 from rich.console import Console
@@ -29,14 +30,21 @@ class StageFailed(RuntimeError):
 
 
 def make_task_runner(dask_address: str | None = None) -> DaskTaskRunner:
-    """A DaskTaskRunner on the cluster at `dask_address`, else a LocalCluster of processes."""
+    """A DaskTaskRunner on the cluster at `dask_address`, else a LocalCluster of processes.
+
+    The local workers are pointed at the API this flow run talks to. Without that, each
+    worker process of an ephemeral run starts a temporary Prefect server of its own
+    (~15 s each, and task runs recorded away from their flow run).
+    """
     if dask_address:
         return DaskTaskRunner(address=dask_address)
+    api_url = get_client(sync_client=True).api_url
     return DaskTaskRunner(
         cluster_kwargs={
             "n_workers": worker_count(),
             "threads_per_worker": 1,
             "processes": True,
+            "env": {"PREFECT_API_URL": str(api_url).rstrip("/")},
         }
     )
 

@@ -120,7 +120,7 @@ def test_sigkill_part_way_then_rerun_gives_the_uninterrupted_counts(
 
     store = Store.open(tmp_path / "home")
     env = os.environ | {"COMPOWORLD_HOME": str(store.home), "PREFECT_API_URL": PREFECT_API_URL.value()}
-    args = ["--source", str(corpus), "--limit", "240", "--shard-size", "4"]
+    args = ["--source", str(corpus), "--limit", "160", "--shard-size", "4"]
     manifest = store.partition("stage_runs", "killed")
 
     process = cli([*args, "--run-id", "killed"], env)
@@ -132,7 +132,7 @@ def test_sigkill_part_way_then_rerun_gives_the_uninterrupted_counts(
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     done_before = len(store.manifest("killed", "ingest"))
-    assert 3 <= done_before < 60, "the kill must land part way through the 60 shards"
+    assert 3 <= done_before < 40, "the kill must land part way through the 40 shards"
 
     resumed = cli([*args, "--run-id", "killed"], env)
     output, _ = resumed.communicate(timeout=300)
@@ -144,8 +144,8 @@ def test_sigkill_part_way_then_rerun_gives_the_uninterrupted_counts(
     assert clean.returncode == 0, output
 
     assert counts(store, "killed") == counts(store, "clean")
-    assert counts(store, "clean")["specs"] + counts(store, "clean")["spec_errors"] == 240
+    assert counts(store, "clean")["specs"] + counts(store, "clean")["spec_errors"] == 160
     _, rows = run_query(
         store, "select run_id, count(*) from stage_runs where status = 'done' group by 1 order by 1"
     )
-    assert rows == [("clean", 60), ("killed", 60)]
+    assert rows == [("clean", 40), ("killed", 40)]
