@@ -119,7 +119,10 @@ def test_sigkill_part_way_then_rerun_gives_the_uninterrupted_counts(
     from prefect.settings import PREFECT_API_URL
 
     store = Store.open(tmp_path / "home")
-    env = os.environ | {"COMPOWORLD_HOME": str(store.home), "PREFECT_API_URL": PREFECT_API_URL.value()}
+    env = os.environ | {
+        "COMPOWORLD_HOME": str(store.home),
+        "PREFECT_API_URL": PREFECT_API_URL.value(),  # the session's test server
+    }
     args = ["--source", str(corpus), "--limit", "160", "--shard-size", "4"]
     manifest = store.partition("stage_runs", "killed")
 

@@ -1,0 +1,147 @@
+"""Semantic types: formats, field names, entity ids and the shared-type registry."""
+
+from __future__ import annotations
+
+import pytest
+
+from compoworld.graph.semtypes import (
+    FALLBACK_TYPES,
+    SHARED_TYPES,
+    is_entity_id,
+    pluralize,
+    semantic_type,
+    singularize,
+    split_words,
+)
+
+
+def typed(name: str, schema: dict | None = None, resource: str | None = None) -> str:
+    return semantic_type(name, schema or {"type": "string"}, service="crm", resource=resource)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expected"),
+    [
+        ("email", "email"), ("date-time", "datetime"), ("date", "date"), ("uri", "url"),
+        ("url", "url"), ("uuid", "uuid"), ("ipv4", "ipv4"), ("ipv6", "ipv6"),
+        ("hostname", "hostname"), ("time", "time"), ("binary", "string"),
+    ],
+)
+def test_format_decides(fmt: str, expected: str) -> None:
+    assert typed("value", {"type": "string", "format": fmt}) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "schema", "expected"),
+    [
+        ("email", None, "email"), ("billingEmail", None, "email"),
+        ("email_address", None, "email"), ("phone_number", None, "phone"),
+        ("country", None, "country"), ("country_code", None, "country"),
+        ("currency", None, "currency"), ("amount", {"type": "integer"}, "money"),
+        ("unit-price", {"type": "number"}, "money"), ("total", {"type": "number"}, "money"),
+        ("total", {"type": "integer"}, "integer"),
+        ("messagesTotal", {"type": "integer"}, "integer"),
+        ("grand_total", {"type": "integer"}, "money"),
+        ("firstName", None, "first_name"), ("last_name", None, "last_name"),
+        ("surname", None, "last_name"), ("full_name", None, "person_name"),
+        ("company", None, "company"), ("organizationName", None, "company"),
+        ("city", None, "city"), ("street_address", None, "address"),
+        ("zip", None, "postal_code"), ("postal_code", {"type": "integer"}, "postal_code"),
+        ("lat", {"type": "number"}, "latitude"), ("longitude", {"type": "number"}, "longitude"),
+        ("locale", None, "language"), ("time_zone", None, "timezone"),
+        ("website", None, "url"), ("avatar_url", None, "url"), ("file_name", None, "filename"),
+        ("title", None, "title"), ("subject", None, "title"), ("description", None, "text"),
+        ("body", None, "text"), ("created_at", None, "datetime"),
+        ("created_at", {"type": "integer"}, "integer"), ("ip_address", None, "ipv4"),
+        ("username", None, "username"),
+    ],
+)
+def test_names_decide_when_type_fits(name: str, schema: dict | None, expected: str) -> None:
+    assert typed(name, schema) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "schema", "expected"),
+    [
+        ("email_verified", {"type": "boolean"}, "boolean"),
+        ("email_count", {"type": "integer"}, "integer"),
+        ("emails", {"type": "array", "items": {"type": "string"}}, "array"),
+        ("address", {"type": "object", "properties": {}}, "object"),
+        ("color", None, "string"), ("quantity", {"type": "integer"}, "integer"),
+        ("ratio", {"type": "number"}, "number"), ("anything", {}, "string"),
+        ("anything", {"properties": {}}, "object"),
+        ("maybe", {"type": ["null", "integer"]}, "integer"),
+    ],
+)
+def test_fallbacks_by_json_type(name: str, schema: dict | None, expected: str) -> None:
+    assert typed(name, schema) == expected
+
+
+@pytest.mark.parametrize(
+    ("name", "resource", "expected"),
+    [
+        ("id", "contacts", "crm.contacts.id"),
+        ("id", "contact", "crm.contacts.id"),
+        ("contactId", None, "crm.contacts.id"),
+        ("contact_id", "deals", "crm.contacts.id"),
+        ("contact-id", None, "crm.contacts.id"),
+        ("companyID", None, "crm.companies.id"),
+        ("paymentMethodId", None, "crm.payment_methods.id"),
+        ("personId", None, "crm.people.id"),
+        ("id", "payment_methods", "crm.payment_methods.id"),
+    ],
+)
+def test_entity_ids(name: str, resource: str | None, expected: str) -> None:
+    assert typed(name, {"type": "string", "format": "uuid"}, resource) == expected
+    assert is_entity_id(expected)
+
+
+def test_bare_id_without_resource_and_external_ids_fall_back() -> None:
+    assert typed("id", {"type": "integer"}) == "integer"
+    assert typed("external_id") == "string"
+    assert typed("contact_id", {"type": "boolean"}) == "boolean"
+
+
+@pytest.mark.parametrize(
+    ("resource", "expected"),
+    [("users", "person_name"), ("contacts", "person_name"), ("companies", "company"),
+     ("projects", "title"), (None, "title")],
+)
+def test_name_depends_on_the_collection(resource: str | None, expected: str) -> None:
+    assert typed("name", resource=resource) == expected
+    assert typed("display_name", resource=resource) == expected
+
+
+def test_names_are_style_insensitive() -> None:
+    variants = ["firstName", "first_name", "first-name", "FirstName", "FIRST_NAME"]
+    assert {typed(v) for v in variants} == {"first_name"}
+    assert split_words("HTTPServerURL2") == ["http", "server", "url", "2"]
+
+
+@pytest.mark.parametrize(
+    ("single", "plural"),
+    [("contact", "contacts"), ("company", "companies"), ("address", "addresses"),
+     ("person", "people"), ("status", "statuses"), ("box", "boxes"), ("key", "keys")],
+)
+def test_inflection_round_trips(single: str, plural: str) -> None:
+    assert pluralize(single) == plural
+    assert pluralize(plural) == plural
+    assert singularize(plural) == single
+
+
+def test_registry_is_a_plain_dict_of_descriptions() -> None:
+    assert {"email", "phone", "url", "money", "person_name", "company", "city"} <= set(SHARED_TYPES)
+    assert all(isinstance(v, str) and v for v in SHARED_TYPES.values())
+    assert not set(SHARED_TYPES) & set(FALLBACK_TYPES)
+    every = {typed(n) for n in ["email", "city", "title", "zip", "avatar_url", "dob"]}
+    assert every <= set(SHARED_TYPES)
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("address", "address"), ("billingAddress", "address"), ("address_line_1", "address"),
+     ("mac_address", "string"), ("start_address", "string"), ("ip_address", "ipv4"),
+     ("email_address", "email")],
+)
+def test_only_street_like_addresses_are_addresses(name: str, expected: str) -> None:
+    assert typed(name) == expected
