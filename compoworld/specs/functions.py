@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from compoworld.graph.semtypes import pluralize, split_words
-from compoworld.specs.errors import SpecLoadError
+from compoworld.specs.errors import SpecLoadError, one_line_reasons
 from compoworld.specs.fields import param_types
 from compoworld.specs.paths import KNOWN_VERBS, verb_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
@@ -25,15 +25,10 @@ from compoworld.specs.text import TOOL_NAME_RE, clean_text, service_name, snake_
 _SCHEMA_DEPTH = 4
 
 
+@one_line_reasons
 def load_function_list(items: list, doc_id: str) -> ServiceSpec:
     """Turn a list of function definitions into one ServiceSpec; SpecLoadError if bad."""
-    try:
-        return _load(items, doc_id)
-    except SpecLoadError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - any bug on messy input becomes a reason
-        message = " ".join(str(exc).split())[:300]
-        raise SpecLoadError(f"{type(exc).__name__}: {message}") from exc
+    return _load(items, doc_id)
 
 
 def _load(items: Any, doc_id: str) -> ServiceSpec:

@@ -29,7 +29,7 @@ import pickle
 from collections import Counter
 from typing import Any
 
-from compoworld.specs.errors import SpecLoadError
+from compoworld.specs.errors import SpecLoadError, one_line_reasons
 from compoworld.specs.fields import param_types, record_schema, return_types
 from compoworld.specs.paths import analyze_path, default_tool_name, infer_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
@@ -53,19 +53,14 @@ GOOGLE_SYSTEM_PARAMS = frozenset({
 })
 
 
+@one_line_reasons
 def load_openapi(document: dict, doc_id: str) -> ServiceSpec:
     """Turn one OpenAPI 3 document into a ServiceSpec; SpecLoadError if it is unusable.
 
     Every failure, expected or not, comes out as a SpecLoadError with a one-line reason,
     so one messy document never stops a flow.
     """
-    try:
-        return _load(document, doc_id)
-    except SpecLoadError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - any bug on messy input becomes a reason
-        message = " ".join(str(exc).split())[:300]
-        raise SpecLoadError(f"{type(exc).__name__}: {message}") from exc
+    return _load(document, doc_id)
 
 
 def _load(document: Any, doc_id: str) -> ServiceSpec:
