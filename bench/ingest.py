@@ -50,7 +50,7 @@ def main() -> None:
         work="compoworld.specs.ingest:ingest_shard",
     )
     started = time.perf_counter()
-    tools = sum(len(ingest_shard(shard)["tools"]) for shard in shards)
+    tools = sum(len(ingest_shard(shard)["tool_specs"]) for shard in shards)
     direct = time.perf_counter() - started
 
     store = Store.open(tempfile.mkdtemp(prefix="bench-home-"))

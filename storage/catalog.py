@@ -15,7 +15,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
-from storage.schemas import SCHEMAS
+from storage.schemas import SCHEMAS, VIEWS
 from storage.store import Store
 
 
@@ -67,6 +67,8 @@ def create_views(con: duckdb.DuckDBPyConnection, store: Store) -> None:
     """Create (or replace) every table's view on an open connection."""
     for table in SCHEMAS:
         con.execute(view_sql(store, table))
+    for name, query in VIEWS.items():
+        con.execute(f"CREATE OR REPLACE VIEW {name} AS {query}")
 
 
 def refresh_catalog(store: Store) -> Path:

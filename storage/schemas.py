@@ -1,5 +1,9 @@
 """Typed schemas of every Parquet table.
 
+Physical tables are written by stages; `VIEWS` adds views computed from them. `tools` is
+one: each ingested tool (`tool_specs`) with how synthesis built it (`tool_builds`:
+`implementation`, `mounted`), null until the synthesize stage has run.
+
 `run_id` is not stored inside the files: it is the hive partition (`run_id=<id>/`) and the
 DuckDB views read it back as a VARCHAR column. JSON-valued columns are JSON strings; lists
 of names are Parquet lists (DESIGN.md, Storage).
@@ -25,7 +29,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("spec", _JSON),
         ]
     ),
-    "tools": pa.schema(
+    "tool_specs": pa.schema(
         [
             ("service", pa.string()),
             ("name", pa.string()),
@@ -38,6 +42,46 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("param_types", _JSON),
             ("return_types", _JSON),
             ("n_params", pa.int32()),
+        ]
+    ),
+    "services": pa.schema(
+        [
+            ("service", pa.string()),
+            ("title", pa.string()),
+            ("domain", pa.string()),
+            ("source", pa.string()),
+            ("world_seed", pa.int64()),
+            ("verified", pa.bool_()),
+            ("reason", pa.string()),
+            ("n_tools", pa.int32()),
+            ("n_mounted", pa.int32()),
+            ("n_compiled", pa.int32()),
+            ("n_simulated", pa.int32()),
+            ("n_builtin", pa.int32()),
+            ("n_coded", pa.int32()),
+            ("start_digest", pa.string()),
+            ("seconds", pa.float64()),
+        ]
+    ),
+    "tool_builds": pa.schema(
+        [
+            ("service", pa.string()),
+            ("name", pa.string()),
+            ("implementation", pa.string()),
+            ("mounted", pa.bool_()),
+            ("reason", pa.string()),
+            ("checks_passed", pa.int32()),
+            ("checks_failed", pa.int32()),
+        ]
+    ),
+    "tool_checks": pa.schema(
+        [
+            ("service", pa.string()),
+            ("tool", pa.string()),
+            ("implementation", pa.string()),
+            ("check", pa.string()),
+            ("passed", pa.bool_()),
+            ("detail", pa.string()),
         ]
     ),
     "spec_errors": pa.schema(
@@ -61,6 +105,16 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("finished_at", pa.timestamp("us", tz="UTC")),
         ]
     ),
+}
+
+
+VIEWS: dict[str, str] = {
+    "tools": """
+        SELECT s.*, b.implementation, b.mounted, b.reason AS build_reason,
+               b.checks_passed, b.checks_failed
+        FROM tool_specs AS s
+        LEFT JOIN tool_builds AS b ON b.run_id = s.run_id AND b.name = s.name
+    """,
 }
 
 

@@ -21,7 +21,7 @@ def _json(value: Any) -> str:
 
 
 def spec_rows(spec: ServiceSpec, document: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The `specs` row and the `tools` rows of one service spec."""
+    """The `specs` row and the `tool_specs` rows of one service spec."""
     service = {
         "service": spec.name,
         "document": document,
@@ -70,7 +70,7 @@ def unreadable_documents(root: Path, documents: list[str]) -> list[tuple[str, st
 
 
 def ingest_shard(shard: Shard) -> dict[str, list[dict[str, Any]]]:
-    """Load every document of the shard; returns rows for `specs`, `tools`, `spec_errors`."""
+    """Load every document of the shard; returns rows for `specs`, `tool_specs`, `spec_errors`."""
     root = Path(shard.params["root"])
     source = shard.params["source"]
     specs: list[dict[str, Any]] = []
@@ -85,4 +85,4 @@ def ingest_shard(shard: Shard) -> dict[str, list[dict[str, Any]]]:
         service, service_tools = spec_rows(spec, document)
         specs.append(service)
         tools.extend(service_tools)
-    return {"specs": specs, "tools": tools, "spec_errors": errors}
+    return {"specs": specs, "tool_specs": tools, "spec_errors": errors}

@@ -84,3 +84,20 @@ def test_stats_count_rows_and_shards(store: Store):
     [status] = stage_status(store)
     assert (status["run_id"], status["stage"], status["shards"]) == ("r1", "demo", 2)
     assert (status["done"], status["failed"], status["remaining"], status["rows"]) == (2, 0, 0, 3)
+
+
+def test_tools_view_joins_ingested_specs_with_their_builds(store: Store):
+    def write(table: str, stage: str, rows: list[dict]) -> None:
+        [shard] = plan_shards(
+            run_id="r1", stage=stage, items=["x"], shard_size=1, params={}, work="m:f"
+        )
+        store.write_shard(shard, {table: rows})
+
+    spec = {"service": "crm", "effect": "read", "n_params": 0}
+    write("tool_specs", "ingest", [spec | {"name": "crm__get_a"}, spec | {"name": "crm__get_b"}])
+    _, rows = run_query(store, "select name, implementation, mounted from tools order by name")
+    assert rows == [("crm__get_a", None, None), ("crm__get_b", None, None)]
+    build = {"service": "crm", "name": "crm__get_a", "implementation": "compiled", "mounted": True}
+    write("tool_builds", "synthesize", [build])
+    _, rows = run_query(store, "select name, implementation, mounted from tools order by name")
+    assert rows == [("crm__get_a", "compiled", True), ("crm__get_b", None, None)]

@@ -16,7 +16,7 @@ def echo_work(shard: Shard) -> dict[str, list[dict]]:
         "spec_errors": [
             {"document": item, "source": shard.params["tag"], "reason": "r"} for item in shard.items
         ],
-        "tools": [],
+        "tool_specs": [],
     }
 
 
@@ -129,7 +129,7 @@ def test_rows_that_do_not_fit_the_schema_leave_no_file(store: Store):
 @pytest.mark.parametrize("bad", ["", "../x", "a/b", "run_id=x", ".hidden"])
 def test_bad_run_ids_are_refused(store: Store, bad: str):
     with pytest.raises(ValueError, match="invalid run id"):
-        store.partition("tools", bad)
+        store.partition("tool_specs", bad)
 
 
 def test_unknown_table_is_refused(store: Store):
