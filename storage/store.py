@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from compoworld.shards import Shard
@@ -170,6 +172,24 @@ class Store:
             or row["status"] != "done"
             or row["input_hash"] != shard.input_hash
         ]
+
+    def read(
+        self,
+        table: str,
+        run_id: str,
+        *,
+        columns: list[str] | None = None,
+        where: tuple[str, list[Any]] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Rows of one run of a table; `where=(column, values)` keeps rows whose column is in
+        values (row groups are pruned by their statistics, so a shard reads little)."""
+        folder = self.partition(table, run_id)
+        files = sorted(str(path) for path in folder.glob("*.parquet"))
+        if not files:
+            return []
+        dataset = ds.dataset(files, format="parquet", schema=SCHEMAS[table])
+        condition = pc.field(where[0]).isin(where[1]) if where else None
+        return dataset.to_table(columns=columns, filter=condition).to_pylist()
 
     def clear_stage(self, run_id: str, stage: str) -> None:
         """Forget every shard of a stage in a run (data and manifest)."""

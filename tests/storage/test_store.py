@@ -135,3 +135,12 @@ def test_bad_run_ids_are_refused(store: Store, bad: str):
 def test_unknown_table_is_refused(store: Store):
     with pytest.raises(KeyError, match="unknown table 'nope'"):
         store.partition("nope", "r1")
+
+
+def test_read_filters_rows_by_column_values(store: Store):
+    for shard in plan(["a", "b", "c", "d"]):
+        execute_shard(shard, str(store.home))
+    got = store.read("spec_errors", "r1", columns=["document"], where=("document", ["b", "d"]))
+    assert got == [{"document": "b"}, {"document": "d"}]
+    assert len(store.read("spec_errors", "r1")) == 4
+    assert store.read("spec_errors", "no-such-run") == []
