@@ -1,0 +1,265 @@
+"""Service verification: generated conformance checks for every tool of a service.
+
+Every check runs on a fresh copy of the service's seeded start state, so checks never
+see each other's writes. Per tool:
+
+- `accepts_valid_arguments`  arguments built from the schema (existing ids for id
+                             parameters) succeed;
+- `returns_valid`            the result validates against the tool's `returns` schema;
+- `deterministic`            the same call on two fresh copies gives the same result and
+                             the same state digest;
+- `rejects_invalid_arguments` a missing required or wrongly typed argument is a 400;
+- `unknown_id_404`           (tools with an id parameter) an unknown id is a 404;
+- `rejection_keeps_state`    rejected calls leave the state digest unchanged;
+- `read_is_pure`             (effect `read`) a successful read changes nothing.
+
+Per collection, over its compiled tools (each tool involved gets the check):
+
+- `create_then_get`          what create returned, get returns;
+- `update_changes_named_fields`  update changes no field it was not given;
+- `delete_then_get_404`      after delete, get is a 404;
+- `list_reflects_writes`     list grows by one after create, shrinks by one after delete.
+
+A tool passes when all its checks pass; the synthesize stage mounts only tools that pass.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from compoworld.graph.semtypes import entity_id_type
+from compoworld.services.runtime import BadRequest, Service, State, compile_validator, diff
+
+ValueFor = Callable[[dict[str, Any], random.Random, str], Any]
+UNKNOWN_ID = "no-such-id-404"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """One check of one tool: passed or not, and a sentence saying what was seen."""
+
+    tool: str
+    check: str
+    passed: bool
+    detail: str = ""
+
+
+def id_params(service: Service, tool: str) -> list[str]:
+    """Parameters of `tool` that hold an id of one of the service's collections."""
+    spec = service.tools[tool].spec
+    ids = {entity_id_type(service.name, c): c for c in service.state.schemas}
+    return [p for p, t in spec.param_types.items() if t in ids]
+
+
+def _collection_of(service: Service, tool: str, param: str) -> str | None:
+    wanted = service.tools[tool].spec.param_types.get(param)
+    return next(
+        (c for c in service.state.schemas if entity_id_type(service.name, c) == wanted), None
+    )
+
+
+def build_arguments(
+    service: Service, state: State, tool: str, rng: random.Random, value_for: ValueFor
+) -> dict[str, Any]:
+    """Valid-looking arguments: existing ids for id params, generated values otherwise."""
+    schema = service.tools[tool].spec.parameters
+    properties = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    arguments: dict[str, Any] = {}
+    for name in sorted(properties):
+        collection = _collection_of(service, tool, name)
+        if collection is not None and state.records(collection):
+            arguments[name] = _typed_id(properties[name], sorted(state.records(collection))[0])
+        elif name in required:
+            arguments[name] = value_for(properties[name], rng, name)
+    return arguments
+
+
+def _typed_id(schema: dict[str, Any], record_id: str) -> Any:
+    if schema.get("type") == "integer" and record_id.lstrip("-").isdigit():
+        return int(record_id)
+    return record_id
+
+
+def _call(service: Service, start: State, tool: str, arguments: Any) -> tuple[dict, State]:
+    """Call `tool` on a fresh copy of `start`; returns the result and the state after."""
+    service.state = start.copy()
+    return service.call(tool, arguments), service.state
+
+
+def _invalid_arguments(schema: dict[str, Any], valid: dict[str, Any]) -> tuple[Any, str]:
+    required = sorted(schema.get("required", []))
+    if required:
+        return {k: v for k, v in valid.items() if k != required[0]}, f"without {required[0]!r}"
+    for name, prop in sorted(schema.get("properties", {}).items()):
+        if prop.get("type") in ("string", "integer", "number", "boolean", "array"):
+            wrong = {"unexpected": "object"} if prop["type"] != "object" else "text"
+            return valid | {name: wrong}, f"with {name!r} of the wrong type"
+    return ["not", "an", "object"], "with a list instead of an object"
+
+
+def check_tool(
+    service: Service, start: State, tool: str, seed: int, value_for: ValueFor
+) -> list[CheckResult]:
+    """The per-tool checks of one tool against the start state `start`."""
+    spec = service.tools[tool].spec
+    results: list[CheckResult] = []
+
+    def record(check: str, passed: bool, detail: str = "") -> None:
+        results.append(CheckResult(tool, check, bool(passed), detail[:500]))
+
+    arguments = build_arguments(service, start, tool, random.Random(seed), value_for)
+    first, after = _call(service, start, tool, arguments)
+    record("accepts_valid_arguments", first["success"], "" if first["success"] else str(first))
+    if first["success"]:
+        try:
+            compile_validator(spec.returns)(first["data"])
+            record("returns_valid", True)
+        except BadRequest as error:
+            record("returns_valid", False, error.message.replace("arguments", "result"))
+        except Exception as error:  # noqa: BLE001 - an uncompilable returns schema fails
+            record("returns_valid", False, f"returns schema unusable: {error}")
+        if spec.effect == "read":
+            changed = diff(start, after)
+            record("read_is_pure", not changed, f"changed {sorted(changed)}" if changed else "")
+    second, again = _call(service, start, tool, arguments)
+    same = second == first and again.digest() == after.digest()
+    record("deterministic", same, "" if same else "two identical calls differed")
+
+    digest = start.digest()
+    bad, how = _invalid_arguments(spec.parameters, arguments)
+    rejected, state = _call(service, start, tool, bad)
+    code = None if rejected["success"] else rejected["error"]["code"]
+    record("rejects_invalid_arguments", code == 400, f"call {how} gave {code or 'success'}")
+    kept = state.digest() == digest
+    for param in id_params(service, tool):
+        unknown = arguments | {param: _typed_id(spec.parameters["properties"][param], "987654")}
+        if unknown[param] == "987654":
+            unknown[param] = UNKNOWN_ID
+        missing, state = _call(service, start, tool, unknown)
+        code = None if missing["success"] else missing["error"]["code"]
+        record("unknown_id_404", code == 404, f"unknown {param} gave {code or 'success'}")
+        kept = kept and state.digest() == digest
+    record("rejection_keeps_state", kept, "" if kept else "a rejected call changed the state")
+    return results
+
+
+def _id_param(service: Service, tool: str, collection: str) -> str | None:
+    wanted = entity_id_type(service.name, collection)
+    params = service.tools[tool].spec.param_types
+    return next((p for p, t in sorted(params.items()) if t == wanted), None)
+
+
+def _list_size(service: Service, tool: str | None, arguments: dict[str, Any]) -> int | None:
+    if tool is None:
+        return None
+    result = service.call(tool, arguments)
+    data = result.get("data") if result["success"] else None
+    if isinstance(data, dict):
+        data = next((v for v in data.values() if isinstance(v, list)), None)
+    return len(data) if isinstance(data, list) else None
+
+
+def check_collection(
+    service: Service, start: State, collection: str, seed: int, value_for: ValueFor
+) -> list[CheckResult]:
+    """Create/get/update/delete/list checks over the compiled tools of one collection."""
+    tools = sorted(
+        name
+        for name, tool in service.tools.items()
+        if tool.spec.resource == collection and tool.implementation == "compiled"
+    )
+    by_role: dict[str, list[str]] = {role: [] for role in ("create", "get", "list", "update")}
+    by_role["delete"] = []
+    for name in tools:
+        effect, keyed = service.tools[name].spec.effect, _id_param(service, name, collection)
+        role = {"read": "get" if keyed else "list"}.get(effect, effect)
+        if role in by_role and (keyed or role in ("create", "list")):
+            by_role[role].append(name)
+    get = by_role["get"][0] if by_role["get"] else None
+    lister = by_role["list"][0] if by_role["list"] else None
+    id_field = start.id_field(collection)
+    results: list[CheckResult] = []
+
+    def args(tool: str) -> dict[str, Any]:
+        return build_arguments(service, service.state, tool, random.Random(seed), value_for)
+
+    def record(tools: list[str | None], check: str, passed: bool, detail: str = "") -> None:
+        results.extend(CheckResult(t, check, passed, detail[:500]) for t in tools if t)
+
+    def get_by_id(record_id: Any) -> dict[str, Any]:
+        return service.call(get, args(get) | {_id_param(service, get, collection): record_id})
+
+    for create in by_role["create"]:
+        service.state = start.copy()
+        before = _list_size(service, lister, args(lister)) if lister else None
+        made = service.call(create, args(create))
+        if not made["success"] or not isinstance(made["data"], dict):
+            continue  # accepts_valid_arguments already records the failure
+        new_id = made["data"].get(id_field)
+        if get and new_id is not None:
+            got = get_by_id(new_id)
+            data = got.get("data") if got["success"] else None
+            same = isinstance(data, dict) and all(data.get(k) == v for k, v in made["data"].items())
+            record([create, get], "create_then_get", same, "" if same else f"get gave {got}")
+        if before is not None:
+            after = _list_size(service, lister, args(lister))
+            grew = after == before + 1 or after == before  # a full page may hide the new one
+            record([create, lister], "list_reflects_writes", grew, f"{before} -> {after}")
+    for delete in by_role["delete"]:
+        service.state = start.copy()
+        arguments = args(delete)
+        key = _id_param(service, delete, collection)
+        before = _list_size(service, lister, args(lister)) if lister else None
+        if key not in arguments or not service.call(delete, arguments)["success"]:
+            continue
+        if get:
+            gone = get_by_id(arguments[key])
+            code = None if gone["success"] else gone["error"]["code"]
+            record([delete, get], "delete_then_get_404", code == 404, f"get gave {code}")
+        if before is not None:
+            after = _list_size(service, lister, args(lister))
+            shrank = after == before - 1
+            record([delete, lister], "list_reflects_writes", shrank, f"{before} -> {after}")
+    for update in by_role["update"]:
+        service.state = start.copy()
+        snapshot = service.state.copy()
+        arguments = args(update)
+        if not service.call(update, arguments)["success"]:
+            continue
+        changes = diff(snapshot, service.state).get(collection, {})
+        touched = {f for entry in changes.get("updated", []) for f in entry["fields"]}
+        extra = sorted(touched - set(arguments) - {"updated_at", "updatedAt", "modified"})
+        record([update], "update_changes_named_fields", not extra, f"also changed {extra}")
+    return results
+
+
+def verify_service(
+    service: Service, seed: int, value_for: ValueFor
+) -> list[CheckResult]:
+    """Run every check of every tool of `service` from its current (start) state.
+
+    The service's state is restored to the start state afterwards.
+    """
+    start = service.state
+    results: list[CheckResult] = []
+    try:
+        for offset, tool in enumerate(sorted(service.tools)):
+            results.extend(check_tool(service, start, tool, seed + offset, value_for))
+        for collection in sorted(start.schemas):
+            results.extend(check_collection(service, start, collection, seed, value_for))
+    finally:
+        service.state = start
+    return results
+
+
+def failed_tools(results: list[CheckResult]) -> dict[str, str]:
+    """Tool -> the first failed check and its detail, for every tool with a failure."""
+    failures: dict[str, str] = {}
+    for result in results:
+        if not result.passed and result.tool not in failures:
+            failures[result.tool] = f"{result.check}: {result.detail}".strip(": ")
+    return failures
