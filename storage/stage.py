@@ -15,7 +15,9 @@ from typing import Any
 from compoworld.shards import Shard
 from storage.store import Store
 
-Work = Callable[[Shard], dict[str, list[dict[str, Any]]]]
+# A work function gets its shard and the store (to read an earlier stage's rows) and
+# returns rows per table; it never writes to the store itself.
+Work = Callable[[Shard, Store], dict[str, list[dict[str, Any]]]]
 
 
 def resolve_work(work: str) -> Work:
@@ -35,7 +37,7 @@ def execute_shard(shard: Shard, home: str) -> dict[str, Any]:
     store = Store.open(home)
     started = time.perf_counter()
     try:
-        tables = resolve_work(shard.work)(shard)
+        tables = resolve_work(shard.work)(shard, store)
         rows = store.write_shard(shard, tables)
     except Exception as error:
         store.record(

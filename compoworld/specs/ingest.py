@@ -69,7 +69,7 @@ def unreadable_documents(root: Path, documents: list[str]) -> list[tuple[str, st
     return problems
 
 
-def ingest_shard(shard: Shard) -> dict[str, list[dict[str, Any]]]:
+def ingest_shard(shard: Shard, store: object = None) -> dict[str, list[dict[str, Any]]]:
     """Load every document of the shard; returns rows for `specs`, `tool_specs`, `spec_errors`."""
     root = Path(shard.params["root"])
     source = shard.params["source"]

@@ -10,7 +10,7 @@ from storage.stage import execute_shard
 from storage.store import Store
 
 
-def echo_work(shard: Shard) -> dict[str, list[dict]]:
+def echo_work(shard: Shard, store: Store) -> dict[str, list[dict]]:
     """Work function for tests: one spec_errors row per item (and a tool per item)."""
     return {
         "spec_errors": [
@@ -20,7 +20,7 @@ def echo_work(shard: Shard) -> dict[str, list[dict]]:
     }
 
 
-def failing_work(shard: Shard) -> dict[str, list[dict]]:
+def failing_work(shard: Shard, store: Store) -> dict[str, list[dict]]:
     raise RuntimeError(f"boom in shard {shard.index}")
 
 
@@ -79,7 +79,7 @@ def test_executed_shards_are_recorded_and_skipped(store: Store):
 def test_rerun_after_a_kill_before_the_manifest_does_not_duplicate(store: Store):
     shard = plan(["x", "y"])[0]
     # A worker killed after its files were renamed but before its manifest row was written.
-    store.write_shard(shard, echo_work(shard))
+    store.write_shard(shard, echo_work(shard, store))
     assert store.pending([shard]) == [shard]
     execute_shard(shard, str(store.home))
     assert [r["document"] for r in rows(store)] == ["x", "y"]
