@@ -107,8 +107,8 @@ class State:
         return self.schemas.get(collection, {}).get("x-id-field", "id")
 
     def records(self, collection: str) -> dict[str, dict[str, Any]]:
-        """The records of a collection by id (created empty when unknown)."""
-        return self.collections.setdefault(collection, {})
+        """The records of a collection by id (empty when unknown; reading adds nothing)."""
+        return self.collections.get(collection, {})
 
     def get(self, collection: str, record_id: Any) -> dict[str, Any]:
         """One record; `NotFound` with a plain sentence when there is none."""
@@ -139,7 +139,7 @@ class State:
     def put(self, collection: str, record: dict[str, Any]) -> dict[str, Any]:
         """Validate and store a record under its id field; returns it."""
         self.validate(collection, record)
-        self.records(collection)[str(record[self.id_field(collection)])] = record
+        self.collections.setdefault(collection, {})[str(record[self.id_field(collection)])] = record
         return record
 
     def delete(self, collection: str, record_id: Any) -> dict[str, Any]:
@@ -252,7 +252,12 @@ class Service:
             if not isinstance(arguments, dict):
                 return error(400, "arguments must be a JSON object of parameter names to values")
             found.validate(arguments)
-            return ok(found.handler(self.state, arguments))
+            counters = dict(self.state.next_ids)
+            try:
+                return ok(found.handler(self.state, arguments))
+            except ToolError:
+                self.state.next_ids = counters  # an id drawn by a rejected call is not used up
+                raise
         except ToolError as failure:
             return error(failure.code, failure.message)
         except Exception as failure:  # noqa: BLE001 - the protocol's promise: nothing escapes
