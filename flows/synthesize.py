@@ -1,0 +1,55 @@
+"""synthesize_flow: ingested specs -> verified services, their tool builds and checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefect import flow, get_run_logger
+
+from compoworld.services.selection import DEFAULT_SERVICES, select_services
+from compoworld.settings import default_run_id
+from compoworld.shards import plan_shards
+from flows.shards import run_stage
+from storage.queries import service_candidates, stage_digest
+from storage.store import Store
+
+
+class NothingToSynthesize(ValueError):
+    """The run has no ingested services to build."""
+
+
+@flow(name="synthesize", flow_run_name="synthesize-{run_id}")
+def synthesize_flow(
+    run_id: str | None = None,
+    services: int | None = DEFAULT_SERVICES,
+    seed: int = 0,
+    shard_size: int = 16,
+    dask_address: str | None = None,
+    home: str | None = None,
+) -> dict[str, Any]:
+    """Compile, seed and verify the selected services of a run's ingested specs.
+
+    `services` is how many to select (ranked by expected compile quality; see
+    compoworld/services/selection.py); None builds every ingested service. Rerunning with
+    the same `run_id` only runs unfinished shards; a new ingest invalidates them.
+    """
+    logger = get_run_logger()
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    names = select_services(service_candidates(store, run_id), services)
+    if not names:
+        raise NothingToSynthesize(
+            f"run {run_id!r} has no ingested services: run `compoworld ingest --run-id {run_id}`"
+        )
+    logger.info("synthesize %s: %d services selected", run_id, len(names))
+    shards = plan_shards(
+        run_id=run_id,
+        stage="synthesize",
+        items=names,
+        shard_size=shard_size,
+        params={"seed": seed, "ingest": stage_digest(store, run_id, "ingest")},
+        work="compoworld.services.synthesize:synthesize_shard",
+    )
+    return {"run_id": run_id, "services": len(names)} | run_stage(
+        shards, home=str(store.home), dask_address=dask_address
+    )

@@ -1,0 +1,34 @@
+"""Queries stages use to plan their work from earlier stages' tables."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from storage.catalog import run_query
+from storage.store import Store
+
+
+def service_candidates(store: Store, run_id: str) -> list[dict[str, Any]]:
+    """Every ingested service of a run with its tool count and share of CRUD tools."""
+    columns, rows = run_query(
+        store,
+        """
+        SELECT service, count(*) AS n_tools,
+               avg(CASE WHEN effect IN ('read', 'create', 'update', 'delete')
+                         AND resource IS NOT NULL THEN 1 ELSE 0 END) AS crud_share
+        FROM tool_specs WHERE run_id = $run GROUP BY service
+        """,
+        {"run": run_id},
+    )
+    return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def stage_digest(store: Store, run_id: str, stage: str) -> str:
+    """Digest of a finished stage's shard hashes: what a later stage's input hash includes,
+    so rerunning an earlier stage with other inputs invalidates the later one's shards."""
+    manifest = store.manifest(run_id, stage)
+    digest = hashlib.sha256()
+    for index in sorted(manifest):
+        digest.update(f"{index}:{manifest[index]['input_hash']}:{manifest[index]['status']};".encode())
+    return digest.hexdigest()[:16]
