@@ -1,0 +1,197 @@
+"""The deterministic compiler: REST semantics over a service's typed state (DESIGN.md).
+
+`compile_service(spec, simulate)` gives each tool of an OpenAPI-derived service either a
+`compiled` handler (real create / get / list / update / delete over `State`, rest.py) or,
+when its semantics cannot be derived from method and path, `simulate(tool_spec)`
+(`simulated`). `compile_report(spec)` says per tool which, the REST operation, and why
+(`CompileDecision`): what the synthesize stage writes to `tools.implementation` and its
+reason column; its `keys` name, per compiled tool, the parameters the handler resolves to
+records and their collections (better than guessing from `param_types`, whose entity
+names can differ from the path's collection names: `creditAccountId` vs `accounts`).
+Planning is pure and cheap (Stripe's 452 tools: ~0.1 s), so the two may be called
+separately.
+
+How one tool is planned (operation, path keys, parents, fields, list parameters, create
+fill) is compile_plan.py's docstring; how a call runs is rest.py's. Service-wide
+decisions live here:
+
+- New ids follow what the service says about them: an integer when the record's id field
+  is an integer; a UUID when it or a path parameter that looks records up by id has
+  format uuid; the `pattern` of either when a simple sample of it exists (`ZS` + 32 hex);
+  a string of digits when those path parameters are integers; else `State.new_id`.
+- A field some path parameter looks records up by (`/employees/{number}`) is a natural
+  key: a create that repeats its value is a 409, and an integer one left out is the next
+  free number.
+- Sub-resource link fields the child's record schema lacks (`contact_id`) are added to
+  the compiled service's record schemas, so `additionalProperties: false` still validates:
+  the returned `Service.spec` is then a copy of `spec` with those `resources`.
+
+Simulated tools carry one of these `CompileDecision.code`s: `not_http` (no method and
+path in the source: function lists), `rpc` (`/#Action=`, `X-Amz-Target`), `action`
+(effect `action`), `custom_method` (a trailing verb that is not a plain one-word REST
+verb), `no_resource`, `no_record_schema` (the collection has no record schema),
+`no_id` (update/delete/get of no single record), `repeated_collection`
+(`/folders/{a}/folders/{b}`), `undeclared_param` (a path key missing from the
+parameters), `not_a_list` (GET on a collection whose result is an object without an
+array), `unfillable_field` (a create whose record needs a field nobody can supply),
+`write_only` (a create/update/delete of a collection that no compiled tool reads back: an
+action in disguise, like `POST /Destiny2/Actions/Items/EquipItem`).
+
+Not derived, by design: a create whose arguments cannot make a valid record is still
+compiled (its calls answer 422); verification finds it and falls back to simulation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from compoworld.graph.semtypes import json_type
+from compoworld.services.compile_plan import CompileRefusal, plan_tool
+from compoworld.services.rest import RestPlan, build_handler
+from compoworld.services.rest_shapes import pattern_sample
+from compoworld.services.runtime import Handler, Implementation, Service, State, Tool
+from compoworld.specs.records import ServiceSpec, ToolSpec
+
+Simulate = Callable[[ToolSpec], Handler]
+
+
+@dataclass(frozen=True, slots=True)
+class CompileDecision:
+    """How one tool is implemented and why."""
+
+    implementation: Implementation  # compiled | simulated
+    operation: str  # create | get | list | update | delete; "" when simulated
+    code: str  # `compiled`, or the short key of why not (module docstring)
+    reason: str  # one plain sentence
+    keys: tuple[tuple[str, str], ...] = ()  # (parameter, collection) for every argument
+    # the compiled handler resolves to a record: path keys, parents, references
+
+
+def compile_service(spec: ServiceSpec, simulate: Simulate) -> Service:
+    """A runnable service: compiled REST tools over typed state, the rest simulated.
+
+    Its spec is `spec` with the link fields sub-resources store added to the record
+    schemas (the same object when none is missing); its state is empty.
+    """
+    plans = _plan_service(spec)
+    resources = _with_links(spec.resources, plans.values())
+    if resources != spec.resources:
+        spec = spec.model_copy(update={"resources": resources})
+    tools = {}
+    for tool in spec.tools:
+        plan = plans[tool.name]
+        if isinstance(plan, RestPlan):
+            tools[tool.name] = Tool(tool, "compiled", build_handler(plan))
+        else:
+            tools[tool.name] = Tool(tool, "simulated", simulate(tool))
+    return Service(spec, tools, State(spec.resources))
+
+
+def compile_report(spec: ServiceSpec) -> dict[str, CompileDecision]:
+    """Per tool name: compiled or simulated, the REST operation, and the reason."""
+    out = {}
+    for name, plan in _plan_service(spec).items():
+        if isinstance(plan, RestPlan):
+            keys = tuple((k.param, k.collection) for k in (*plan.parents, plan.key) if k)
+            out[name] = CompileDecision("compiled", plan.operation, "compiled", _explain(plan),
+                                        keys + plan.refs)
+        else:
+            out[name] = CompileDecision("simulated", "", plan.code, plan.reason)
+    return out
+
+
+def _plan_service(spec: ServiceSpec) -> dict[str, RestPlan | CompileRefusal]:
+    plans: dict[str, RestPlan | CompileRefusal] = {}
+    for tool in spec.tools:
+        try:
+            plans[tool.name] = plan_tool(tool, spec.resources)
+        except CompileRefusal as refusal:
+            plans[tool.name] = refusal
+    # A collection no tool reads back is not REST-shaped: its "create" is an action in
+    # disguise (`POST /Actions/Items/EquipItem`, `POST /invocations`).
+    readable = {p.collection for p in plans.values()
+                if isinstance(p, RestPlan) and p.operation in ("get", "list")}
+    for name, plan in plans.items():
+        if isinstance(plan, RestPlan) and plan.collection not in readable:
+            plans[name] = CompileRefusal(
+                "write_only", f"no tool of the service reads `{plan.collection}` back, so "
+                f"this {plan.operation} is likely an action")
+    # What the path parameters say about each collection's ids and natural keys.
+    key_schemas: dict[str, list[dict[str, Any]]] = {}
+    natural: dict[str, dict[str, str]] = {}
+    for tool in spec.tools:
+        plan = plans[tool.name]
+        if not isinstance(plan, RestPlan):
+            continue
+        props = tool.parameters.get("properties") or {}
+        for key in (*plan.parents, *([plan.key] if plan.key else [])):
+            if not key.checked:
+                continue
+            if key.field is None:
+                if plan.operation != "create":  # a create's own key is the caller's id
+                    key_schemas.setdefault(key.collection, []).append(props.get(key.param) or {})
+            else:
+                schema = spec.resources[key.collection]["properties"].get(key.field)
+                kind = json_type(schema) if isinstance(schema, dict) else "string"
+                natural.setdefault(key.collection, {})[key.field] = kind
+    for name, plan in plans.items():
+        if isinstance(plan, RestPlan) and plan.operation == "create":
+            kind, pattern = _id_kind(spec.resources[plan.collection],
+                                     key_schemas.get(plan.collection, []))
+            plans[name] = replace(plan, id_kind=kind, id_pattern=pattern,
+                                  natural=tuple(natural.get(plan.collection, {}).items()))
+    return plans
+
+
+def _id_kind(record: dict[str, Any], key_schemas: list[dict[str, Any]]) -> tuple[str, str]:
+    """How new ids look: (`integer` | `uuid` | `pattern` | `digits` | `string`, pattern)."""
+    schema = (record.get("properties") or {}).get(record.get("x-id-field", "id"), {})
+    schema = schema if isinstance(schema, dict) else {}
+    if "type" in schema and json_type(schema) in ("integer", "number"):
+        return "integer", ""
+    schemas = [schema, *(s for s in key_schemas if isinstance(s, dict))]
+    if any(str(s.get("format", "")).lower() in ("uuid", "guid") for s in schemas):
+        return "uuid", ""
+    for candidate in schemas:
+        pattern = candidate.get("pattern")
+        if isinstance(pattern, str) and pattern_sample(pattern, 1) not in (
+                None, pattern_sample(pattern, 2)):  # it must give many distinct ids
+            return "pattern", pattern
+    if any("type" in s and json_type(s) == "integer" for s in schemas[1:]):
+        return "digits", ""
+    return "string", ""
+
+
+def _with_links(resources: dict[str, dict[str, Any]],
+                plans: Any) -> dict[str, dict[str, Any]]:
+    """Record schemas plus the link fields that compiled sub-resource tools store."""
+    out = dict(resources)
+    for plan in plans:
+        if not isinstance(plan, RestPlan):
+            continue
+        for parent in plan.parents:
+            schema = out[plan.collection]
+            props = schema.get("properties") or {}
+            if parent.link not in props:
+                added = {"description": f"Id of the parent {parent.collection} record.",
+                         "x-parent": parent.collection}
+                out[plan.collection] = {**schema, "properties": {**props, parent.link: added}}
+    return out
+
+
+def _explain(plan: RestPlan) -> str:
+    """One sentence saying what a compiled tool does."""
+    text = f"{plan.operation} {plan.collection}"
+    if plan.key is not None:
+        text += f" by {plan.key.param}" + (f" (= {plan.key.field})" if plan.key.field else "")
+    if plan.parents:
+        text += " under " + ", ".join(f"{p.collection} ({p.param})" for p in plan.parents)
+    if plan.filters:
+        text += "; filters: " + ", ".join(f"{f.param} ({f.mode})" for f in plan.filters)
+    paging = [p for p in (plan.paging.limit, plan.paging.offset, plan.paging.page,
+                          plan.paging.cursor) if p]
+    if paging:
+        text += "; paging: " + ", ".join(paging)
+    return text
