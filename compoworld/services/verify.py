@@ -64,18 +64,44 @@ def _collection_of(service: Service, tool: str, param: str) -> str | None:
 def build_arguments(
     service: Service, state: State, tool: str, rng: random.Random, value_for: ValueFor
 ) -> dict[str, Any]:
-    """Valid-looking arguments: existing ids for id params, generated values otherwise."""
-    schema = service.tools[tool].spec.parameters
-    properties = schema.get("properties", {})
-    required = set(schema.get("required", []))
+    """Valid-looking arguments: existing ids for id params, generated values otherwise.
+
+    When the tool works on a child collection under a parent (`/contacts/{id}/notes/{n}`),
+    the parent id is taken from the chosen child's link field (`x-parent`), so the pair
+    belongs together.
+    """
+    spec = service.tools[tool].spec
+    properties = spec.parameters.get("properties", {})
+    required = set(spec.parameters.get("required", []))
     arguments: dict[str, Any] = {}
+    keys: dict[str, str] = {}
     for name in sorted(properties):
         collection = _collection_of(service, tool, name)
         if collection is not None and state.records(collection):
+            keys[name] = collection
             arguments[name] = _typed_id(properties[name], sorted(state.records(collection))[0])
         elif name in required:
             arguments[name] = value_for(properties[name], rng, name)
+    child_param = next((p for p, c in keys.items() if c == spec.resource), None)
+    if child_param is not None:
+        child = state.records(spec.resource)[str(arguments[child_param])]
+        fields = state.schemas.get(spec.resource, {}).get("properties", {})
+        for param, collection in keys.items():
+            link = next((f for f, s in fields.items() if s.get("x-parent") == collection), None)
+            if param != child_param and link and child.get(link) is not None:
+                arguments[param] = _typed_id(properties[param], str(child[link]))
     return arguments
+
+
+def _unknown_id(
+    schema: dict[str, Any], existing: dict[str, Any], rng: random.Random, value_for: ValueFor
+) -> Any:
+    """An id no record has, shaped like the parameter's schema (pattern, format, type)."""
+    for _ in range(5):
+        candidate = value_for(schema, rng, "id")
+        if candidate is not None and str(candidate) not in existing:
+            return candidate
+    return 987654321 if schema.get("type") == "integer" else UNKNOWN_ID
 
 
 def _typed_id(schema: dict[str, Any], record_id: str) -> Any:
@@ -135,10 +161,11 @@ def check_tool(
     code = None if rejected["success"] else rejected["error"]["code"]
     record("rejects_invalid_arguments", code == 400, f"call {how} gave {code or 'success'}")
     kept = state.digest() == digest
+    rng = random.Random(seed)
     for param in id_params(service, tool):
-        unknown = arguments | {param: _typed_id(spec.parameters["properties"][param], "987654")}
-        if unknown[param] == "987654":
-            unknown[param] = UNKNOWN_ID
+        existing = start.records(_collection_of(service, tool, param) or "")
+        schema = spec.parameters["properties"][param]
+        unknown = arguments | {param: _unknown_id(schema, existing, rng, value_for)}
         missing, state = _call(service, start, tool, unknown)
         code = None if missing["success"] else missing["error"]["code"]
         record("unknown_id_404", code == 404, f"unknown {param} gave {code or 'success'}")
