@@ -9,7 +9,8 @@ see each other's writes. Per tool:
 - `deterministic`            the same call on two fresh copies gives the same result and
                              the same state digest;
 - `rejects_invalid_arguments` a missing required or wrongly typed argument is a 400;
-- `unknown_id_404`           (tools with an id parameter) an unknown id is a 404;
+- `unknown_id_404`           (tools with an id parameter, not simulated) an unknown id
+                             is a 404;
 - `rejection_keeps_state`    rejected calls leave the state digest unchanged;
 - `read_is_pure`             (effect `read`) a successful read changes nothing.
 
@@ -162,7 +163,9 @@ def check_tool(
     record("rejects_invalid_arguments", code == 400, f"call {how} gave {code or 'success'}")
     kept = state.digest() == digest
     rng = random.Random(seed)
-    for param in id_params(service, tool):
+    # A world model answers every well-formed call; only real handlers know unknown ids.
+    keyed = id_params(service, tool) if service.tools[tool].implementation != "simulated" else []
+    for param in keyed:
         existing = start.records(_collection_of(service, tool, param) or "")
         schema = spec.parameters["properties"][param]
         unknown = arguments | {param: _unknown_id(schema, existing, rng, value_for)}
