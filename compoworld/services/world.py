@@ -1,0 +1,216 @@
+"""World seeding: one seed gives a pool of people, companies, places and products, and
+from it the start state of every service; `World` holds the services and resets them.
+
+The pool is drawn first (`draw_pool`) and shared by all services, so the CRM contact, the
+mail recipient and the calendar attendee can be the same person (DESIGN.md, "Shared
+interfaces and the world"). Records pick pool entries with rank weights 1/(rank+1)
+(`values.pick_weighted`), so a few people recur across services.
+
+Each service is seeded from `sha256(seed, service name)` alone, so adding or removing a
+service never changes another one's records, and the same (spec, seed) always gives the
+same state digest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from compoworld.graph.semtypes import entity_id_type, json_type, semantic_type
+from compoworld.graph.values import (
+    CITIES,
+    COMPANY_NAMES,
+    FIRST_NAMES,
+    LAST_NAMES,
+    PRODUCTS,
+    Company,
+    Person,
+    Place,
+    Product,
+    compile_schema,
+    conform,
+    derive_seed,
+    make_company,
+    make_person,
+    make_place,
+    make_product,
+    sample_weighted,
+    value_from_schema,
+)
+from compoworld.services.runtime import Service, State, Unprocessable, canonical_json
+from compoworld.specs.records import ServiceSpec
+
+ATTEMPTS = 3  # draws per record before it is left out (a schema the generator cannot meet)
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """The world's cast, drawn once from the world seed and reused by every service."""
+
+    seed: int
+    people: tuple[Person, ...]
+    companies: tuple[Company, ...]
+    places: tuple[Place, ...]
+    products: tuple[Product, ...]
+
+
+def draw_pool(
+    seed: int, *, people: int = 20, companies: int = 8, places: int = 10, products: int = 10
+) -> Pool:
+    """The pool of a world: distinct people (each with a pool company and place, an email
+    at the company's domain), companies with head offices in pool places, places, products.
+    """
+    rng = random.Random(derive_seed("pool", seed))
+    place_list = tuple(make_place(rng, row) for row in rng.sample(CITIES, places))
+    company_list = tuple(
+        make_company(rng, name, rng.choice(place_list))
+        for name in rng.sample(COMPANY_NAMES, companies)
+    )
+    firsts = rng.sample(FIRST_NAMES, people)
+    lasts = rng.sample(LAST_NAMES, people)  # distinct last names: distinct emails
+    person_list = []
+    for first, last in zip(firsts, lasts, strict=True):
+        company = rng.choice(company_list)
+        # most people live where their company is
+        place = company.place if rng.random() < 0.6 else rng.choice(place_list)
+        person_list.append(make_person(rng, first, last, company, place))
+    product_list = tuple(make_product(rng, row) for row in rng.sample(PRODUCTS, products))
+    return Pool(seed, tuple(person_list), company_list, place_list, product_list)
+
+
+def service_seed(seed: int, service: str) -> int:
+    """The seed of one service in a world (independent of every other service)."""
+    return derive_seed("service", seed, service)
+
+
+def seed_state(
+    spec: ServiceSpec, seed: int, pool: Pool | None = None, records_per_collection: int = 5
+) -> State:
+    """A start state for `spec`: `records_per_collection` valid records per collection.
+
+    Ids are allocated first for every collection (`State.new_id` strings, or their numbers
+    when the id field is an integer; drawn from the schema when it has a format, pattern
+    or enum), so a record's foreign ids (`company_id`) name records that exist. Fields of
+    the record's own id type (`contactId` next to `id`) repeat its id. Within a collection
+    the records' main people (and companies, places, products) are distinct pool entries.
+    A record the generator cannot make valid in `ATTEMPTS` draws is left out.
+    """
+    pool = pool if pool is not None else draw_pool(seed)
+    rng = random.Random(service_seed(seed, spec.name))
+    state = State(dict(spec.resources))
+    count = records_per_collection
+    ids: dict[str, list[Any]] = {}
+    for collection, schema in spec.resources.items():
+        id_schema = _properties(schema).get(state.id_field(collection), {})
+        values: list[Any] = []
+        for _ in range(count):
+            text = state.new_id(collection)
+            values.append(_id_value(text, state.next_ids[collection], id_schema, rng, values))
+        ids[entity_id_type(spec.name, collection)] = values
+    for collection, schema in spec.resources.items():
+        id_field = state.id_field(collection)
+        own_type = entity_id_type(spec.name, collection)
+        props = _properties(schema)
+        twins = [
+            key for key, sub in props.items()
+            if key != id_field and isinstance(sub, dict)
+            and semantic_type(key, sub, service=spec.name, resource=collection) == own_type
+        ]
+        plan = compile_schema(schema, service=spec.name, resource=collection)
+        casts = {
+            "person": sample_weighted(rng, pool.people, count),
+            "company": sample_weighted(rng, pool.companies, count),
+            "place": sample_weighted(rng, pool.places, count),
+            "product": sample_weighted(rng, pool.products, count),
+        }
+        for index, record_id in enumerate(ids[own_type]):
+            anchor = {kind: cast[index] for kind, cast in casts.items() if cast}
+            for _ in range(ATTEMPTS):
+                record = plan(rng, pool=pool, ids=ids, anchor=anchor)
+                record[id_field] = record_id
+                for key in twins:
+                    if key in record:
+                        record[key] = _convert_id(record_id, props[key])
+                try:
+                    state.put(collection, record)
+                    break
+                except Unprocessable:
+                    continue
+    return state
+
+
+def _properties(schema: dict[str, Any]) -> dict[str, Any]:
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    return props if isinstance(props, dict) else {}
+
+
+def _id_value(text: str, number: int, schema: Any, rng: random.Random, taken: list[Any]) -> Any:
+    schema = schema if isinstance(schema, dict) else {}
+    if any(key in schema for key in ("format", "pattern", "enum")):
+        for _ in range(5):  # e.g. uuid ids: draw one, distinct from the others
+            value = value_from_schema(schema, rng)
+            if value not in taken:
+                return value
+        return value
+    if json_type(schema) in ("integer", "number"):
+        return conform(number, "integer", schema, rng)
+    return conform(text, "string", schema, rng)
+
+
+def _convert_id(value: Any, schema: dict[str, Any]) -> Any:
+    kind = json_type(schema)
+    if kind == "string":
+        return str(value)
+    if kind in ("integer", "number") and isinstance(value, str):
+        digits = "".join(ch for ch in value if ch.isdigit())
+        return int(digits) if digits else value
+    return value
+
+
+class World:
+    """Services over one seeded pool, with fast snapshots and reset to the start state.
+
+    The start states are copied when the world is made; `reset` gives every service a
+    fresh copy of its start state (`State.copy`), so an episode never touches the stored
+    start. `reset` and `restore` rebind `service.state`: hold the `Service`, not its state.
+    """
+
+    def __init__(self, seed: int, services: dict[str, Service], pool: Pool | None = None):
+        self.seed = seed
+        self.services = services
+        self.pool = pool if pool is not None else draw_pool(seed)
+        self._start = {name: service.state.copy() for name, service in services.items()}
+
+    @classmethod
+    def seeded(
+        cls, seed: int, services: dict[str, Service], records_per_collection: int = 5
+    ) -> World:
+        """Seed every service's state from `seed` (one shared pool), then hold them."""
+        pool = draw_pool(seed)
+        for service in services.values():
+            service.state = seed_state(service.spec, seed, pool, records_per_collection)
+        return cls(seed, services, pool)
+
+    def snapshot(self) -> dict[str, State]:
+        """Independent copies of the current states, by service name."""
+        return {name: service.state.copy() for name, service in self.services.items()}
+
+    def restore(self, snapshot: dict[str, State]) -> None:
+        """Give each service a copy of its state in `snapshot` (the snapshot stays intact)."""
+        for name, state in snapshot.items():
+            self.services[name].state = state.copy()
+
+    def reset(self) -> None:
+        """Put every service back in its start state."""
+        self.restore(self._start)
+
+    def start_state(self, service: str) -> State:
+        """The stored start state of one service (read-only: copy before changing it)."""
+        return self._start[service]
+
+    def digest(self) -> str:
+        """SHA-256 over every service's state digest: equal worlds have equal digests."""
+        digests = {name: service.state.digest() for name, service in self.services.items()}
+        return hashlib.sha256(canonical_json(digests)).hexdigest()

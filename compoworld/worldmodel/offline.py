@@ -1,0 +1,133 @@
+"""The offline world model: deterministic, schema-valid responses for `simulated` tools.
+
+`respond(tool, arguments)` draws the result from `tool.returns` with `value_from_schema`,
+seeded by SHA-256 of (world seed, tool name, canonical JSON of the arguments): the same
+call in the same world always gives the same answer, and another call (usually) another.
+Arguments are echoed into same-named result fields where they validate
+(`get_weather(city="Paris")` answers about Paris), and an argument that names a pool
+entity (an email, a person's name, a city, a company) anchors the matching fields of the
+result on that entity, so the answer agrees with the rest of the world. The answer does
+not depend on the service's state: responses stay a pure function of the call.
+
+Per tool, the returns schema is compiled once (a `ValuePlan` and a fastjsonschema
+validator), so a call costs tens of microseconds. Every answer is validated; if an echo
+makes it invalid the call is drawn again without echoes, and a schema the generator cannot
+satisfy raises `WorldModelError` (the dispatcher reports it as a 500).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import fastjsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from compoworld.graph.values import (
+    ValuePlan,
+    compile_schema,
+    derive_seed,
+    find_anchor,
+    index_pool,
+)
+from compoworld.services.runtime import Handler, State, canonical_json
+from compoworld.services.world import Pool
+from compoworld.specs.records import ToolSpec
+
+SUMMARY_IDS = 5
+
+
+class WorldModelError(RuntimeError):
+    """The world model could not produce a valid response."""
+
+
+@dataclass(slots=True)
+class _Compiled:
+    plan: ValuePlan
+    check: Callable[[Any], str | None]  # the problem with a value, None when it is valid
+
+
+def _checker(schema: dict[str, Any]) -> Callable[[Any], str | None]:
+    """fastjsonschema (the runtime's validator); jsonschema for what it cannot compile."""
+    try:
+        fast = fastjsonschema.compile(schema or {}, use_default=False)
+    except Exception:  # noqa: BLE001 - e.g. a pattern its generated code cannot hold
+        slow = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+        def check_slowly(value: Any) -> str | None:
+            try:
+                error = best_match(slow.iter_errors(value))
+            except Exception:  # noqa: BLE001 - no validator applies: trust the generator
+                return None
+            return None if error is None else error.message
+
+        return check_slowly
+
+    def check(value: Any) -> str | None:
+        try:
+            fast(value)
+        except fastjsonschema.JsonSchemaException as error:
+            return error.message
+        return None
+
+    return check
+
+
+def summarize_state(state: State | None) -> dict[str, Any]:
+    """A compact view of a state for prompts: per collection, the count and a few ids."""
+    if state is None:
+        return {}
+    return {
+        name: {"count": len(records), "ids": list(records)[:SUMMARY_IDS]}
+        for name, records in state.collections.items()
+    }
+
+
+class OfflineWorldModel:
+    """Deterministic world model: needs no network, same call -> same answer."""
+
+    def __init__(self, world_seed: int, pool: Pool | None = None) -> None:
+        self.world_seed = world_seed
+        self.pool = pool
+        self._index = index_pool(pool)
+        self._compiled: dict[str, _Compiled] = {}
+
+    def _compile(self, tool: ToolSpec) -> _Compiled:
+        found = self._compiled.get(tool.name)
+        if found is None:
+            plan = compile_schema(tool.returns, service=tool.service, resource=tool.resource)
+            found = self._compiled[tool.name] = _Compiled(plan, _checker(tool.returns))
+        return found
+
+    def respond(
+        self, tool: ToolSpec, arguments: dict[str, Any] | None, state_summary: dict | None = None
+    ) -> Any:
+        """The result of one simulated call (valid against `tool.returns`).
+
+        `state_summary` is accepted for the common world-model interface and ignored: the
+        offline answer depends only on the world seed, the tool and the arguments.
+        """
+        arguments = arguments or {}
+        compiled = self._compile(tool)
+        key = canonical_json(arguments)
+        anchor = find_anchor(arguments.values(), self._index)
+        overrides = arguments or None
+        for attempt in range(3):
+            rng = random.Random(derive_seed(self.world_seed, tool.name, key, attempt))
+            value = compiled.plan(rng, pool=self.pool, anchor=anchor, overrides=overrides)
+            problem = compiled.check(value)
+            if problem is None:
+                return value
+            overrides = None  # an echo may be what broke it: draw again without
+        raise WorldModelError(f"no valid response for {tool.name}: {problem}")
+
+    def handler_for(self, tool: ToolSpec) -> Handler:
+        """A runtime handler (`handler(state, arguments)`) that answers with `respond`."""
+
+        def handler(state: State, arguments: dict[str, Any]) -> Any:
+            return self.respond(tool, arguments)
+
+        return handler

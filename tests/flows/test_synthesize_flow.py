@@ -1,0 +1,66 @@
+"""synthesize_flow end to end: built-in and real corpus services under Prefect and Dask."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from flows.ingest import ingest_flow
+from flows.synthesize import NothingToSynthesize, synthesize_flow
+from storage.catalog import run_query
+from storage.store import Store
+
+pytestmark = pytest.mark.slow
+
+
+def test_synthesize_builds_verifies_and_mounts(prefect_harness, store: Store):
+    home = str(store.home)
+    ingest_flow(source="builtin", run_id="syn", home=home)
+    summary = synthesize_flow(run_id="syn", services=None, shard_size=4, home=home)
+    assert (summary["services"], summary["ran"]) == (10, 3)
+
+    _, rows = run_query(
+        store,
+        "select count(*), count(*) filter (where verified), sum(n_builtin), sum(n_mounted) "
+        "from services where run_id = 'syn'",
+    )
+    services, verified, builtin, mounted = rows[0]
+    assert services == 10 and verified == 10 and builtin > 50 and mounted > 40
+    _, rows = run_query(
+        store,
+        "select count(*) from tools where run_id = 'syn' and mounted is null",
+    )
+    assert rows == [(0,)]  # every ingested tool has a build row
+    _, rows = run_query(
+        store,
+        "select count(*) from tools t join tool_checks c on c.tool = t.name "
+        "and c.run_id = t.run_id where t.mounted and not c.passed "
+        "and c.implementation = t.implementation",
+    )
+    assert rows == [(0,)]  # a mounted tool failed none of its final checks
+
+    again = synthesize_flow(run_id="syn", services=None, shard_size=4, home=home)
+    assert (again["ran"], again["skipped"]) == (0, 3)
+
+
+def test_synthesize_on_real_corpus_services(prefect_harness, store: Store, corpus: Path):
+    home = str(store.home)
+    ingest_flow(source=str(corpus), limit=30, run_id="real", home=home)
+    synthesize_flow(run_id="real", services=6, shard_size=3, home=home)
+    _, rows = run_query(
+        store,
+        "select count(*), count(*) filter (where verified), "
+        "sum(n_compiled) + sum(n_simulated) = sum(n_tools) from services",
+    )
+    assert rows[0][0] == 6 and rows[0][1] >= 4 and rows[0][2] is True
+    _, rows = run_query(
+        store, "select implementation, count(*) from tools where mounted group by 1 order by 1"
+    )
+    kinds = dict(rows)
+    assert kinds.get("compiled", 0) > 0 and kinds.get("simulated", 0) > 0
+
+
+def test_synthesize_without_ingest_is_refused(prefect_harness, store: Store):
+    with pytest.raises(NothingToSynthesize, match="compoworld ingest --run-id empty"):
+        synthesize_flow(run_id="empty", home=str(store.home))
