@@ -124,3 +124,20 @@ def test_diff_reports_created_updated_deleted():
         }
     }
     assert diff(before, before.copy()) == {}
+
+
+def test_a_schema_fastjsonschema_cannot_compile_is_still_validated():
+    from compoworld.services.runtime import BadRequest, compile_validator
+
+    schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^[a-z$]+$"}}}
+    validate = compile_validator(schema)
+    assert validate({"a": "ab$"}) == {"a": "ab$"}
+    with pytest.raises(BadRequest, match="invalid a"):
+        validate({"a": "AB"})
+    assert compile_validator(dict(schema)) is validate  # compiled once per schema
+
+
+def test_copy_handles_integers_json_cannot_hold_in_64_bits():
+    state = State({})
+    state.collections["big"] = {"1": {"id": "1", "n": 2**70}}
+    assert state.copy().collections == state.collections
