@@ -136,6 +136,9 @@ _PEOPLE = frozenset(
     "recipients authors owners participants students teachers patients guests agents "
     "subscribers players".split()
 )
+# Roles a person plays: `<role>_name` is a person's name.
+_ROLES = frozenset("senders receivers requesters assignees reporters creators approvers "
+                   "reviewers payees payers buyers sellers hosts organizers".split())
 _ORGS = frozenset("companies organizations organisations orgs businesses vendors "
                   "suppliers merchants tenants".split())
 
@@ -259,6 +262,8 @@ def _by_name(words: list[str], kind: str, resource: str | None) -> str | None:
     if last == "name":
         if len(words) > 1 and words[-2] in _NAME_OF:
             return _NAME_OF[words[-2]]
+        if len(words) > 1 and pluralize(words[-2]) in _PEOPLE | _ROLES:
+            return "person_name"  # `sender_name`, `owner_name`, `customer_name`
         noun = split_words(resource or "")[-1:]
         if phrase in ("name", "display_name") and noun:
             if pluralize(noun[0]) in _PEOPLE:

@@ -145,3 +145,10 @@ def test_registry_is_a_plain_dict_of_descriptions() -> None:
 )
 def test_only_street_like_addresses_are_addresses(name: str, expected: str) -> None:
     assert typed(name) == expected
+
+
+@pytest.mark.parametrize(
+    "name", ["sender_name", "ownerName", "customer-name", "assignee_name", "payee_name"]
+)
+def test_role_names_are_person_names(name: str):
+    assert semantic_type(name, {"type": "string"}, service="s", resource="things") == "person_name"
