@@ -20,8 +20,8 @@ import time
 from collections import Counter
 from typing import Any
 
+from compoworld.graph.schemavalues import value_from_schema
 from compoworld.graph.semtypes import entity_id_type
-from compoworld.graph.values import value_from_schema
 from compoworld.services.builtin import build_builtin, example_state
 from compoworld.services.compiler import compile_report, compile_service
 from compoworld.services.runtime import Service, Tool

@@ -18,8 +18,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from compoworld.graph.schemavalues import compile_schema, value_from_schema
 from compoworld.graph.semtypes import entity_id_type, json_type, semantic_type
-from compoworld.graph.values import (
+from compoworld.graph.values import conform
+from compoworld.graph.words import (
     CITIES,
     COMPANY_NAMES,
     FIRST_NAMES,
@@ -29,15 +31,12 @@ from compoworld.graph.values import (
     Person,
     Place,
     Product,
-    compile_schema,
-    conform,
     derive_seed,
     make_company,
     make_person,
     make_place,
     make_product,
     sample_weighted,
-    value_from_schema,
 )
 from compoworld.services.runtime import Service, State, Unprocessable, canonical_json
 from compoworld.specs.records import ServiceSpec

@@ -26,13 +26,9 @@ import fastjsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from compoworld.graph.values import (
-    ValuePlan,
-    compile_schema,
-    derive_seed,
-    find_anchor,
-    index_pool,
-)
+from compoworld.graph.fieldsources import find_anchor, index_pool
+from compoworld.graph.schemavalues import ValuePlan, compile_schema
+from compoworld.graph.words import derive_seed
 from compoworld.services.runtime import Handler, State, canonical_json
 from compoworld.services.world import Pool
 from compoworld.specs.records import ToolSpec

@@ -14,21 +14,19 @@ import fastjsonschema
 import pytest
 from jsonschema import Draft202012Validator
 
+from compoworld.graph.fieldsources import find_anchor, index_pool
+from compoworld.graph.patterns import sample_pattern
+from compoworld.graph.schemavalues import compile_schema, value_from_schema
 from compoworld.graph.semtypes import SHARED_TYPES
-from compoworld.graph.values import (
+from compoworld.graph.values import generate
+from compoworld.graph.words import (
     CITIES,
     COMPANY_NAMES,
     COUNTRIES,
     CURRENCIES,
     FIRST_NAMES,
     LAST_NAMES,
-    compile_schema,
     derive_seed,
-    find_anchor,
-    generate,
-    index_pool,
-    sample_pattern,
-    value_from_schema,
 )
 from compoworld.services.world import draw_pool
 

@@ -1,0 +1,210 @@
+"""Where a schema field's value comes from: which entity, in which role, from which pool.
+
+Inside one object, fields that describe the same person (email, first/last name, phone,
+address, ...) come from one person; fields with a role prefix (`to_email`, `sender_name`,
+`owner_email`) get another person per role. With a `pool` (services/world.py) the people,
+companies, places and products are the pool's, so the same person shows up in every
+service; pool entries are picked with weights 1/(rank+1), so a few "main cast" members
+recur across services, which is what makes cross-service information flow likely. Without
+a pool they are made on the fly. `index_pool` / `find_anchor` find the entities that given
+values name, so a value can be built around them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from compoworld.graph.semtypes import split_words
+from compoworld.graph.words import (
+    CITIES,
+    derive_seed,
+    make_company,
+    make_person,
+    make_place,
+    make_product,
+    pick_weighted,
+)
+
+if TYPE_CHECKING:
+    from compoworld.services.world import Pool
+
+PERSON_TYPES = frozenset({"email", "phone", "first_name", "last_name", "person_name", "username"})
+PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "timezone", "latitude",
+                    "longitude", "language"})
+PRODUCT_NOUNS = frozenset("product item sku listing offer plan good variant article book "
+                        "price line_item order_item cart_item".split())
+# Words that say what a field is rather than whose it is: `to_email` -> role `to`.
+_TYPE_WORDS = frozenset(
+    "email mail address addr name first last full given family sur surname phone number "
+    "mobile telephone tel cell fax user username login handle display nick nickname city town "
+    "country code zip postal post postcode zipcode lat latitude lng lon long longitude "
+    "timezone time zone tz language lang locale company organization organisation org "
+    "employer business url uri website web site homepage home page domain host hostname "
+    "street line 1 2 iso alpha nationality currency location geo coordinates coordinate "
+    "position details detail info information title subject headline description text body "
+    "content message comment note notes summary bio amount price cost fee balance subtotal "
+    "total unit".split()
+)
+# Roles that are the record's own person: `contact_email` and `email` are one person.
+_MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
+                        "shipping mailing physical profile account member client default "
+                        "my self".split())
+# A `name` in these objects is a person's name (semtypes only knows collection names).
+PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organiser creator "
+                          "reporter manager attendee participant user contact customer member "
+                          "employee person from to cc bcc reviewer approver speaker driver "
+                          "buyer seller requester invitee guest".split())
+_SITE_WORDS = frozenset("url uri website web site homepage home page company link".split())
+
+FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
+    "person": {
+        "email": lambda p: p.email, "phone": lambda p: p.phone,
+        "first_name": lambda p: p.first_name, "last_name": lambda p: p.last_name,
+        "person_name": lambda p: p.name, "username": lambda p: p.username,
+        "address": lambda p: p.address, "postal_code": lambda p: p.postal_code,
+        "company": lambda p: p.company.name, "hostname": lambda p: p.company.domain,
+        "url": lambda p: p.company.url, "city": lambda p: p.place.city,
+        "country": lambda p: p.place.country, "timezone": lambda p: p.place.timezone,
+        "latitude": lambda p: p.place.latitude, "longitude": lambda p: p.place.longitude,
+        "language": lambda p: p.place.language, "currency": lambda p: p.place.currency,
+    },
+    "company": {
+        "company": lambda c: c.name, "hostname": lambda c: c.domain, "url": lambda c: c.url,
+        "email": lambda c: c.email, "phone": lambda c: c.phone,
+        "address": lambda c: c.place.address, "postal_code": lambda c: c.place.postal_code,
+        "city": lambda c: c.place.city, "country": lambda c: c.place.country,
+        "timezone": lambda c: c.place.timezone, "latitude": lambda c: c.place.latitude,
+        "longitude": lambda c: c.place.longitude, "language": lambda c: c.place.language,
+        "currency": lambda c: c.place.currency,
+    },
+    "place": {
+        "address": lambda p: p.address, "postal_code": lambda p: p.postal_code,
+        "city": lambda p: p.city, "country": lambda p: p.country,
+        "timezone": lambda p: p.timezone, "latitude": lambda p: p.latitude,
+        "longitude": lambda p: p.longitude, "language": lambda p: p.language,
+        "currency": lambda p: p.currency,
+    },
+    "product": {
+        "title": lambda p: p.title, "money": lambda p: p.price,
+        "currency": lambda p: p.currency, "text": lambda p: p.description,
+    },
+}
+_POOL_FIELDS = {"person": "people", "company": "companies", "place": "places",
+                "product": "products"}
+_MAKE_ENTITY: dict[str, Callable[[random.Random], Any]] = {
+    "person": make_person, "company": make_company, "place": make_place,
+    "product": make_product,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Flags:
+    """Which entities an object's own leaf fields describe (decides where values come from)."""
+
+    person: bool = False
+    company: bool = False
+    place: bool = False
+    product: bool = False
+
+
+NO_FLAGS = Flags()
+
+
+def field_role(name: str) -> str:
+    """The role a field name gives its entity (`to_email` -> `to`); "" for the record's own."""
+    role = "_".join(w for w in split_words(name) if w not in _TYPE_WORDS)
+    return "" if role in _MAIN_ROLES else role
+
+
+def field_source(type_name: str, name: str, flags: Flags) -> str | None:
+    """Which pool entity a field's value comes from (None: generate it freely)."""
+    if flags.product and type_name in FIELD_GETTERS["product"]:
+        return "product"
+    if type_name in PERSON_TYPES:
+        return "person"
+    if type_name == "url" and not set(split_words(name)) <= _SITE_WORDS:
+        return None  # `avatar_url`, `next_url`: not the owner's web site
+    if type_name in PLACE_TYPES or type_name in ("company", "hostname", "url", "currency"):
+        if flags.person:
+            return "person"
+        if flags.company:
+            return "company"
+        if type_name in PLACE_TYPES or (type_name == "currency" and flags.place):
+            return "place"
+        return "company" if type_name != "currency" else None
+    return None
+
+
+def _draw(rng: random.Random, pool: Pool | None, source: str, scope: dict) -> Any:
+    if pool is None:
+        return _MAKE_ENTITY[source](rng)
+    items = getattr(pool, _POOL_FIELDS[source])
+    if not items:
+        return _MAKE_ENTITY[source](rng)
+    taken = scope.values()
+    found = pick_weighted(rng, items)
+    for _ in range(4):  # another role of the same record: prefer another entity
+        if found not in taken:
+            break
+        found = pick_weighted(rng, items)
+    return found
+
+
+def entity_for(
+    rng: random.Random,
+    pool: Pool | None,
+    anchor: dict[str, Any] | None,
+    scope: dict,
+    source: str,
+    role: str,
+) -> Any:
+    """The `source` entity that plays `role` in `scope`: the one already chosen there, else
+    the anchor's (taken out of `anchor`, so only the first group uses it), else a draw."""
+    key = (source, role)
+    found = scope.get(key)
+    if found is None:
+        found = anchor.pop(source, None) if anchor else None
+        if found is None:
+            found = _draw(rng, pool, source, scope)
+        scope[key] = found
+    return found
+
+
+def child_scope(parent: dict) -> dict:
+    """A new object's scope: its own entities, but it avoids its parent's (another party)."""
+    return {("taken", index): entity for index, entity in enumerate(parent.values())}
+
+
+def index_pool(pool: Pool | None) -> dict[str, tuple[str, Any]]:
+    """Lower-cased identifying strings (emails, names, cities, ...) -> (kind, entity)."""
+    index: dict[str, tuple[str, Any]] = {}
+    for row in CITIES:  # known cities anchor a place even without a pool
+        index[row[0].lower()] = ("place", make_place(random.Random(derive_seed("city", row[0])),
+                                                     row))
+    if pool is None:
+        return index
+    for place in pool.places:
+        index[place.city.lower()] = ("place", place)
+    for product in pool.products:
+        index[product.title.lower()] = ("product", product)
+    for company in pool.companies:
+        for text in (company.name, company.domain, company.url):
+            index[text.lower()] = ("company", company)
+    for person in pool.people:
+        for text in (person.email, person.name, person.username, person.phone):
+            index[text.lower()] = ("person", person)
+    return index
+
+
+def find_anchor(values: Iterable[Any], index: dict[str, tuple[str, Any]]) -> dict[str, Any]:
+    """The entities that some of `values` name (first match per kind)."""
+    anchor: dict[str, Any] = {}
+    for value in values:
+        if isinstance(value, str) and value:
+            hit = index.get(value.lower())
+            if hit is not None:
+                anchor.setdefault(hit[0], hit[1])
+    return anchor

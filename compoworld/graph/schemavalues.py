@@ -1,0 +1,409 @@
+"""Whole JSON values built from a JSON Schema, realistic field by field.
+
+`value_from_schema` builds a whole value for a schema. `compile_schema` turns a schema into
+a reusable plan once (semantic types and roles are worked out at compile time), so a
+simulated call costs tens of microseconds. Leaves come from `values.generate`, or from one
+pool entity per role as `fieldsources` decides (the same person's email and name agree).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from hashlib import sha256
+from typing import TYPE_CHECKING, Any
+
+import fastjsonschema
+import orjson
+
+from compoworld.graph.fieldsources import (
+    FIELD_GETTERS,
+    NO_FLAGS,
+    PERSON_NOUNS,
+    PERSON_TYPES,
+    PLACE_TYPES,
+    PRODUCT_NOUNS,
+    Flags,
+    child_scope,
+    entity_for,
+    field_role,
+    field_source,
+)
+from compoworld.graph.semtypes import (
+    entity_id_type,
+    is_entity_id,
+    json_type,
+    semantic_type,
+    singularize,
+    split_words,
+)
+from compoworld.graph.values import conform, generate, schema_kind, usable_enum
+from compoworld.graph.words import WORDS
+
+if TYPE_CHECKING:
+    from compoworld.services.world import Pool
+
+MAX_DEPTH = 4
+# Chance that an optional property is present, by object nesting level; none past MAX_DEPTH.
+_OPTIONAL_P = (0.9, 0.6, 0.4, 0.25)
+_WRAPPERS = frozenset(
+    "data items results result value values records response payload entries list objects "
+    "content body elements hits nodes node edges rows collection item record entry element "
+    "row object edge".split()
+)
+
+Sampler = Callable[["_Ctx", dict], Any]
+
+
+class _Ctx:
+    """What one sampling run shares: the rng, the pool, known ids, anchors, echoes."""
+
+    __slots__ = ("rng", "pool", "ids", "anchor", "overrides")
+
+    def __init__(self, rng, pool, ids, anchor, overrides) -> None:
+        self.rng = rng
+        self.pool = pool
+        self.ids = ids
+        self.anchor = anchor
+        self.overrides = overrides
+
+
+
+def _copy(value: Any) -> Any:
+    return orjson.loads(orjson.dumps(value)) if isinstance(value, dict | list) else value
+
+
+class _Check:
+    """Whether a value validates against a schema (fastjsonschema, compiled on first use)."""
+
+    __slots__ = ("schema", "fn")
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.fn: Any = None
+
+    def __call__(self, value: Any) -> bool:
+        if self.fn is None:
+            try:
+                self.fn = fastjsonschema.compile(self.schema, use_default=False)
+            except Exception:  # noqa: BLE001 - an uncompilable schema accepts no echo
+                self.fn = False
+        if self.fn is False:
+            return False
+        try:
+            self.fn(value)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    out = {**base, **{k: v for k, v in extra.items() if k not in ("properties", "required")}}
+    if "properties" in base or "properties" in extra:
+        out["properties"] = {**(base.get("properties") or {}), **(extra.get("properties") or {})}
+    required = [*(base.get("required") or []), *(extra.get("required") or [])]
+    if required:
+        out["required"] = list(dict.fromkeys(r for r in required if isinstance(r, str)))
+    return out
+
+
+def _is_leaf(schema: dict[str, Any]) -> bool:
+    if any(k in schema for k in ("oneOf", "anyOf", "allOf")) and "enum" not in schema:
+        return False
+    return "enum" in schema or "const" in schema or json_type(schema) not in ("object", "array")
+
+
+def _compile(schema: Any, name: str | None, service: str, resource: str | None, depth: int,
+             flags: Flags = NO_FLAGS, in_array: bool = False, inherit: bool = False,
+             type_name: str | None = None) -> Sampler:
+    if schema is False:
+        return lambda ctx, scope: None
+    schema = schema if isinstance(schema, dict) else {}
+    if "const" in schema:
+        const = schema["const"]
+        return lambda ctx, scope: _copy(const)
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        values = usable_enum(schema)
+        return lambda ctx, scope: _copy(ctx.rng.choice(values))
+    if isinstance(schema.get("allOf"), list):
+        merged: dict[str, Any] = {}
+        for branch in schema["allOf"]:
+            merged = _merge(merged, branch if isinstance(branch, dict) else {})
+        outer = {k: v for k, v in schema.items() if k != "allOf"}
+        return _compile(_merge(merged, outer), name, service, resource, depth, flags, in_array,
+                        inherit)
+    for word in ("oneOf", "anyOf"):
+        if isinstance(schema.get(word), list) and schema[word]:
+            return _compile_branches(schema, word, name, service, resource, depth, flags,
+                                     in_array, inherit)
+    kind = schema_kind(schema)
+    if kind is None:
+        if "properties" in schema or "additionalProperties" in schema:
+            kind = "object"
+        elif "items" in schema:
+            kind = "array"
+        elif any(k in schema for k in ("minimum", "maximum", "multipleOf")):
+            kind = "number"
+        elif not name and not any(k in schema for k in ("format", "pattern", "minLength")):
+            return lambda ctx, scope: {}  # an unnamed "anything": an empty object
+        else:
+            schema, kind = {**schema, "type": "string"}, "string"
+    if kind == "object":
+        return _compile_object(schema, service, resource, depth, in_array, flags, inherit)
+    if kind == "array":
+        return _compile_array(schema, name, service, resource, depth)
+    if isinstance(schema.get("x-parent"), str):  # a link field the compiler added
+        type_name = entity_id_type(service, schema["x-parent"])
+    type_name = type_name or semantic_type(name or "", schema, service=service,
+                                           resource=resource)
+    if is_entity_id(type_name):
+        return _compile_id(type_name, schema)
+    source = field_source(type_name, name or "", flags)
+    if source is None:
+        return lambda ctx, scope: generate(type_name, ctx.rng, schema)
+    getter, role = FIELD_GETTERS[source][type_name], field_role(name or "")
+
+    def sample(ctx: _Ctx, scope: dict) -> Any:
+        value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
+        return conform(value, type_name, schema, ctx.rng)
+
+    return sample
+
+
+def _compile_branches(schema, word, name, service, resource, depth, flags, in_array,
+                      inherit) -> Sampler:
+    outer = {k: v for k, v in schema.items() if k != word}
+    samplers = [
+        _compile(_merge(branch, outer), name, service, resource, depth, flags, in_array, inherit)
+        for branch in schema[word][:10] if isinstance(branch, dict)
+    ] or [lambda ctx, scope: {}]
+    check = _Check(schema) if word == "oneOf" and len(samplers) > 1 else None
+
+    rounds = 3 if check is not None else 1  # overlapping branches: optional fields differ
+
+    def sample(ctx: _Ctx, scope: dict) -> Any:
+        value = None
+        for _ in range(rounds):
+            for index in ctx.rng.sample(range(len(samplers)), len(samplers)):
+                value = samplers[index](ctx, scope)
+                if check is None or check(value):
+                    return value
+        return value
+
+    return sample
+
+
+def _compile_object(schema, service, resource, depth, in_array, parent: Flags = NO_FLAGS,
+                    inherit: bool = False) -> Sampler:
+    """An object sampler. With `inherit` (a part of its parent such as `address` or
+    `customer`, not another party such as `sender`), it shares the parent's entities."""
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    required = {r for r in schema.get("required") or () if isinstance(r, str)}
+    leaf_types = {
+        key: semantic_type(key, sub, service=service, resource=resource)
+        for key, sub in props.items() if isinstance(sub, dict) and _is_leaf(sub)
+    }
+    kinds = set(leaf_types.values())
+    noun = "_".join(singularize(w) for w in split_words(resource or "")[-2:])
+    if kinds & PERSON_TYPES or noun.split("_")[-1] in PERSON_NOUNS:
+        for key, kind in leaf_types.items():
+            if kind == "title" and split_words(key)[-1:] == ["name"]:
+                leaf_types[key] = "person_name"
+        kinds = set(leaf_types.values())
+    flags = Flags(
+        person=bool(kinds & PERSON_TYPES) or parent.person,
+        company=bool(kinds & {"company", "hostname"}) or parent.company,
+        place=bool(kinds & PLACE_TYPES) or parent.place,
+        product=(noun in PRODUCT_NOUNS or noun.split("_")[-1] in PRODUCT_NOUNS
+                 or {"title", "money"} <= kinds) and not kinds & PERSON_TYPES,
+    )
+    own_id = f"{service}." if resource else None
+    entries = []
+    for key, sub in props.items():
+        if isinstance(sub, dict) and not _is_leaf(sub):
+            owner = resource if key in _WRAPPERS else key
+            part = not in_array and field_role(key) == "" and key not in _WRAPPERS
+            sampler = _compile(sub, key, service, owner, depth + 1,
+                               flags if part else NO_FLAGS, inherit=part)
+        else:
+            sampler = _compile(sub, key, service, resource, depth, flags, in_array,
+                               type_name=leaf_types.get(key))
+        kind = leaf_types.get(key, "")
+        echo = not (in_array and (key == "id" or (own_id and kind.startswith(own_id))))
+        entries.append((key, sampler, key in required, echo, _Check(sub)))
+    additional = schema.get("additionalProperties", True)
+    if additional is not False:
+        extra_schema = additional if isinstance(additional, dict) else {"type": "string"}
+        for key in sorted(required - props.keys()):
+            sampler = _compile(extra_schema, key, service, resource, depth + 1)
+            entries.append((key, sampler, True, True, _Check(extra_schema)))
+    map_values = (
+        _compile(additional, None, service, resource, depth + 1)
+        if not props and isinstance(additional, dict) and additional and depth < MAX_DEPTH
+        else None
+    )
+    chance = _OPTIONAL_P[depth] if depth < MAX_DEPTH else 0.0
+
+    def sample(ctx: _Ctx, parent_scope: dict) -> dict[str, Any]:
+        rng, overrides, out = ctx.rng, ctx.overrides, {}
+        scope = parent_scope if inherit else child_scope(parent_scope)
+        for key, sub, needed, echo, check in entries:
+            if overrides and echo and key in overrides and check(overrides[key]):
+                out[key] = _copy(overrides[key])
+            elif needed or (chance and rng.random() < chance):
+                out[key] = sub(ctx, scope)
+        if map_values is not None:
+            for key in rng.sample(WORDS, rng.randint(1, 2)):
+                out.setdefault(key, map_values(ctx, {}))
+        return out
+
+    return sample
+
+
+def _compile_array(schema, name, service, resource, depth) -> Sampler:
+    items = schema.get("items")
+    words = split_words(name or "")
+    item_name = "_".join([*words[:-1], singularize(words[-1])]) if words else None
+    owner = resource if not name or name in _WRAPPERS or item_name in _WRAPPERS else item_name
+    fixed = items if isinstance(items, list) else schema.get("prefixItems")
+    if isinstance(fixed, list):  # tuple form (draft 4-7 `items`, 2020-12 `prefixItems`)
+        position = [_compile(s, item_name, service, owner, depth, in_array=True) for s in fixed]
+    else:
+        position = []
+    item = _compile(items if isinstance(items, dict) else {"type": "string"}, item_name,
+                    service, owner, depth, in_array=True)
+    low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
+    high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
+    unique = schema.get("uniqueItems") is True
+    stub = isinstance(items, dict) and not items.get("properties") and (
+        items.get("x-recursive") or items.get("x-truncated"))
+    if depth >= MAX_DEPTH or stub:  # no list of empty stand-ins for a cut-off schema
+        least, most = low, low
+    else:
+        least = max(low, 1 if high is None or high >= 1 else 0)
+        most = max(least, min(3, high) if high is not None else 3)
+
+    def sample(ctx: _Ctx, scope: dict) -> list[Any]:
+        count = ctx.rng.randint(least, most)
+        out: list[Any] = []
+        seen: set[bytes] = set()
+        for index in range(count):
+            make = position[index] if index < len(position) else item
+            for _ in range(4 if unique else 1):
+                value = make(ctx, child_scope(scope))
+                key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS) if unique else b""
+                if key not in seen:
+                    break
+            if unique and key in seen:
+                continue
+            seen.add(key)
+            out.append(value)
+        return out
+
+    return sample
+
+
+def _compile_id(type_name: str, schema: dict[str, Any]) -> Sampler:
+    kind = schema_kind(schema) or "string"
+    shaped = any(key in schema for key in ("format", "pattern", "minLength", "maxLength"))
+    fits = _Check(schema) if shaped else None  # a known id must also meet the field's shape
+    prefix = type_name.split(".")[1][:3]
+
+    def sample(ctx: _Ctx, scope: dict) -> Any:
+        rng = ctx.rng
+        known = ctx.ids.get(type_name) if ctx.ids else None
+        if known:
+            value = rng.choice(known)
+            if kind == "integer" and not isinstance(value, int):
+                digits = re.sub(r"\D", "", str(value))
+                value = int(digits) if digits else rng.randint(1, 9999)
+            elif kind == "string":
+                value = str(value)
+            if fits is None or fits(value):
+                return value
+        if shaped:
+            return generate("string", rng, schema)
+        if kind in ("integer", "number"):
+            return conform(rng.randint(1, 9999), "integer", schema, rng)
+        return conform(f"{prefix}_{rng.randint(1, 9999):04d}", "string", schema, rng)
+
+    return sample
+
+
+class ValuePlan:
+    """A schema compiled once; calling it draws one value (see `value_from_schema`)."""
+
+    __slots__ = ("schema", "_sample")
+
+    def __init__(self, schema: Any, sample: Sampler) -> None:
+        self.schema = schema
+        self._sample = sample
+
+    def __call__(
+        self,
+        rng: random.Random,
+        *,
+        pool: Pool | None = None,
+        ids: dict[str, list[Any]] | None = None,
+        anchor: dict[str, Any] | None = None,
+        overrides: dict[str, Any] | None = None,
+    ) -> Any:
+        ctx = _Ctx(rng, pool, ids, dict(anchor) if anchor else None, overrides)
+        return self._sample(ctx, {})
+
+
+_PLANS: dict[tuple[Any, ...], ValuePlan] = {}
+
+
+def compile_schema(
+    schema: Any,
+    *,
+    name: str | None = None,
+    service: str = "",
+    resource: str | None = None,
+    depth: int = 0,
+) -> ValuePlan:
+    """Compile a schema into a `ValuePlan` (memoized on a hash of its canonical JSON)."""
+    try:
+        text = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+        key: tuple[Any, ...] | None = (sha256(text).digest(), name, service, resource, depth)
+    except TypeError:
+        key = None
+    plan = _PLANS.get(key) if key is not None else None
+    if plan is None:
+        plan = ValuePlan(schema, _compile(schema, name, service, resource, depth))
+        if key is not None:
+            if len(_PLANS) >= 4096:
+                _PLANS.clear()
+            _PLANS[key] = plan
+    return plan
+
+
+def value_from_schema(
+    schema: Any,
+    rng: random.Random,
+    *,
+    name: str | None = None,
+    service: str = "",
+    resource: str | None = None,
+    pool: Pool | None = None,
+    depth: int = 0,
+    ids: dict[str, list[Any]] | None = None,
+    anchor: dict[str, Any] | None = None,
+    overrides: dict[str, Any] | None = None,
+) -> Any:
+    """A JSON value valid against `schema`, realistic field by field.
+
+    Objects get their required properties and some optional ones (fewer deeper down, only
+    required ones past `MAX_DEPTH` levels); arrays get 1-3 items within min/maxItems;
+    `x-recursive` / `x-truncated` stubs become `{}`; `oneOf` branches are tried until one
+    validates. `name`, `service` and `resource` give each field its semantic type as
+    `semtypes.semantic_type` does. `pool` supplies people, companies, places and products;
+    `ids` maps entity id types (`crm.contacts.id`) to ids that exist; `anchor` maps
+    `person`/`company`/`place`/`product` to the entity the first matching field group
+    uses; `overrides` are values echoed into same-named properties where they validate.
+    """
+    plan = compile_schema(schema, name=name, service=service, resource=resource, depth=depth)
+    return plan(rng, pool=pool, ids=ids, anchor=anchor, overrides=overrides)
+

@@ -1,0 +1,297 @@
+"""Embedded word lists and the entities made from them: people, companies, places, products.
+
+The lists (first and last names, companies, countries, cities, streets, products, titles,
+sentences, ...) are small and fixed, so every value is reproducible from a seed. A
+`Person` works for a `Company` and lives at a `Place`; `make_person` and friends draw one
+with a given `rng`. `pick_weighted` / `sample_weighted` pick pool entries with weights
+1/(rank+1), so a few "main cast" members recur across services (services/world.py).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from hashlib import sha256
+from typing import Any
+
+# --- word lists -------------------------------------------------------------------------
+
+FIRST_NAMES = (
+    "Alice Bruno Chloe David Elena Farid Grace Hugo Ines James Keiko Liam Maya Noah Olivia "
+    "Pablo Quinn Rosa Samir Tara Umar Vera Wei Ximena Yusuf Zoe Amara Ben Carmen Diego Emma "
+    "Felix Hana Ivan Julia Kofi Lena Marco Nadia Oscar Priya Rafael Sofia Tomas Uma Victor "
+    "Willa Yara Aiden Mei"
+).split()
+LAST_NAMES = (
+    "Smith Garcia Nguyen Johnson Rossi Dubois Tanaka Okafor Kowalski Silva Patel Kim Novak "
+    "Larsen Schmidt Moreau Haddad Fischer Costa Ivanova Andersson Brown Lopez Martin Chen "
+    "Singh Walker Bianchi Dupont Yamamoto Mensah Nowak Santos Shah Park Horvat Jensen Weber "
+    "Laurent Rahman Wagner Ferreira Kaur Lee Clarke Romano Fournier Sato Adeyemi Hughes"
+).split()
+COMPANY_NAMES = (
+    "Acme Corp", "Globex", "Initech", "Umbrella Analytics", "Stark Logistics", "Wayne Foods",
+    "Hooli", "Vandelay Industries", "Soylent Labs", "Tyrell Systems", "Cyberdyne Robotics",
+    "Wonka Confectionery", "Aperture Science", "Pied Piper", "Oceanic Airlines",
+    "Nakatomi Trading", "Monarch Solutions", "Blue Harbor", "Northwind Traders", "Contoso",
+    "Fabrikam", "Tailspin Toys", "Litware", "Bluebird Health",
+)
+# code: (name, alpha-3, calling code, currency, language)
+COUNTRIES = {
+    "FR": ("France", "FRA", "33", "EUR", "fr"), "GB": ("United Kingdom", "GBR", "44", "GBP", "en"),
+    "US": ("United States", "USA", "1", "USD", "en"), "CA": ("Canada", "CAN", "1", "CAD", "en"),
+    "DE": ("Germany", "DEU", "49", "EUR", "de"), "ES": ("Spain", "ESP", "34", "EUR", "es"),
+    "IT": ("Italy", "ITA", "39", "EUR", "it"), "NL": ("Netherlands", "NLD", "31", "EUR", "nl"),
+    "SE": ("Sweden", "SWE", "46", "SEK", "sv"), "PT": ("Portugal", "PRT", "351", "EUR", "pt"),
+    "JP": ("Japan", "JPN", "81", "JPY", "ja"), "KR": ("South Korea", "KOR", "82", "KRW", "ko"),
+    "SG": ("Singapore", "SGP", "65", "SGD", "en"), "AU": ("Australia", "AUS", "61", "AUD", "en"),
+    "IN": ("India", "IND", "91", "INR", "hi"), "BR": ("Brazil", "BRA", "55", "BRL", "pt"),
+    "MX": ("Mexico", "MEX", "52", "MXN", "es"), "NG": ("Nigeria", "NGA", "234", "NGN", "en"),
+    "KE": ("Kenya", "KEN", "254", "KES", "en"), "CH": ("Switzerland", "CHE", "41", "CHF", "de"),
+    "IE": ("Ireland", "IRL", "353", "EUR", "en"), "PL": ("Poland", "POL", "48", "PLN", "pl"),
+}
+# city, country, latitude, longitude, time zone
+CITIES = (
+    ("Paris", "FR", 48.8566, 2.3522, "Europe/Paris"),
+    ("London", "GB", 51.5074, -0.1278, "Europe/London"),
+    ("New York", "US", 40.7128, -74.006, "America/New_York"),
+    ("San Francisco", "US", 37.7749, -122.4194, "America/Los_Angeles"),
+    ("Chicago", "US", 41.8781, -87.6298, "America/Chicago"),
+    ("Toronto", "CA", 43.6532, -79.3832, "America/Toronto"),
+    ("Berlin", "DE", 52.52, 13.405, "Europe/Berlin"),
+    ("Madrid", "ES", 40.4168, -3.7038, "Europe/Madrid"),
+    ("Rome", "IT", 41.9028, 12.4964, "Europe/Rome"),
+    ("Amsterdam", "NL", 52.3676, 4.9041, "Europe/Amsterdam"),
+    ("Stockholm", "SE", 59.3293, 18.0686, "Europe/Stockholm"),
+    ("Lisbon", "PT", 38.7223, -9.1393, "Europe/Lisbon"),
+    ("Tokyo", "JP", 35.6762, 139.6503, "Asia/Tokyo"),
+    ("Seoul", "KR", 37.5665, 126.978, "Asia/Seoul"),
+    ("Singapore", "SG", 1.3521, 103.8198, "Asia/Singapore"),
+    ("Sydney", "AU", -33.8688, 151.2093, "Australia/Sydney"),
+    ("Mumbai", "IN", 19.076, 72.8777, "Asia/Kolkata"),
+    ("Sao Paulo", "BR", -23.5505, -46.6333, "America/Sao_Paulo"),
+    ("Mexico City", "MX", 19.4326, -99.1332, "America/Mexico_City"),
+    ("Lagos", "NG", 6.5244, 3.3792, "Africa/Lagos"),
+    ("Nairobi", "KE", -1.2921, 36.8219, "Africa/Nairobi"),
+    ("Zurich", "CH", 47.3769, 8.5417, "Europe/Zurich"),
+    ("Dublin", "IE", 53.3498, -6.2603, "Europe/Dublin"),
+    ("Warsaw", "PL", 52.2297, 21.0122, "Europe/Warsaw"),
+)
+# `#` a digit, `?` an upper-case letter; countries not listed use five digits.
+POSTAL_FORMATS = {"GB": "?## #??", "CA": "?#? #?#", "NL": "#### ??", "JP": "###-####",
+                  "SE": "### ##", "PT": "####-###", "BR": "#####-###", "IE": "?## ?###",
+                  "PL": "##-###", "AU": "####", "CH": "####", "SG": "######", "IN": "######"}
+STREETS = ("Oak Maple Cedar Elm Pine Willow Birch Chestnut Harbor Lake Hill Park Mill River "
+           "Station Church King Queen Market Garden").split()
+STREET_KINDS = ("Street", "Avenue", "Road", "Lane", "Boulevard", "Way", "Drive")
+PRODUCTS = (
+    ("Wireless Mouse", 24.99), ("Mechanical Keyboard", 89.0), ("USB-C Hub", 39.5),
+    ("Noise-Cancelling Headphones", 199.0), ("Standing Desk", 449.0),
+    ("Ergonomic Chair", 329.0), ("4K Monitor", 379.99), ("Laptop Sleeve", 29.0),
+    ("HD Webcam", 59.9), ("Coffee Grinder", 74.0), ("Espresso Beans 1kg", 18.5),
+    ("Running Shoes", 120.0), ("Yoga Mat", 35.0), ("Water Bottle", 16.0), ("Backpack", 79.0),
+    ("Desk Lamp", 45.0), ("Notebook Set", 12.5), ("Fountain Pen", 64.0),
+    ("Bluetooth Speaker", 99.0), ("Phone Case", 19.99), ("Smart Watch", 249.0),
+    ("Travel Mug", 22.0), ("Plant Pot", 14.0), ("Board Game", 39.0),
+)
+CURRENCIES = ("USD", "EUR", "GBP", "JPY", "CAD", "AUD", "CHF", "SEK", "INR", "BRL", "SGD")
+LANGUAGES = ("en", "fr", "de", "es", "it", "pt", "ja", "ko", "nl", "sv", "hi", "pl", "zh")
+TITLE_HEADS = ("Quarterly", "Weekly", "Annual", "Draft", "Final", "Updated", "Team", "Client",
+               "Product", "Regional")
+TITLE_TOPICS = ("budget review", "launch plan", "status update", "design sync", "hiring plan",
+                "sales report", "roadmap", "onboarding checklist", "invoice summary",
+                "travel itinerary", "support ticket", "marketing brief", "release notes",
+                "security audit", "contract renewal")
+SENTENCES = (
+    "Please review the attached proposal before Friday.",
+    "The shipment left the warehouse this morning.",
+    "Can we move our call to next Tuesday afternoon?",
+    "Thanks for the quick turnaround on the invoice.",
+    "The new pricing takes effect at the start of next month.",
+    "I have shared the latest figures with the finance team.",
+    "Let me know if the delivery address has changed.",
+    "We are on track to finish the migration this week.",
+    "The customer asked for a refund on the second order.",
+    "Remember to update the roadmap after the planning session.",
+    "Our office will be closed on the public holiday.",
+    "The report highlights a steady rise in returning users.",
+    "Could you confirm the meeting room booking?",
+    "The contract renewal is due at the end of the quarter.",
+    "Feedback from the pilot group was mostly positive.",
+    "I added two more items to the agenda.",
+)
+WORDS = ("alpha amber anchor apex atlas beacon birch canyon cedar comet coral delta ember "
+         "falcon fern forest galaxy harbor horizon island jade lagoon lotus maple meadow "
+         "nova orbit pebble prairie quartz raven ridge river sierra solar summit tide "
+         "timber violet willow zenith").split()
+FILE_EXTENSIONS = ("pdf", "docx", "xlsx", "csv", "png", "jpg", "txt", "json", "zip", "md")
+
+# --- pool entities -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A city-level place with one street address in it."""
+
+    city: str
+    country: str
+    latitude: float
+    longitude: float
+    timezone: str
+    address: str
+    postal_code: str
+
+    @property
+    def currency(self) -> str:
+        return COUNTRIES[self.country][3]
+
+    @property
+    def language(self) -> str:
+        return COUNTRIES[self.country][4]
+
+
+@dataclass(frozen=True, slots=True)
+class Company:
+    """A company with its web domain and head office."""
+
+    name: str
+    domain: str
+    url: str
+    email: str
+    phone: str
+    place: Place
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A person who works for a company and lives at an address."""
+
+    first_name: str
+    last_name: str
+    name: str
+    email: str
+    phone: str
+    username: str
+    address: str
+    postal_code: str
+    company: Company
+    place: Place
+
+
+@dataclass(frozen=True, slots=True)
+class Product:
+    """A product with a price."""
+
+    title: str
+    price: float
+    currency: str
+    description: str
+
+
+def derive_seed(*parts: str | int | bytes) -> int:
+    """A 64-bit seed from the SHA-256 of the parts (never Python's salted `hash`)."""
+    raw = b"\x1f".join(p if isinstance(p, bytes) else str(p).encode() for p in parts)
+    return int.from_bytes(sha256(raw).digest()[:8], "big")
+
+
+def slugify(text: str, sep: str = "-") -> str:
+    """Lower-case alphanumeric runs joined by `sep` (`"Q3 Plan"` -> `"q3-plan"`)."""
+    return sep.join(re.findall(r"[a-z0-9]+", text.lower()))
+
+
+def company_domain(company: str) -> str:
+    """A company's web domain (`"Acme Corp"` -> `"acme.com"`)."""
+    words = [w for w in re.findall(r"[a-z0-9]+", company.lower()) if w not in ("corp", "inc")]
+    return "-".join(words) + ".com"
+
+
+def _digits(rng: random.Random, count: int) -> str:
+    return "".join(rng.choice(string.digits) for _ in range(count))
+
+
+def make_phone(rng: random.Random, country: str) -> str:
+    """An E.164 phone number in `country` (ISO alpha-2)."""
+    code = COUNTRIES[country][2]
+    return f"+{code}{rng.randint(2, 9)}{_digits(rng, 9 - len(code) + 1)}"  # E.164, 11 digits
+
+
+def make_street(rng: random.Random) -> str:
+    """A street address line (`"12 Oak Avenue"`)."""
+    return f"{rng.randint(1, 250)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}"
+
+
+def make_postal_code(rng: random.Random, country: str) -> str:
+    """A postal code shaped like `country`'s (`POSTAL_FORMATS`, else five digits)."""
+    shape = POSTAL_FORMATS.get(country, "#####")
+    return "".join(
+        rng.choice(string.digits) if c == "#" else rng.choice(string.ascii_uppercase)
+        if c == "?" else c for c in shape
+    )
+
+
+def make_place(rng: random.Random, row: tuple | None = None) -> Place:
+    """A place in one of `CITIES` (a random one unless `row` is given)."""
+    city, country, lat, lon, tz = row or rng.choice(CITIES)
+    return Place(city, country, lat, lon, tz, make_street(rng), make_postal_code(rng, country))
+
+
+def make_company(rng: random.Random, name: str | None = None, place: Place | None = None):
+    """A company: name, domain (`acme.com`), url, contact email and phone, head office."""
+    name = name or rng.choice(COMPANY_NAMES)
+    place = place or make_place(rng)
+    domain = company_domain(name)
+    return Company(name, domain, f"https://www.{domain}", f"contact@{domain}",
+                   make_phone(rng, place.country), place)
+
+
+def make_person(
+    rng: random.Random,
+    first: str | None = None,
+    last: str | None = None,
+    company: Company | None = None,
+    place: Place | None = None,
+) -> Person:
+    """A person whose email is `first.last@<company domain>`."""
+    first = first or rng.choice(FIRST_NAMES)
+    last = last or rng.choice(LAST_NAMES)
+    company = company or make_company(rng)
+    place = place or make_place(rng)
+    number = rng.randint(1, 99)
+    username = rng.choice(
+        (f"{first}{last[0]}", f"{first[0]}{last}", f"{first}.{last}", f"{first}{number}")
+    ).lower()
+    return Person(first, last, f"{first} {last}", f"{first}.{last}@{company.domain}".lower(),
+                  make_phone(rng, place.country), username, make_street(rng),
+                  make_postal_code(rng, place.country), company, place)
+
+
+def make_product(rng: random.Random, row: tuple[str, float] | None = None) -> Product:
+    """A product of `PRODUCTS` with its price in a common currency."""
+    title, price = row or rng.choice(PRODUCTS)
+    currency = rng.choice(("USD", "USD", "EUR", "GBP"))
+    return Product(title, price, currency, f"{title}. {rng.choice(SENTENCES)}")
+
+
+@lru_cache(maxsize=64)
+def _cum_weights(count: int) -> tuple[float, ...]:
+    total, out = 0.0, []
+    for rank in range(count):
+        total += 1.0 / (rank + 1)
+        out.append(total)
+    return tuple(out)
+
+
+def pick_weighted(rng: random.Random, items: Sequence[Any]) -> Any:
+    """One item, rank r weighted 1/(r+1): the first few recur (the world's "main cast")."""
+    return rng.choices(items, cum_weights=_cum_weights(len(items)))[0]
+
+
+def sample_weighted(rng: random.Random, items: Sequence[Any], k: int) -> list[Any]:
+    """`k` distinct items weighted like `pick_weighted` (repeating once all are used)."""
+    keyed = sorted(range(len(items)), key=lambda r: -rng.random() ** (r + 1))
+    order = [items[r] for r in keyed]
+    return [order[i % len(order)] for i in range(k)] if order else []
+
