@@ -16,6 +16,7 @@ from compoworld.services.builtin.common import (
     Record,
     Text,
     matches,
+    newest_first,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
 from compoworld.services.runtime import Conflict
@@ -156,8 +157,7 @@ class ChatToolkit(Toolkit):
         self.load("channels", channel_id)
         found = [m for m in self.scan("messages")
                  if m.channel_id == channel_id and matches(query, m.text, m.author_email)]
-        found.sort(key=lambda m: (m.sent_at, m.id), reverse=True)
-        return found[:limit]
+        return newest_first(found, limit)
 
     @tool(effect="delete", resource="messages")
     def delete_message(self, message_id: str) -> ChatMessage:

@@ -66,6 +66,11 @@ def matches(query: str | None, *texts: object) -> bool:
     return any(needle in str(text).lower() for text in texts if text is not None)
 
 
+def newest_first(messages: list[Any], limit: int) -> list[Any]:
+    """The `limit` most recent messages (by `sent_at`, then id), newest first."""
+    return sorted(messages, key=lambda m: (m.sent_at, m.id), reverse=True)[:limit]
+
+
 @dataclass(frozen=True, slots=True)
 class Person:
     """One person of the seeded pool (person 0 is the world's user)."""

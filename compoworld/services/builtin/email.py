@@ -16,6 +16,7 @@ from compoworld.services.builtin.common import (
     Record,
     Text,
     matches,
+    newest_first,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
 
@@ -78,8 +79,7 @@ class EmailToolkit(Toolkit):
             and not (unread_only and m.read)
             and matches(query, m.subject, m.body, m.from_email, *m.to, *m.cc)
         ]
-        found.sort(key=lambda m: (m.sent_at, m.id), reverse=True)
-        return found[:limit]
+        return newest_first(found, limit)
 
     @tool(effect="read", resource="messages")
     def get_email(self, message_id: str) -> Message:

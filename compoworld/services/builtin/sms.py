@@ -15,6 +15,7 @@ from compoworld.services.builtin.common import (
     PhoneNumber,
     Record,
     matches,
+    newest_first,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
 from compoworld.services.runtime import Conflict, NotFound, Unprocessable
@@ -72,8 +73,7 @@ class SmsToolkit(Toolkit):
                  if (phone is None or m.phone == phone)
                  and (direction is None or m.direction == direction)
                  and matches(query, m.body)]
-        found.sort(key=lambda m: (m.sent_at, m.id), reverse=True)
-        return found[:limit]
+        return newest_first(found, limit)
 
     @tool(effect="read", resource="messages")
     def get_sms(self, message_id: str) -> Sms:
