@@ -84,6 +84,41 @@ def compile_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
     return validate
 
 
+_OUTPUT_CHECKS: dict[bytes, Callable[[Any], str | None]] = {}
+
+
+def output_check(schema: dict[str, Any]) -> Callable[[Any], str | None]:
+    """A checker of results against a `returns` schema: the problem, or None when valid.
+
+    Results are checked once per answer (verification, the world model), not on every
+    call's hot path, so this uses jsonschema, whose set-up is ~100x cheaper than compiling
+    the large response schemas of real APIs with fastjsonschema (~20 ms each).
+    """
+    import jsonschema
+
+    key = canonical_json(schema or {})
+    check = _OUTPUT_CHECKS.get(key)
+    if check is None:
+        if len(_OUTPUT_CHECKS) >= _MAX_VALIDATORS:
+            del _OUTPUT_CHECKS[next(iter(_OUTPUT_CHECKS))]
+        validator = jsonschema.Draft7Validator(
+            schema or {}, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER
+        )
+
+        def check(value: Any) -> str | None:
+            try:
+                error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+            except Exception as failure:  # noqa: BLE001 - e.g. a pattern Python cannot compile
+                return f"schema unusable: {type(failure).__name__}: {failure}"
+            if error is None:
+                return None
+            where = ".".join(str(part) for part in error.absolute_path) or "result"
+            return f"invalid {where}: {error.message}"
+
+        _OUTPUT_CHECKS[key] = check
+    return check
+
+
 def _build_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
     try:
         check = fastjsonschema.compile(schema, use_default=False)

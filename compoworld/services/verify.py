@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.graph.semtypes import entity_id_type
-from compoworld.services.runtime import BadRequest, Service, State, compile_validator, diff
+from compoworld.services.runtime import Service, State, diff, output_check
 
 ValueFor = Callable[[dict[str, Any], random.Random, str], Any]
 UNKNOWN_ID = "no-such-id-404"
@@ -142,13 +142,8 @@ def check_tool(
     first, after = _call(service, start, tool, arguments)
     record("accepts_valid_arguments", first["success"], "" if first["success"] else str(first))
     if first["success"]:
-        try:
-            compile_validator(spec.returns)(first["data"])
-            record("returns_valid", True)
-        except BadRequest as error:
-            record("returns_valid", False, error.message.replace("arguments", "result"))
-        except Exception as error:  # noqa: BLE001 - an uncompilable returns schema fails
-            record("returns_valid", False, f"returns schema unusable: {error}")
+        problem = output_check(spec.returns)(first["data"])
+        record("returns_valid", problem is None, problem or "")
         if spec.effect == "read":
             changed = diff(start, after)
             record("read_is_pure", not changed, f"changed {sorted(changed)}" if changed else "")

@@ -22,14 +22,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import fastjsonschema
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-
 from compoworld.graph.fieldsources import find_anchor, index_pool
 from compoworld.graph.schemavalues import ValuePlan, compile_schema
 from compoworld.graph.words import derive_seed
-from compoworld.services.runtime import Handler, State, canonical_json
+from compoworld.services.runtime import Handler, State, canonical_json, output_check
 from compoworld.services.world import Pool
 from compoworld.specs.records import ToolSpec
 
@@ -44,32 +40,6 @@ class WorldModelError(RuntimeError):
 class _Compiled:
     plan: ValuePlan
     check: Callable[[Any], str | None]  # the problem with a value, None when it is valid
-
-
-def _checker(schema: dict[str, Any]) -> Callable[[Any], str | None]:
-    """fastjsonschema (the runtime's validator); jsonschema for what it cannot compile."""
-    try:
-        fast = fastjsonschema.compile(schema or {}, use_default=False)
-    except Exception:  # noqa: BLE001 - e.g. a pattern its generated code cannot hold
-        slow = Draft202012Validator(schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
-
-        def check_slowly(value: Any) -> str | None:
-            try:
-                error = best_match(slow.iter_errors(value))
-            except Exception:  # noqa: BLE001 - no validator applies: trust the generator
-                return None
-            return None if error is None else error.message
-
-        return check_slowly
-
-    def check(value: Any) -> str | None:
-        try:
-            fast(value)
-        except fastjsonschema.JsonSchemaException as error:
-            return error.message
-        return None
-
-    return check
 
 
 def summarize_state(state: State | None) -> dict[str, Any]:
@@ -95,7 +65,7 @@ class OfflineWorldModel:
         found = self._compiled.get(tool.name)
         if found is None:
             plan = compile_schema(tool.returns, service=tool.service, resource=tool.resource)
-            found = self._compiled[tool.name] = _Compiled(plan, _checker(tool.returns))
+            found = self._compiled[tool.name] = _Compiled(plan, output_check(tool.returns))
         return found
 
     def respond(
