@@ -298,6 +298,17 @@ class Tool:
         self._validate(arguments)
 
 
+def _plain_json(value: Any) -> bool:
+    """Whether a value survives JSON unchanged: no inf/nan, no integer beyond 64 bits.
+
+    Such values would be stored as they are and then break (or collide in) the digest.
+    """
+    try:
+        return orjson.loads(orjson.dumps(value)) == value
+    except (TypeError, orjson.JSONEncodeError):
+        return False
+
+
 def ok(data: Any) -> dict[str, Any]:
     """A success result."""
     return {"success": True, "data": data}
@@ -331,6 +342,8 @@ class Service:
             arguments = {} if arguments is None else arguments
             if not isinstance(arguments, dict):
                 return error(400, "arguments must be a JSON object of parameter names to values")
+            if not _plain_json(arguments):
+                return error(400, "arguments must be plain JSON: numbers finite and within 64 bits")
             found.validate(arguments)
             counters = dict(self.state.next_ids)
             try:
