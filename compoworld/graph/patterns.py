@@ -12,6 +12,7 @@ import random
 import re
 import string
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any
 
 try:  # the stdlib's regex parser; private, so sampling degrades to "no sample" without it
@@ -39,9 +40,8 @@ def sample_pattern(
     """
     if _sre_p is None:
         return None
-    try:
-        parsed = _sre_p.parse(pattern)
-    except (re.error, RecursionError, ValueError, OverflowError):
+    parsed = _parse(pattern)
+    if parsed is None:
         return None
 
     def attempt(cap: int | None) -> str | None:
@@ -64,6 +64,15 @@ def sample_pattern(
     except _Unsupported:
         return None
     return None
+
+
+@lru_cache(maxsize=4096)
+def _parse(pattern: str) -> Any:
+    """The pattern's parse tree, once per pattern (parsing dominated simulated calls)."""
+    try:
+        return _sre_p.parse(pattern)
+    except (re.error, RecursionError, ValueError, OverflowError):
+        return None
 
 
 def _emit(items: Iterable[tuple[Any, Any]], rng: random.Random, out: list[str],
@@ -95,6 +104,12 @@ def _emit(items: Iterable[tuple[Any, Any]], rng: random.Random, out: list[str],
 
 
 def _from_class(items: list[tuple[Any, Any]], rng: random.Random) -> str:
+    return rng.choice(_class_pool(tuple(items)))
+
+
+@lru_cache(maxsize=4096)
+def _class_pool(items: tuple[tuple[Any, Any], ...]) -> list[str]:
+    """The characters a class can produce, worked out once per class."""
     negate = bool(items) and items[0][0] is _sre_c.NEGATE
     members = items[1:] if negate else items
     pool = [ch for ch in _CLASS_CANDIDATES if _in_class(ch, members) != negate]
@@ -103,7 +118,7 @@ def _from_class(items: list[tuple[Any, Any]], rng: random.Random) -> str:
                 for op, arg in members if op in (_sre_c.LITERAL, _sre_c.RANGE)]
     if not pool:
         raise _Unsupported("class")
-    return rng.choice(pool)
+    return pool
 
 
 def _in_class(ch: str, items: list[tuple[Any, Any]]) -> bool:
