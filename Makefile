@@ -14,6 +14,7 @@ help:  ## list the targets
 
 run: setup corpus  ## set up, then run the main job on its built-in default
 	$(BIN)/compoworld ingest
+	$(BIN)/compoworld synthesize
 
 test: setup corpus  ## set up, then run the tests (fails when no test ran)
 	@$(BIN)/python -m pytest; rc=$$?; \
