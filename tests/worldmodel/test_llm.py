@@ -100,8 +100,9 @@ def test_non_object_results_are_asked_wrapped_and_unwrapped():
 
 def test_a_persisted_cache_serves_a_new_process_without_the_client(tmp_path):
     path = tmp_path / "answers.jsonl"
-    model_with(ScriptedClient(json.dumps(GOOD)), ResponseCache(path)).respond(
-        WEATHER, {"city": "Paris"})
+    first = ResponseCache(path)
+    model_with(ScriptedClient(json.dumps(GOOD)), first).respond(WEATHER, {"city": "Paris"})
+    first.close()
     later = ScriptedClient()
     assert model_with(later, ResponseCache(path)).respond(WEATHER, {"city": "Paris"}) == GOOD
     assert later.calls == []
