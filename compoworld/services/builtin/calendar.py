@@ -184,9 +184,7 @@ class CalendarToolkit(Toolkit):
         Returns:
             The event that was deleted.
         """
-        event = self.load("events", event_id)
-        self.remove("events", event_id)
-        return event
+        return self.take("events", event_id)
 
     def _live(self, event_id: str) -> Event:
         event = self.load("events", event_id)

@@ -194,9 +194,7 @@ class EmailToolkit(Toolkit):
         Returns:
             The message that was deleted.
         """
-        message = self.load("messages", message_id)
-        self.remove("messages", message_id)
-        return message
+        return self.take("messages", message_id)
 
     def _store(self, message_id: str, thread_id: str, to: list[str], cc: list[str],
                subject: str, body: str) -> Message:

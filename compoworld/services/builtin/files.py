@@ -147,9 +147,7 @@ class FilesToolkit(Toolkit):
         Returns:
             The file that was deleted.
         """
-        stored = self.load("files", file_id)
-        self.remove("files", file_id)
-        return stored
+        return self.take("files", file_id)
 
     def _check_free(self, folder: str, filename: str, own_id: str | None) -> None:
         for other in self.scan("files"):

@@ -207,9 +207,7 @@ class MapsToolkit(Toolkit):
         Returns:
             The saved place that was removed.
         """
-        saved = self.load("saved_places", saved_place_id)
-        self.remove("saved_places", saved_place_id)
-        return saved
+        return self.take("saved_places", saved_place_id)
 
     def seed(self, rng: random.Random, people: list[Person]) -> None:
         """Places of every category around the cities the pool lives in; two saved."""

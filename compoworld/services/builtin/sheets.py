@@ -158,9 +158,7 @@ class SheetsToolkit(Toolkit):
         Returns:
             The spreadsheet that was deleted.
         """
-        sheet = self.load("spreadsheets", spreadsheet_id)
-        self.remove("spreadsheets", spreadsheet_id)
-        return sheet
+        return self.take("spreadsheets", spreadsheet_id)
 
     def _check_columns(self, sheet: Spreadsheet, columns: list[str]) -> None:
         unknown = [c for c in columns if c not in sheet.columns]

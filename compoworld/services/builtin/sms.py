@@ -117,9 +117,7 @@ class SmsToolkit(Toolkit):
         Returns:
             The message that was deleted.
         """
-        message = self.load("messages", message_id)
-        self.remove("messages", message_id)
-        return message
+        return self.take("messages", message_id)
 
     @tool(effect="create", resource="blocked_numbers")
     def block_number(self, phone: PhoneNumber) -> BlockedNumber:

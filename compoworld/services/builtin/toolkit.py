@@ -116,6 +116,12 @@ class Toolkit:
         """Delete a record (load it first: this assumes it exists)."""
         self.state.delete(collection, record_id)
 
+    def take(self, collection: str, record_id: str) -> Any:
+        """Load a record and delete it; returns what was deleted (NotFound if it is not there)."""
+        record = self.load(collection, record_id)
+        self.remove(collection, record_id)
+        return record
+
     def seed(self, rng: random.Random, people: list[Person]) -> None:
         """Fill the state with a small example dataset (subclasses write this)."""
         raise NotImplementedError
