@@ -32,6 +32,27 @@ class Shard(BaseModel):
     work: str = Field(description="`module:function` that turns the shard into table rows.")
 
 
+def _chunks(
+    items: list[str], size: int, weights: list[int] | None, limit: int | None
+) -> list[list[str]]:
+    if weights is None or limit is None:
+        return [items[i : i + size] for i in range(0, len(items), size)]
+    if len(weights) != len(items):
+        raise ValueError("weights must give one weight per item")
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    load = 0
+    for item, weight in zip(items, weights, strict=True):
+        if current and (len(current) == size or load + weight > limit):
+            chunks.append(current)
+            current, load = [], 0
+        current.append(item)
+        load += weight
+    if current:
+        chunks.append(current)
+    return chunks
+
+
 @cache
 def code_digest() -> str:
     """Digest of the library's source files: a code change invalidates recorded shards."""
@@ -51,11 +72,18 @@ def plan_shards(
     shard_size: int,
     params: dict[str, Any],
     work: str,
+    weights: list[int] | None = None,
+    shard_weight: int | None = None,
 ) -> list[Shard]:
-    """Split `items` (in the given, deterministic order) into shards of `shard_size`."""
+    """Split `items` (in the given, deterministic order) into shards of `shard_size`.
+
+    With `weights` (one per item, e.g. a service's tool count) a shard also closes before
+    its weight would pass `shard_weight`, so one shard of huge items does not keep a
+    worker busy long after the others are done. An item heavier than that is alone.
+    """
     if shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, got {shard_size}")
-    chunks = [items[i : i + shard_size] for i in range(0, len(items), shard_size)]
+    chunks = _chunks(items, shard_size, weights, shard_weight)
     params_json = json.dumps(params, sort_keys=True, default=str)
     shards = []
     for index, chunk in enumerate(chunks):

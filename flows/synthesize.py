@@ -24,19 +24,23 @@ def synthesize_flow(
     services: int | None = DEFAULT_SERVICES,
     seed: int = 0,
     shard_size: int = 16,
+    shard_tools: int = 400,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
     """Compile, seed and verify the selected services of a run's ingested specs.
 
     `services` is how many to select (ranked by expected compile quality; see
-    compoworld/services/selection.py); None builds every ingested service. Rerunning with
+    compoworld/services/selection.py); None builds every ingested service. A shard holds
+    at most `shard_size` services and, past its first, `shard_tools` tools. Rerunning with
     the same `run_id` only runs unfinished shards; a new ingest invalidates them.
     """
     logger = get_run_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id()
-    names = select_services(service_candidates(store, run_id), services)
+    candidates = service_candidates(store, run_id)
+    names = select_services(candidates, services)
+    tools = {c["service"]: c["n_tools"] for c in candidates}
     if not names:
         raise NothingToSynthesize(
             f"run {run_id!r} has no ingested services: run `compoworld ingest --run-id {run_id}`"
@@ -49,6 +53,8 @@ def synthesize_flow(
         shard_size=shard_size,
         params={"seed": seed, "ingest": stage_digest(store, run_id, "ingest")},
         work="compoworld.services.synthesize:synthesize_shard",
+        weights=[tools[name] for name in names],
+        shard_weight=shard_tools,
     )
     return {"run_id": run_id, "services": len(names)} | run_stage(
         shards, home=str(store.home), dask_address=dask_address

@@ -50,6 +50,18 @@ def test_plan_is_deterministic_and_covers_every_item():
     assert len({s.input_hash for s in first}) == 4
 
 
+def test_weighted_plans_close_shards_before_they_get_too_heavy():
+    items = ["a", "b", "c", "d", "e", "f"]
+    shards = plan_shards(
+        run_id="r1", stage="demo", items=items, shard_size=3, params={}, work="m:f",
+        weights=[1, 1, 500, 1, 2, 2], shard_weight=4,
+    )
+    assert [s.items for s in shards] == [["a", "b"], ["c"], ["d", "e"], ["f"]]
+    with pytest.raises(ValueError, match="one weight per item"):
+        plan_shards(run_id="r1", stage="demo", items=items, shard_size=3, params={},
+                    work="m:f", weights=[1], shard_weight=4)
+
+
 def test_input_hash_changes_with_params_items_and_work():
     base = plan(["a", "b"])[0].input_hash
     assert plan(["a", "b"], tag="b")[0].input_hash != base
