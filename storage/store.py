@@ -190,8 +190,3 @@ class Store:
         dataset = ds.dataset(files, format="parquet", schema=SCHEMAS[table])
         condition = pc.field(where[0]).isin(where[1]) if where else None
         return dataset.to_table(columns=columns, filter=condition).to_pylist()
-
-    def clear_stage(self, run_id: str, stage: str) -> None:
-        """Forget every shard of a stage in a run (data and manifest)."""
-        for index in self.manifest(run_id, stage):
-            self.remove_shard_files(run_id, stage, index)
