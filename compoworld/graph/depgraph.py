@@ -1,0 +1,192 @@
+"""The dependency graph: which tool's output can feed which tool's input (DESIGN.md, "Graph,
+walk, task").
+
+Nodes are mounted tools. An edge `A.field -> B.param` exists when the field's semantic type
+equals the parameter's and the type is a *link type*: an entity id (`crm.contacts.id`,
+which only ever links tools of one service: list -> get -> update) or one of the shared
+interface types in `LINK_TYPES` (email, person name, phone, url, date, money, ...), which
+link services. Free text, titles and plain JSON types never make edges: everything would
+link to everything.
+
+The graph is an index by type (`producers[type]`, `consumers[type]`), built in one pass
+over the tools' fields, so building it is linear in the number of fields. Edges are
+implicit: the walk asks `consumers(type)` directly. The edge *count* is quadratic in the
+size of the big shared-type buckets (the whole corpus has ~1.5 billion shared-type pairs,
+`title` alone a billion), so counts and degrees are computed from the bucket sizes
+(`stats`), never by listing pairs, and `edges()` lists every entity-id edge but at most
+`fanout` consumers per (producer field, shared type), picked by a stable hash with
+cross-service consumers first: that sample is what `graph_edges` stores and networkx gets.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from compoworld.graph.semtypes import is_entity_id
+
+LINK_TYPES = frozenset({
+    "email", "phone", "url", "person_name", "first_name", "last_name", "username", "company",
+    "city", "address", "postal_code", "country", "currency", "money", "date", "datetime",
+    "filename",
+})
+FANOUT = 8  # stored consumers per (producer field, shared type)
+
+
+def is_link_type(type_name: str) -> bool:
+    """Whether values of this semantic type make edges (entity ids and shared interfaces)."""
+    return type_name in LINK_TYPES or is_entity_id(type_name)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolNode:
+    """One mounted tool as the graph sees it."""
+
+    name: str
+    service: str
+    effect: str
+    implementation: str
+    resource: str | None
+    params: dict[str, str]  # parameter -> semantic type
+    required: tuple[str, ...]
+    outputs: dict[str, str]  # typed path of a returned field (`data[].email`) -> type
+    description: str = ""
+
+    @property
+    def writes(self) -> bool:
+        """Whether a call changes the service's state (simulated writes change nothing)."""
+        return self.effect != "read" and self.implementation in ("compiled", "builtin", "coded")
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """`source.field -> target.param`, both of semantic type `type`."""
+
+    source: str
+    field: str
+    target: str
+    param: str
+    type: str
+    cross_service: bool
+
+
+@dataclass(slots=True)
+class DependencyGraph:
+    """Tools indexed by the link types of their outputs and inputs."""
+
+    nodes: dict[str, ToolNode]
+    producers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # (tool, field)
+    consumers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # (tool, param)
+
+    @classmethod
+    def build(cls, tools: Iterable[ToolNode]) -> DependencyGraph:
+        """Index every tool's link-typed outputs and parameters (one pass, sorted)."""
+        nodes = {tool.name: tool for tool in sorted(tools, key=lambda t: t.name)}
+        producers: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        consumers: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for tool in nodes.values():
+            for path, kind in sorted(tool.outputs.items()):
+                if is_link_type(kind):
+                    producers[kind].append((tool.name, path))
+            for param, kind in sorted(tool.params.items()):
+                if is_link_type(kind):
+                    consumers[kind].append((tool.name, param))
+        return cls(nodes, dict(producers), dict(consumers))
+
+    def consumers_of(self, type_name: str) -> list[tuple[str, str]]:
+        """Every (tool, parameter) that takes a value of `type_name`."""
+        return self.consumers.get(type_name, [])
+
+    def successors(self, tool: str) -> Iterator[Edge]:
+        """Every edge out of `tool` (all of them: used by walks, not for whole-graph lists)."""
+        source = self.nodes[tool]
+        for path, kind in sorted(source.outputs.items()):
+            if not is_link_type(kind):
+                continue
+            for target, param in self.consumers_of(kind):
+                if target != tool:
+                    cross = self.nodes[target].service != source.service
+                    yield Edge(tool, path, target, param, kind, cross)
+
+    def edges(self, fanout: int = FANOUT) -> Iterator[Edge]:
+        """Every entity-id edge, and up to `fanout` shared-type consumers per producer field
+        (cross-service first, then by a stable hash): the stored sample of the graph."""
+        for kind in sorted(self.producers):
+            takers = self.consumers_of(kind)
+            if not takers:
+                continue
+            for source, path in self.producers[kind]:
+                service = self.nodes[source].service
+                chosen = [t for t in takers if t[0] != source]
+                if not is_entity_id(kind) and len(chosen) > fanout:
+                    chosen.sort(key=lambda t: (self.nodes[t[0]].service == service,
+                                               _rank(source, path, *t)))
+                    chosen = chosen[:fanout]
+                for target, param in chosen:
+                    cross = self.nodes[target].service != service
+                    yield Edge(source, path, target, param, kind, cross)
+
+    def to_networkx(self, fanout: int = FANOUT) -> Any:
+        """A networkx MultiDiGraph of the stored edge sample (nodes carry service, effect)."""
+        import networkx as nx
+
+        graph = nx.MultiDiGraph()
+        for node in self.nodes.values():
+            graph.add_node(node.name, service=node.service, effect=node.effect)
+        for edge in self.edges(fanout):
+            graph.add_edge(edge.source, edge.target, field=edge.field, param=edge.param,
+                           type=edge.type, cross_service=edge.cross_service)
+        return graph
+
+    def stats(self) -> dict[str, Any]:
+        """Exact counts from the bucket sizes: nodes, edges, cross-service edges, services
+        linked to another one, service pairs, and the out-/in-degree distributions."""
+        edges = cross = 0
+        out_degree: Counter[str] = Counter()
+        in_degree: Counter[str] = Counter()
+        pairs: set[tuple[str, str]] = set()
+        for kind, made in self.producers.items():
+            taken = self.consumers_of(kind)
+            if not taken:
+                continue
+            by_service = Counter(self.nodes[t].service for t, _ in taken)
+            by_tool = Counter(t for t, _ in taken)
+            for source, _path in made:
+                service = self.nodes[source].service
+                links = len(taken) - by_tool.get(source, 0)
+                edges += links
+                cross += len(taken) - by_service[service]
+                out_degree[source] += links
+            made_by_tool = Counter(t for t, _ in made)
+            for target, _param in taken:
+                in_degree[target] += len(made) - made_by_tool.get(target, 0)
+            if not is_entity_id(kind):
+                producing = {self.nodes[t].service for t, _ in made}
+                pairs.update((a, b) for a in producing for b in by_service if a != b)
+        linked = {a for a, _ in pairs} | {b for _, b in pairs}
+        return {
+            "nodes": len(self.nodes),
+            "services": len({n.service for n in self.nodes.values()}),
+            "edges": edges,
+            "cross_service_edges": cross,
+            "connected_services": len(linked),
+            "service_pairs": len({tuple(sorted(p)) for p in pairs}),
+            "out_degree": _quantiles([out_degree.get(n, 0) for n in self.nodes]),
+            "in_degree": _quantiles([in_degree.get(n, 0) for n in self.nodes]),
+        }
+
+
+def _rank(*parts: str) -> bytes:
+    return hashlib.sha256("\0".join(parts).encode()).digest()[:8]
+
+
+def _quantiles(values: list[int]) -> dict[str, float]:
+    if not values:
+        return {"min": 0, "median": 0, "p90": 0, "max": 0, "mean": 0.0, "zero": 0}
+    ordered = sorted(values)
+    at = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
+    return {"min": ordered[0], "median": at(0.5), "p90": at(0.9), "max": ordered[-1],
+            "mean": round(sum(ordered) / len(ordered), 2), "zero": ordered.count(0)}
