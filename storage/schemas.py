@@ -2,7 +2,9 @@
 
 Physical tables are written by stages; `VIEWS` adds views computed from them. `tools` is
 one: each ingested tool (`tool_specs`) with how synthesis built it (`tool_builds`:
-`implementation`, `mounted`), null until the synthesize stage has run.
+`implementation`, `mounted`), null until the synthesize stage has run. Its `param_types`
+are synthesis's when there are any: the compiler resolves key parameters to collections
+(`creditAccountId` -> `accounts` ids) that ingest could not type.
 
 `run_id` is not stored inside the files: it is the hive partition (`run_id=<id>/`) and the
 DuckDB views read it back as a VARCHAR column. JSON-valued columns are JSON strings; lists
@@ -72,6 +74,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("reason", pa.string()),
             ("checks_passed", pa.int32()),
             ("checks_failed", pa.int32()),
+            ("param_types", _JSON),
         ]
     ),
     "tool_checks": pa.schema(
@@ -89,6 +92,73 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("document", pa.string()),
             ("source", pa.string()),
             ("reason", pa.string()),
+        ]
+    ),
+    "graph_edges": pa.schema(
+        [
+            ("source", pa.string()),
+            ("source_service", pa.string()),
+            ("field", pa.string()),
+            ("target", pa.string()),
+            ("target_service", pa.string()),
+            ("param", pa.string()),
+            ("type", pa.string()),
+            ("cross_service", pa.bool_()),
+        ]
+    ),
+    "graph_stats": pa.schema(
+        [
+            ("nodes", pa.int64()),
+            ("services", pa.int64()),
+            ("edges", pa.int64()),
+            ("cross_service_edges", pa.int64()),
+            ("connected_services", pa.int64()),
+            ("service_pairs", pa.int64()),
+            ("stored_edges", pa.int64()),
+            ("start_tools", pa.int64()),
+            ("out_degree", _JSON),
+            ("in_degree", _JSON),
+        ]
+    ),
+    "tasks": pa.schema(
+        [
+            ("task_id", pa.string()),
+            ("services", pa.list_(pa.string())),
+            ("distractors", pa.list_(pa.string())),
+            ("world_seed", pa.int64()),
+            ("instruction", pa.string()),
+            ("capabilities", pa.list_(pa.string())),
+            ("step_budget", pa.int32()),
+            ("signature", pa.string()),
+            ("visible_values", _JSON),
+            ("hidden_values", _JSON),
+            ("gold_calls", _JSON),
+            ("answer", _JSON),
+            ("rubric", _JSON),
+            ("start_tool", pa.string()),
+            ("n_calls", pa.int32()),
+            ("n_services", pa.int32()),
+            ("n_criteria", pa.int32()),
+            ("verified", pa.bool_()),
+            ("seconds", pa.float64()),
+            ("replay_deterministic", pa.bool_()),
+            ("gold_passes", pa.bool_()),
+            ("start_fails", pa.bool_()),
+            ("no_hidden_leak", pa.bool_()),
+            ("visible_stated", pa.bool_()),
+            ("cross_service", pa.bool_()),
+            ("within_budget", pa.bool_()),
+            ("unique", pa.bool_()),
+        ]
+    ),
+    "walks": pa.schema(
+        [
+            ("walk", pa.int32()),
+            ("shard", pa.int32()),
+            ("start_tool", pa.string()),
+            ("task_id", pa.string()),
+            ("outcome", pa.string()),
+            ("seconds", pa.float64()),
         ]
     ),
     "stage_runs": pa.schema(
@@ -110,7 +180,9 @@ SCHEMAS: dict[str, pa.Schema] = {
 
 VIEWS: dict[str, str] = {
     "tools": """
-        SELECT s.*, b.implementation, b.mounted, b.reason AS build_reason,
+        SELECT s.* EXCLUDE (param_types),
+               coalesce(b.param_types, s.param_types) AS param_types,
+               b.implementation, b.mounted, b.reason AS build_reason,
                b.checks_passed, b.checks_failed
         FROM tool_specs AS s
         LEFT JOIN tool_builds AS b ON b.run_id = s.run_id AND b.name = s.name

@@ -20,6 +20,8 @@ import time
 from collections import Counter
 from typing import Any
 
+import orjson
+
 from compoworld.graph.schemavalues import value_from_schema
 from compoworld.graph.semtypes import entity_id_type
 from compoworld.services.builtin import build_builtin, example_state
@@ -139,6 +141,7 @@ def _rows(
             "reason": failures.get(name) or reasons.get(name),
             "checks_passed": passed.get(name, 0),
             "checks_failed": failed.get(name, 0),
+            "param_types": orjson.dumps(service.tools[name].spec.param_types).decode(),
         }
         for name in sorted(service.tools)
     ]
@@ -187,7 +190,7 @@ def _unbuildable(
         ],
         "tool_builds": [
             {"service": spec.name, "name": tool.name, "implementation": None, "mounted": False,
-             "reason": reason, "checks_passed": 0, "checks_failed": 0}
+             "reason": reason, "checks_passed": 0, "checks_failed": 0, "param_types": None}
             for tool in spec.tools
         ],
         "tool_checks": [],
