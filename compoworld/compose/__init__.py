@@ -1,0 +1,1 @@
+"""Compositional tasks: walk -> gold calls, rubric and instruction; task verification."""

@@ -1,0 +1,121 @@
+"""Records of a composed task: its gold calls with their argument bindings, its rubric, and
+the task itself (DESIGN.md, "Core records").
+
+They cross the Parquet boundary (the `tasks` table holds them as JSON) and later the
+rollout and reward stages read them back, so they are pydantic models with extra fields
+forbidden and a description on every field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+CriterionKind = Literal[
+    "record_created", "field_equals", "record_deleted", "answer_contains",
+    "no_collateral_change",
+]
+Capability = Literal["sequential-dependency", "cross-env-constraint", "fan-out", "aggregation"]
+
+
+class Selector(BaseModel):
+    """How the instruction names one item of a listed result: the item whose `field` is
+    `value` (a visible value: it appears in the instruction)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    field: str = Field(description="Dotted path of the identifying field inside the item.")
+    value: Any = Field(description="The identifying value (visible).")
+
+
+class Binding(BaseModel):
+    """Where one argument's value comes from."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["visible", "hidden"] = Field(
+        description="`visible`: a literal stated in the instruction; `hidden`: an earlier "
+        "step's output the agent must discover."
+    )
+    type: str = Field(description="Semantic type of the parameter (and of the source field).")
+    step: int | None = Field(
+        default=None, description="For hidden values: the 0-based index of the source call."
+    )
+    field: str | None = Field(
+        default=None, description="For hidden values: the source field's typed path, `[]` "
+        "standing for any list item (`data[].email`)."
+    )
+    path: str | None = Field(
+        default=None, description="For hidden values: the concrete path in the source result "
+        "(`data[2].email`)."
+    )
+    selector: Selector | None = Field(
+        default=None, description="For a value inside a list item: how the item is named."
+    )
+
+
+class GoldCall(BaseModel):
+    """One call of the gold solution, with what it returned when composed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str = Field(description="Tool name (unique across the world).")
+    service: str = Field(description="Service the tool belongs to.")
+    effect: str = Field(description="The tool's effect: read/create/update/delete/action.")
+    arguments: dict[str, Any] = Field(description="The arguments of the call.")
+    bindings: dict[str, Binding] = Field(description="Where each argument came from.")
+    result: Any = Field(description="The `data` of the call's success result.")
+
+
+class AnswerItem(BaseModel):
+    """A value the user asks to be reported in the final answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    step: int = Field(description="Gold call whose result holds the value.")
+    path: str = Field(description="Concrete path of the value in that result.")
+    label: str = Field(description="What the value is, in words (`the payee's email`).")
+    value: Any = Field(description="The expected value.")
+    selector: Selector | None = Field(
+        default=None, description="For a value inside a list item: how the item is named."
+    )
+
+
+class Criterion(BaseModel):
+    """One checkable requirement of a task's rubric (AppWorld style)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(description="Criterion id, unique within the task (`c0`, `c1`, ...).")
+    description: str = Field(description="The requirement in plain English.")
+    kind: CriterionKind = Field(description="Which assertion guards the requirement.")
+    service: str | None = Field(default=None, description="Service whose state it checks.")
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="The assertion's parameters (collection, id, fields, "
+        "value ...)."
+    )
+    noop_passes: bool = Field(
+        default=False, description="Whether a do-nothing agent passes it (only the guard "
+        "`no_collateral_change` may)."
+    )
+
+
+class Task(BaseModel):
+    """A verified compositional task: everything rollouts and rewards need."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    task_id: str = Field(description="Stable id: run seed, shard and walk index digest.")
+    services: list[str] = Field(description="Services the gold solution uses, in call order.")
+    distractors: list[str] = Field(description="Services mounted beside them, not needed.")
+    world_seed: int = Field(description="Seed the task's world is built from.")
+    instruction: str = Field(description="What the user asks, in English.")
+    visible_values: list[Any] = Field(description="Literals the instruction states.")
+    hidden_values: list[Any] = Field(description="Values the agent must discover.")
+    gold_calls: list[GoldCall] = Field(description="The gold solution.")
+    answer: list[AnswerItem] = Field(description="Values the final answer must contain.")
+    rubric: list[Criterion] = Field(description="The checkable criteria.")
+    capabilities: list[Capability] = Field(description="What the task exercises.")
+    step_budget: int = Field(description="Tool calls an agent may make.")
+    signature: str = Field(description="Canonical digest of the tool chain and bindings.")

@@ -1,0 +1,212 @@
+"""Evaluating a task's rubric on any run: each criterion against the run's start and end
+states (service name -> `State`) and its final answer (DESIGN.md, "CFRR").
+
+Semantics, per criterion kind:
+- `record_created`: some record *created* in the run (its id is in the end state's
+  collection and not in the start state's, so a pre-existing record never counts) has every
+  key field equal to the expected value (`json_equal`).
+- `field_equals`: the record with that id exists in the end state and each named field
+  equals its value (a missing field reads as null). An empty `fields` is malformed.
+- `record_deleted`: the id existed in the start state and does not in the end state.
+- `answer_contains`: the value's text appears in the answer (`value_in_text`).
+- `no_collateral_change`: every service's start-to-end diff touches only what `allowed`
+  lists: per collection at most `created` new records, updated and deleted ids within
+  the listed ones; a change to an unlisted service or collection fails. A record created
+  and then edited in the run shows in the diff once, as created.
+
+A criterion whose service is missing from either state, or whose params are malformed,
+is False: nothing raises out of `evaluate_criterion` or `evaluate_rubric`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from compoworld.compose.records import Criterion
+from compoworld.services.runtime import State, diff
+
+States = dict[str, State]
+
+
+def json_equal(left: Any, right: Any) -> bool:
+    """JSON equality: 5 == 5.0, booleans never equal numbers, strings compared after strip,
+    lists item by item, objects key by key."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return isinstance(left, bool) and isinstance(right, bool) and left == right
+    if isinstance(left, int | float) and isinstance(right, int | float):
+        return left == right
+    if isinstance(left, str) and isinstance(right, str):
+        return left.strip() == right.strip()
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(json_equal, left, right))
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
+    return left is None and right is None
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _number_forms(number: int | float) -> set[str]:
+    """The plain ways a number is written: 12, 1,200, 12.5, 12.50; 12.0 also as 12."""
+    if isinstance(number, int):
+        return {str(number), f"{number:,}"}
+    if number.is_integer():
+        whole = int(number)
+        return {str(whole), f"{whole:,}", f"{number:.1f}", f"{number:.2f}", f"{number:,.2f}"}
+    forms = {str(number), f"{number:,}"}
+    if round(number, 2) == number:
+        forms |= {f"{number:.2f}", f"{number:,.2f}"}
+    return forms
+
+
+def _number_in_text(number: int | float, text: str) -> bool:
+    if isinstance(number, float) and not math.isfinite(number):
+        return False
+    # Digit boundaries: 12 is not inside 123, 3.12, 1,120 or 12.5.
+    alternatives = "|".join(re.escape(form) for form in sorted(_number_forms(number), key=len,
+                                                                reverse=True))
+    pattern = rf"(?<!\d)(?<!\d[.,])(?:{alternatives})(?!\d)(?![.,]\d)"
+    return re.search(pattern, text) is not None
+
+
+def _string_in_text(value: str, text: str) -> bool:
+    needle = _collapse(value)
+    if not needle:
+        return False
+    # Word boundaries where the value starts or ends with a word character: "Ann" is not
+    # found inside "Joanne", nor "12" inside "123".
+    before = r"(?<!\w)" if re.match(r"\w", needle[0]) else ""
+    after = r"(?!\w)" if re.match(r"\w", needle[-1]) else ""
+    return re.search(before + re.escape(needle) + after, _collapse(text)) is not None
+
+
+def value_in_text(value: Any, text: str) -> bool:
+    """Whether an answer text reports a value: case-insensitive, whitespace collapsed.
+
+    Strings match at word boundaries; numbers in their plain forms at digit boundaries;
+    a list (or object) needs every item (value) reported. Booleans and null are never
+    answer values, so they never match (a yes/no cannot be found by text search).
+    """
+    if isinstance(value, bool) or value is None or not isinstance(text, str):
+        return False
+    if isinstance(value, int | float):
+        return _number_in_text(value, " ".join(text.split()))
+    if isinstance(value, str):
+        return _string_in_text(value, text)
+    if isinstance(value, list | dict):
+        items = list(value.values()) if isinstance(value, dict) else value
+        return bool(items) and all(value_in_text(item, text) for item in items)
+    return False
+
+
+def _states(criterion: Criterion, start: States, end: States) -> tuple[State, State]:
+    service = criterion.service
+    return start[service], end[service]  # KeyError on a missing service: False
+
+
+def _name(params: dict[str, Any], key: str) -> str:
+    value = params[key]
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise TypeError(f"{key} must be a string")
+    return str(value)
+
+
+def _fields(params: dict[str, Any]) -> dict[str, Any]:
+    fields = params["fields"]
+    if not isinstance(fields, dict):
+        raise TypeError("fields must be an object")
+    return fields
+
+
+def _record_created(criterion: Criterion, start: States, end: States, answer: str) -> bool:
+    before, after = _states(criterion, start, end)
+    collection = _name(criterion.params, "collection")
+    fields = _fields(criterion.params)
+    old = before.records(collection)
+    new = after.records(collection)
+    return any(
+        all(json_equal(record.get(name), value) for name, value in fields.items())
+        for key, record in new.items() if key not in old
+    )
+
+
+def _field_equals(criterion: Criterion, start: States, end: States, answer: str) -> bool:
+    _, after = _states(criterion, start, end)
+    record = after.records(_name(criterion.params, "collection")).get(
+        _name(criterion.params, "id"))
+    fields = _fields(criterion.params)
+    return record is not None and bool(fields) and all(
+        json_equal(record.get(name), value) for name, value in fields.items()
+    )
+
+
+def _record_deleted(criterion: Criterion, start: States, end: States, answer: str) -> bool:
+    before, after = _states(criterion, start, end)
+    collection = _name(criterion.params, "collection")
+    record_id = _name(criterion.params, "id")
+    return record_id in before.records(collection) and record_id not in after.records(collection)
+
+
+def _answer_contains(criterion: Criterion, start: States, end: States, answer: str) -> bool:
+    return value_in_text(criterion.params["value"], answer)
+
+
+def _ids(values: Any) -> set[str]:
+    if not isinstance(values, list):
+        raise TypeError("ids must be a list")
+    return {str(value) for value in values}
+
+
+def _no_collateral_change(criterion: Criterion, start: States, end: States, answer: str) -> bool:
+    allowed = criterion.params["allowed"]
+    if not isinstance(allowed, dict) or start.keys() != end.keys():
+        return False
+    if any(service not in start for service in allowed):
+        return False
+    for service in sorted(start):
+        before, after = start[service], end[service]
+        for collection, change in diff(before, after).items():
+            rule = allowed.get(service, {}).get(collection)
+            if not isinstance(rule, dict):
+                return False
+            limit = rule.get("created", 0)
+            if isinstance(limit, bool) or not isinstance(limit, int):
+                return False
+            id_field = after.id_field(collection)
+            updated = {str(entry["id"]) for entry in change["updated"]}
+            deleted = {str(record.get(id_field)) for record in change["deleted"]}
+            if (len(change["created"]) > limit
+                    or not updated <= _ids(rule.get("updated", []))
+                    or not deleted <= _ids(rule.get("deleted", []))):
+                return False
+    return True
+
+
+_CHECKS: dict[str, Callable[[Criterion, States, States, str], bool]] = {
+    "record_created": _record_created,
+    "field_equals": _field_equals,
+    "record_deleted": _record_deleted,
+    "answer_contains": _answer_contains,
+    "no_collateral_change": _no_collateral_change,
+}
+
+
+def evaluate_criterion(criterion: Criterion, start: States, end: States, answer: str) -> bool:
+    """Whether a run (start and end states per service, final answer) meets one criterion.
+
+    Never raises: an unknown kind, a missing service or malformed params give False.
+    """
+    try:
+        return bool(_CHECKS[criterion.kind](criterion, start, end, answer))
+    except Exception:  # noqa: BLE001 - a malformed criterion fails, it never breaks scoring
+        return False
+
+
+def evaluate_rubric(rubric: list[Criterion], start: States, end: States, answer: str) -> list[bool]:
+    """The pass vector of a run: one bool per criterion, in the rubric's order."""
+    return [evaluate_criterion(criterion, start, end, answer) for criterion in rubric]

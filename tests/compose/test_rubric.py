@@ -1,0 +1,189 @@
+"""Building a rubric from a gold run: one criterion per change and answer value, a guard."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from compoworld.compose.records import AnswerItem, Criterion, GoldCall
+from compoworld.compose.rubric import build_rubric
+from compoworld.services.builtin import build_builtin, builtin_spec, example_state
+from compoworld.services.runtime import Service, State
+
+SEED = 7
+TITLES = {"crm": "CRM", "email": "Email"}
+NEW_CONTACT = {"first_name": "Ada", "last_name": "Quill", "email": "ada.quill@acme.test",
+               "company": "Acme"}
+
+
+@dataclass
+class GoldRun:
+    """A gold run over crm and email: its states, calls, answer and the ids it touched."""
+
+    start: dict[str, State]
+    end: dict[str, State]
+    calls: list[GoldCall]
+    answer: list[AnswerItem]
+    updated_id: str
+    deleted_id: str
+    other_id: str
+
+
+def _call(svc: Service, tool: str, calls: list[GoldCall], **arguments: Any) -> Any:
+    effect = next(t.effect for t in builtin_spec(svc.name).tools if t.name == tool)
+    result = svc.call(tool, arguments)
+    assert result["success"], result
+    calls.append(GoldCall(tool=tool, service=svc.name, effect=effect, arguments=arguments,
+                          bindings={}, result=result["data"]))
+    return result["data"]
+
+
+def gold_run(seed: int = SEED) -> GoldRun:
+    """Create a contact and a deal with it, update and delete contacts, send an email."""
+    start = {name: example_state(name, seed) for name in ("crm", "email")}
+    end = {name: state.copy() for name, state in start.items()}
+    crm, email = build_builtin("crm", end["crm"]), build_builtin("email", end["email"])
+    contacts = sorted(start["crm"].records("contacts"))
+    with_deals = {deal["contact_id"] for deal in start["crm"].records("deals").values()}
+    free = [cid for cid in contacts if cid not in with_deals]
+    updated_id, deleted_id, other_id = free[0], free[1], free[2]
+    calls: list[GoldCall] = []
+    _call(crm, "crm__get_contact", calls, contact_id=updated_id)
+    created = _call(crm, "crm__create_contact", calls, **NEW_CONTACT)
+    _call(crm, "crm__create_deal", calls, contact_id=created["id"], title="Acme pilot",
+          amount=1250.5, currency="EUR")
+    _call(crm, "crm__update_contact", calls, contact_id=updated_id, city="Berlin")
+    _call(crm, "crm__delete_contact", calls, contact_id=deleted_id)
+    _call(email, "email__send_email", calls, to=NEW_CONTACT["email"], subject="Welcome",
+          body="Hello Ada, welcome aboard.")
+    address = start["crm"].records("contacts")[updated_id]["email"]
+    answer = [
+        AnswerItem(step=0, path="email", label="the contact's email", value=address),
+        AnswerItem(step=2, path="amount", label="the deal amount", value=1250.5),
+    ]
+    return GoldRun(start, end, calls, answer, updated_id, deleted_id, other_id)
+
+
+@pytest.fixture
+def run() -> GoldRun:
+    return gold_run()
+
+
+@pytest.fixture
+def rubric(run: GoldRun) -> list[Criterion]:
+    return build_rubric(run.start, run.end, run.calls, run.answer, TITLES)
+
+
+def by_kind(rubric: list[Criterion], kind: str) -> list[Criterion]:
+    return [criterion for criterion in rubric if criterion.kind == kind]
+
+
+def test_ids_and_order_are_deterministic(run: GoldRun, rubric: list[Criterion]) -> None:
+    assert [c.id for c in rubric] == [f"c{i}" for i in range(len(rubric))]
+    assert [(c.kind, c.service, c.params.get("collection")) for c in rubric] == [
+        ("record_created", "crm", "contacts"),
+        ("field_equals", "crm", "contacts"),
+        ("record_deleted", "crm", "contacts"),
+        ("record_created", "crm", "deals"),
+        ("record_created", "email", "messages"),
+        ("answer_contains", None, None),
+        ("answer_contains", None, None),
+        ("no_collateral_change", None, None),
+    ]
+    again = build_rubric(run.start, run.end, run.calls, run.answer, TITLES)
+    assert [c.model_dump() for c in again] == [c.model_dump() for c in rubric]
+
+
+def test_created_records_keep_the_fields_the_calls_gave(rubric: list[Criterion]) -> None:
+    contact, deal, message = by_kind(rubric, "record_created")
+    assert contact.params == {"collection": "contacts", "fields": NEW_CONTACT}
+    # The deal's contact_id is an id the run generated: an agent's run may number it
+    # differently, so it is no key field.
+    assert deal.params["fields"] == {"title": "Acme pilot", "amount": 1250.5, "currency": "EUR"}
+    # `to` is a list holding the argument; sender, folder, timestamps are the service's.
+    assert message.params["fields"] == {"to": [NEW_CONTACT["email"]], "subject": "Welcome",
+                                        "body": "Hello Ada, welcome aboard."}
+    assert contact.description == ("A contact is created in CRM with first name 'Ada', last "
+                                   "name 'Quill', email 'ada.quill@acme.test' and company 'Acme'")
+
+
+def test_updates_deletes_and_answers(run: GoldRun, rubric: list[Criterion]) -> None:
+    (update,) = by_kind(rubric, "field_equals")
+    assert update.params == {"collection": "contacts", "id": run.updated_id,
+                             "fields": {"city": "Berlin"}}
+    person = run.start["crm"].records("contacts")[run.updated_id]
+    name = f"{person['first_name']} {person['last_name']}"
+    assert update.description.startswith(f"The contact {run.updated_id} ({name})")
+    assert update.description.endswith("in CRM has city 'Berlin'")
+    (delete,) = by_kind(rubric, "record_deleted")
+    assert delete.params == {"collection": "contacts", "id": run.deleted_id}
+    assert delete.description.endswith("is deleted from CRM")
+    email, amount = by_kind(rubric, "answer_contains")
+    assert email.params == {"value": run.answer[0].value, "label": "the contact's email"}
+    assert amount.description == "The final answer reports the deal amount (1250.5)"
+    assert email.service is None
+
+
+def test_guard_allows_exactly_the_gold_changes(run: GoldRun, rubric: list[Criterion]) -> None:
+    guard = rubric[-1]
+    assert guard.kind == "no_collateral_change" and guard.noop_passes
+    assert guard.params == {"allowed": {
+        "crm": {"contacts": {"created": 1, "updated": [run.updated_id],
+                             "deleted": [run.deleted_id]},
+                "deals": {"created": 1, "updated": [], "deleted": []}},
+        "email": {"messages": {"created": 1, "updated": [], "deleted": []}},
+    }}
+    assert not any(c.noop_passes for c in rubric[:-1])
+
+
+def _hand_state(records: dict[str, dict[str, Any]]) -> State:
+    return State({"notes": {"type": "object"}}, {"notes": records})
+
+
+def _note_call(arguments: dict[str, Any], effect: str = "update") -> GoldCall:
+    return GoldCall(tool="notes__edit", service="notes", effect=effect, arguments=arguments,
+                    bindings={}, result=None)
+
+
+def test_auto_maintained_fields_are_left_out_unless_given() -> None:
+    before = {"n1": {"id": "n1", "title": "Old", "updated_at": "2025-03-01T00:00:00Z",
+                     "version": 3}}
+    after = {"n1": {"id": "n1", "title": "New", "updated_at": "2025-03-03T09:00:00Z",
+                    "version": 4}}
+    start, end = {"notes": _hand_state(before)}, {"notes": _hand_state(after)}
+    rubric = build_rubric(start, end, [_note_call({"id": "n1", "title": "New"})], [], {})
+    assert rubric[0].params["fields"] == {"title": "New"}
+    given = _note_call({"id": "n1", "title": "New", "version": 4})
+    assert build_rubric(start, end, [given], [], {})[0].params["fields"] == {
+        "title": "New", "version": 4}
+    only_auto = {"n1": {**before["n1"], "updated_at": "2025-03-03T09:00:00Z"}}
+    rubric = build_rubric(start, {"notes": _hand_state(only_auto)}, [], [], {})
+    assert rubric[0].params["fields"] == {"updated_at": "2025-03-03T09:00:00Z"}
+
+
+def test_nested_object_arguments_and_fallback_fields() -> None:
+    created = {"n1": {"id": "n1", "owner_id": "u9", "title": "Plan", "color": "red",
+                      "created_at": "2025-03-03T09:00:00Z", "pinned": False,
+                      "folder": "inbox", "kind": "memo", "extra": "more"}}
+    start, end = {"notes": _hand_state({})}, {"notes": _hand_state(created)}
+    call = _note_call({"body": {"title": "Plan", "pinned": False}, "flag": False}, "create")
+    # `pinned` is given by name; the unrelated `flag` False does not make booleans key.
+    assert build_rubric(start, end, [call], [], {})[0].params["fields"] == {
+        "title": "Plan", "pinned": False}
+    # No call gave anything: the first three plain string fields stand in.
+    fallback = build_rubric(start, end, [], [], {"notes": "Notes"})[0]
+    assert fallback.params["fields"] == {"title": "Plan", "color": "red", "folder": "inbox"}
+    assert fallback.description.startswith("A note is created in Notes with title 'Plan'")
+
+
+def test_refuses_unmatched_states_and_unanswerable_values(run: GoldRun) -> None:
+    with pytest.raises(ValueError, match="different services"):
+        build_rubric(run.start, {"crm": run.end["crm"]}, run.calls, [], TITLES)
+    flag = AnswerItem(step=0, path="ok", label="whether it worked", value=True)
+    with pytest.raises(ValueError, match="boolean, null or empty"):
+        build_rubric(run.start, run.end, run.calls, [flag], TITLES)
+    blank = flag.model_copy(update={"value": ""})
+    with pytest.raises(ValueError, match="boolean, null or empty"):
+        build_rubric(run.start, run.end, run.calls, [blank], TITLES)

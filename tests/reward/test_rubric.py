@@ -1,0 +1,186 @@
+"""Evaluating a rubric: the gold run passes it all, a do-nothing run only the guard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from compoworld.compose.records import Criterion
+from compoworld.compose.rubric import build_rubric
+from compoworld.reward.rubric import (
+    evaluate_criterion,
+    evaluate_rubric,
+    json_equal,
+    value_in_text,
+)
+from compoworld.services.builtin import build_builtin, example_state
+from compoworld.services.runtime import State
+from tests.compose.test_rubric import NEW_CONTACT, TITLES, GoldRun, gold_run
+
+ANSWER = "Done. Their email is {email} and the deal is worth 1,250.50 EUR."
+
+
+@pytest.fixture
+def run() -> GoldRun:
+    return gold_run()
+
+
+@pytest.fixture
+def rubric(run: GoldRun) -> list[Criterion]:
+    return build_rubric(run.start, run.end, run.calls, run.answer, TITLES)
+
+
+def answer_of(run: GoldRun) -> str:
+    return ANSWER.format(email=run.answer[0].value.upper())
+
+
+def redo(run: GoldRun, *calls: tuple[str, str, dict[str, Any]]) -> dict[str, State]:
+    """The gold end state with more calls made on top of it."""
+    end = {name: state.copy() for name, state in run.end.items()}
+    for service, tool, arguments in calls:
+        result = build_builtin(service, end[service]).call(tool, arguments)
+        assert result["success"], result
+    return end
+
+
+def test_gold_run_passes_every_criterion(run: GoldRun, rubric: list[Criterion]) -> None:
+    assert evaluate_rubric(rubric, run.start, run.end, answer_of(run)) == [True] * len(rubric)
+
+
+def test_do_nothing_run_passes_only_the_guard(run: GoldRun, rubric: list[Criterion]) -> None:
+    passed = evaluate_rubric(rubric, run.start, run.start, "")
+    assert passed == [c.kind == "no_collateral_change" for c in rubric]
+    assert passed == [c.noop_passes for c in rubric]
+
+
+@pytest.mark.parametrize("extra", [
+    ("crm", "crm__create_contact", {"first_name": "Bo", "last_name": "Li",
+                                    "email": "bo.li@x.test"}),
+    ("crm", "crm__update_contact", {"contact_id": "OTHER", "city": "Lima"}),
+    ("crm", "crm__delete_contact", {"contact_id": "OTHER"}),
+    ("email", "email__mark_email_read", {"message_id": "mes_0001", "read": False}),
+])
+def test_guard_fails_on_collateral_changes(
+    run: GoldRun, rubric: list[Criterion], extra: tuple[str, str, dict[str, Any]]
+) -> None:
+    service, tool, arguments = extra
+    arguments = {k: run.other_id if v == "OTHER" else v for k, v in arguments.items()}
+    if tool == "email__mark_email_read":  # make sure the call is a change
+        read = run.end["email"].records("messages")["mes_0001"]["read"]
+        arguments["read"] = not read
+    end = redo(run, (service, tool, arguments))
+    passed = evaluate_rubric(rubric, run.start, end, answer_of(run))
+    assert passed == [c.kind != "no_collateral_change" for c in rubric]
+
+
+def test_guard_fails_on_unlisted_or_missing_services(
+    run: GoldRun, rubric: list[Criterion]
+) -> None:
+    guard = rubric[-1]
+    calendar = example_state("calendar", 7)
+    changed = calendar.copy()
+    event = next(iter(changed.records("events")))
+    changed.delete("events", event)
+    assert not evaluate_criterion(guard, {**run.start, "calendar": calendar},
+                                  {**run.end, "calendar": changed}, "")
+    assert evaluate_criterion(guard, {**run.start, "calendar": calendar},
+                              {**run.end, "calendar": calendar.copy()}, "")
+    assert not evaluate_criterion(guard, run.start, {"crm": run.end["crm"]}, "")
+    assert not evaluate_criterion(guard, {"crm": run.start["crm"]}, {"crm": run.end["crm"]}, "")
+
+
+def test_created_record_with_a_wrong_key_field_fails(run: GoldRun,
+                                                     rubric: list[Criterion]) -> None:
+    contact = rubric[0]
+    end = {name: state.copy() for name, state in run.start.items()}
+    wrong = {**NEW_CONTACT, "company": "Acme Inc"}
+    assert build_builtin("crm", end["crm"]).call("crm__create_contact", wrong)["success"]
+    assert not evaluate_criterion(contact, run.start, end, "")
+    padded = {**NEW_CONTACT, "company": "  Acme ", "email": "ada.quill@acme.test"}
+    end = {name: state.copy() for name, state in run.start.items()}
+    assert build_builtin("crm", end["crm"]).call("crm__create_contact", padded)["success"]
+    assert evaluate_criterion(contact, run.start, end, "")
+
+
+def test_a_pre_existing_record_never_counts_as_created(run: GoldRun) -> None:
+    existing = run.start["crm"].records("contacts")[run.other_id]
+    criterion = Criterion(id="c0", description="", kind="record_created", service="crm",
+                          params={"collection": "contacts",
+                                  "fields": {"email": existing["email"]}})
+    assert not evaluate_criterion(criterion, run.start, run.end, "")
+    # Editing an existing record to match is an update, not a creation.
+    end = redo(run, ("crm", "crm__update_contact",
+                     {"contact_id": run.updated_id, "email": "fresh@new.test"}))
+    criterion.params["fields"] = {"email": "fresh@new.test"}
+    assert not evaluate_criterion(criterion, run.start, end, "")
+
+
+def test_field_equals_and_record_deleted_check_the_end_state(
+    run: GoldRun, rubric: list[Criterion]
+) -> None:
+    update = next(c for c in rubric if c.kind == "field_equals")
+    delete = next(c for c in rubric if c.kind == "record_deleted")
+    moved = redo(run, ("crm", "crm__update_contact",
+                       {"contact_id": run.updated_id, "city": "Paris"}))
+    assert not evaluate_criterion(update, run.start, moved, "")
+    gone = redo(run, ("crm", "crm__delete_contact", {"contact_id": run.updated_id}))
+    assert not evaluate_criterion(update, run.start, gone, "")
+    # A record that never existed was not deleted by the run.
+    never = delete.model_copy(update={"params": {"collection": "contacts", "id": "con_9999"}})
+    assert not evaluate_criterion(never, run.start, run.end, "")
+
+
+@pytest.mark.parametrize(("value", "text", "found"), [
+    ("Ada.Quill@acme.test", "write to ada.quill@ACME.test today", True),
+    ("New  York", "She lives in new\n york now", True),
+    ("Ann", "Joanne signed", False),
+    ("Ann", "Ann's deal", True),
+    (12, "It costs 12.", True),
+    (12, "It costs 123 or 3.12 or 12.5 or 1,120", False),
+    (12.0, "twelve: 12 exactly", True),
+    (12.0, "12.00", True),
+    (12.5, "12.5 units", True),
+    (12.5, "12.50 USD", True),
+    (12.5, "112.5 units", False),
+    (1200, "1,200 people", True),
+    ("12", "call 123", False),
+    (["a@x.io", "b@x.io"], "a@x.io and b@x.io", True),
+    (["a@x.io", "b@x.io"], "only a@x.io", False),
+    ([], "anything", False),
+    (True, "True", False),
+    (None, "None", False),
+    ("", "anything", False),
+    ("x", None, False),
+])
+def test_answer_matching(value: Any, text: Any, found: bool) -> None:
+    assert value_in_text(value, text) is found
+
+
+@pytest.mark.parametrize(("left", "right", "equal"), [
+    (5, 5.0, True), (True, 1, False), (" Acme ", "Acme", True), ("acme", "Acme", False),
+    ({"a": [1, {"b": 2.0}]}, {"a": [1.0, {"b": 2}]}, True), ({"a": 1}, {"a": 1, "b": 2}, False),
+    (None, None, True), (None, "", False), ([1, 2], [2, 1], False),
+])
+def test_json_equality(left: Any, right: Any, equal: bool) -> None:
+    assert json_equal(left, right) is equal
+
+
+@pytest.mark.parametrize(("kind", "service", "params"), [
+    ("record_created", "crm", {}),
+    ("record_created", "crm", {"collection": "contacts", "fields": ["email"]}),
+    ("record_created", "nowhere", {"collection": "contacts", "fields": {}}),
+    ("record_created", None, {"collection": "contacts", "fields": {}}),
+    ("field_equals", "crm", {"collection": "contacts", "id": {"x": 1}, "fields": {"a": 1}}),
+    ("field_equals", "crm", {"collection": "contacts", "id": "con_0001", "fields": {}}),
+    ("record_deleted", "crm", {"collection": ["contacts"], "id": "con_0001"}),
+    ("answer_contains", None, {"label": "no value"}),
+    ("no_collateral_change", None, {"allowed": "everything"}),
+    ("no_collateral_change", None, {}),
+    ("no_collateral_change", None, {"allowed": {"crm": {"contacts": {"created": "many"}}}}),
+])
+def test_malformed_params_fail_without_raising(
+    run: GoldRun, kind: str, service: str | None, params: dict[str, Any]
+) -> None:
+    criterion = Criterion(id="c0", description="bad", kind=kind, service=service, params=params)
+    assert evaluate_rubric([criterion], run.start, run.end, "anything") == [False]
