@@ -1,0 +1,151 @@
+"""Typed values in a call's result: what a later call can take, and how to name the item.
+
+A tool's `return_types` maps typed paths (`data[].email`, `[].id`, `owner.email`) to
+semantic types. `find_values` resolves them against an actual result into concrete values
+(`data[2].email`), each with a `Selector` when it sits inside a list of several items: a
+sibling field whose value names that item uniquely (`the contact whose name is "Ana
+Ruiz"`), which the instruction states so the agent can find the same item. A value in a
+list of several items with no such field cannot be referred to, so it is left out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from compoworld.compose.instruction import render_value
+from compoworld.compose.records import Selector
+
+MAX_ITEMS = 20  # list items looked at per list
+# Sibling fields that name an item, best first (by semantic type, then by field name).
+NAMING_TYPES = ("person_name", "title", "email", "company", "username", "filename", "url",
+                "city", "phone")
+NAMING_FIELDS = ("name", "title", "display_name", "full_name", "subject", "label", "email")
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """One value of a result: its typed path, concrete path, value, type and selector."""
+
+    field: str
+    path: str
+    value: Any
+    type: str
+    selector: Selector | None
+
+
+def usable(value: Any) -> bool:
+    """Whether a value can be passed on or asked for: a non-empty string or a number."""
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, str):
+        return 2 <= len(value.strip()) <= 200
+    return isinstance(value, int | float)
+
+
+def find_values(result: Any, outputs: dict[str, str]) -> list[Found]:
+    """Every usable scalar value of `result` at a typed path of `outputs` (sorted)."""
+    found: list[Found] = []
+    for typed, kind in sorted(outputs.items()):
+        segments = typed.split(".") if typed else []
+        for path, value, item in _resolve(result, segments, "", None):
+            if not usable(value):
+                continue
+            selector = None
+            if item is not None:
+                items, index, inner = item
+                if len(items) > 1:
+                    selector = _selector(items, index, inner, outputs, typed)
+                    if selector is None:
+                        continue
+            found.append(Found(typed, path, value, kind, selector))
+    return found
+
+
+def _resolve(value: Any, segments: list[str], path: str, item: Any):
+    """Yield (concrete path, value, (list, index, path inside the item) or None)."""
+    if not segments:
+        yield path, value, item
+        return
+    head, rest = segments[0], segments[1:]
+    name, is_list = (head[:-2], True) if head.endswith("[]") else (head, False)
+    if name:
+        if not isinstance(value, dict) or name not in value:
+            return
+        value = value[name]
+        path = f"{path}.{name}" if path else name
+        item = (item[0], item[1], f"{item[2]}.{name}" if item[2] else name) if item else None
+    if not is_list:
+        yield from _resolve(value, rest, path, item)
+        return
+    if not isinstance(value, list):
+        return
+    if item is not None and len(item[0]) > 1:
+        return  # a list inside a list item: too deep to name in words
+    for index, element in enumerate(value[:MAX_ITEMS]):
+        yield from _resolve(element, rest, f"{path}[{index}]", (value, index, ""))
+
+
+def _selector(
+    items: list[Any], index: int, inner: str, outputs: dict[str, str], typed: str
+) -> Selector | None:
+    """A top-level field of item `index` whose value no other item shares."""
+    element = items[index]
+    if not isinstance(element, dict):
+        return None
+    prefix = typed[: len(typed) - len(inner)] if inner else typed
+    types = {p[len(prefix):]: t for p, t in outputs.items() if p.startswith(prefix)}
+    own = inner.split(".")[0]
+    ranked = sorted(
+        (key for key, value in element.items()
+         if key != own and isinstance(value, str) and len(value.strip()) >= 3),
+        key=lambda k: (_rank(types.get(k, ""), NAMING_TYPES),
+                       _rank(k.lower(), NAMING_FIELDS), k),
+    )
+    for key in ranked:
+        if _rank(types.get(key, ""), NAMING_TYPES) == len(NAMING_TYPES) and \
+                _rank(key.lower(), NAMING_FIELDS) == len(NAMING_FIELDS):
+            break  # only naming fields: an opaque code does not name an item in words
+        value = element[key]
+        others = [e.get(key) for i, e in enumerate(items[:MAX_ITEMS])
+                  if i != index and isinstance(e, dict)]
+        if value not in others:
+            return Selector(field=key, value=value)
+    return None
+
+
+def _rank(value: str, order: tuple[str, ...]) -> int:
+    return order.index(value) if value in order else len(order)
+
+
+def value_at(result: Any, path: str) -> Any:
+    """The value at a concrete path (`data[2].email`); KeyError when it is not there."""
+    value = result
+    for segment in path.split(".") if path else []:
+        name, _, rest = segment.partition("[")
+        if name:
+            if not isinstance(value, dict) or name not in value:
+                raise KeyError(path)
+            value = value[name]
+        while rest:
+            number, _, rest = rest.partition("]")
+            rest = rest.removeprefix("[")
+            if not isinstance(value, list) or int(number) >= len(value):
+                raise KeyError(path)
+            value = value[int(number)]
+    return value
+
+
+def mentions(text: str, value: Any) -> bool:
+    """Whether `value` can be read in `text` (strings of 3+ characters, case-insensitive;
+    numbers of 3+ digits not inside a longer number). Shorter values are too common to
+    count as a leak (`2` in "the 2 invoices")."""
+    if isinstance(value, bool) or value is None:
+        return False
+    if isinstance(value, int | float):
+        plain = render_value(value)
+        return len(plain) >= 3 and re.search(rf"(?<![\d.]){re.escape(plain)}(?![\d])", text) \
+            is not None
+    rendered = value if isinstance(value, str) else render_value(value)
+    return len(rendered) >= 3 and rendered.lower() in text.lower()
