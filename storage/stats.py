@@ -1,4 +1,5 @@
-"""Summaries for `compoworld stats`: rows per table and run, and each stage's shard status."""
+"""Summaries for `compoworld stats`: rows per table and run, each stage's shard status, and
+the dependency graph of each run."""
 
 from __future__ import annotations
 
@@ -36,6 +37,23 @@ def stage_status(store: Store) -> list[dict[str, Any]]:
         FROM {MANIFEST}
         GROUP BY run_id, stage
         ORDER BY run_id, stage
+        """,
+    )
+    return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def graph_summary(store: Store) -> list[dict[str, Any]]:
+    """One row per run with a dependency graph: its exact counts and degree quantiles."""
+    columns, rows = run_query(
+        store,
+        """
+        SELECT run_id, nodes, services, edges, cross_service_edges, connected_services,
+               service_pairs, stored_edges, start_tools,
+               json_extract(out_degree, '$.median') AS out_median,
+               json_extract(out_degree, '$.max') AS out_max,
+               json_extract(in_degree, '$.median') AS in_median,
+               json_extract(in_degree, '$.max') AS in_max
+        FROM graph_stats ORDER BY run_id
         """,
     )
     return [dict(zip(columns, row, strict=True)) for row in rows]

@@ -1,0 +1,114 @@
+"""Walk -> task: gold calls, rubric, instruction, distractors, capabilities, signature.
+
+`compose_task` runs one random walk on a fresh world of the library, then turns what it
+did into a `Task`. The rubric comes from the state diff of the services it touched and
+from the answer it asks for (`rubric.build_rubric`); the instruction from the calls'
+bindings (`instruction.write_instruction`). Nothing here checks the task: `verify.py`
+does, on a replay.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from compoworld.compose.distractors import choose_distractors
+from compoworld.compose.instruction import hidden_values, visible_values, write_instruction
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import GoldCall, Task
+from compoworld.compose.rubric import build_rubric
+from compoworld.graph.walk import WalkConfig, random_walk
+from compoworld.services.runtime import canonical_json
+
+DISTRACTORS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A candidate walk that did not make a task, and why."""
+
+    reason: str
+
+
+def step_budget(calls: int) -> int:
+    """Tool calls an agent may make: room to look around, list tools and recover."""
+    return 2 * calls + 4
+
+
+def capabilities(calls: list[GoldCall]) -> list[str]:
+    """Capability tags of a gold solution (DESIGN.md; the issue's four tags).
+
+    - `sequential-dependency`: a chain of at least three calls, each feeding the next;
+    - `cross-env-constraint`: a value found in one service is used in another;
+    - `fan-out`: one call's output feeds two or more later calls;
+    - `aggregation`: one call takes hidden values from two or more earlier calls.
+    """
+    depth = [0] * len(calls)
+    fed: Counter[int] = Counter()
+    tags = set()
+    for index, call in enumerate(calls):
+        sources = {b.step for b in call.bindings.values() if b.kind == "hidden"}
+        for step in sources:
+            fed[step] += 1
+            depth[index] = max(depth[index], depth[step] + 1)
+            if calls[step].service != call.service:
+                tags.add("cross-env-constraint")
+        if len(sources) >= 2:
+            tags.add("aggregation")
+    if max(depth, default=0) >= 2:
+        tags.add("sequential-dependency")
+    if any(n >= 2 for n in fed.values()):
+        tags.add("fan-out")
+    order = ["sequential-dependency", "cross-env-constraint", "fan-out", "aggregation"]
+    return [tag for tag in order if tag in tags]
+
+
+def signature(calls: list[GoldCall], answer_fields: list[tuple[int, str]]) -> str:
+    """Digest of the tool chain and how each argument is bound (not the literal values):
+    two tasks with the same signature ask for the same thing of different records."""
+    chain = [
+        [call.tool, sorted((param, b.kind, b.step, b.field) for param, b in call.bindings.items())]
+        for call in calls
+    ]
+    return hashlib.sha256(canonical_json([chain, answer_fields])).hexdigest()[:24]
+
+
+def typed_path(path: str) -> str:
+    """`data[2].email` -> `data[].email`: a concrete path without its list indices."""
+    return re.sub(r"\[\d+\]", "[]", path)
+
+
+def compose_task(
+    library: ServiceLibrary, world_seed: int, start: str, rng: random.Random, task_id: str,
+    config: WalkConfig | None = None,
+) -> Task | Rejected:
+    """One candidate task from a walk starting at `start` in world `world_seed`."""
+    world = library.world(world_seed)
+    walk = random_walk(library.graph, world, start, rng, config or WalkConfig())
+    if walk.failure:
+        return Rejected(walk.failure)
+    services = list(dict.fromkeys(call.service for call in walk.calls))
+    start_states, end_states = world.states(services)
+    titles = {name: library.infos[name].title for name in services}
+    rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles)
+    descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
+    instruction = write_instruction(walk.calls, walk.answer, titles, rng,
+                                    tool_descriptions=descriptions)
+    return Task(
+        task_id=task_id,
+        services=services,
+        distractors=choose_distractors(library.infos, services, DISTRACTORS, world_seed),
+        world_seed=world_seed,
+        instruction=instruction,
+        visible_values=visible_values(walk.calls, walk.answer),
+        hidden_values=hidden_values(walk.calls, walk.answer),
+        gold_calls=walk.calls,
+        answer=walk.answer,
+        rubric=rubric,
+        capabilities=capabilities(walk.calls),
+        step_budget=step_budget(len(walk.calls)),
+        signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in walk.answer]),
+    )

@@ -1,0 +1,186 @@
+"""The service library of a run: the synthesized services, rebuilt on demand in any world.
+
+Synthesis stores, per tool, how it was built (`tool_builds`: implementation, mounted, the
+final parameter types) but not the services themselves: a service is a pure function of
+its spec and a world seed, so it is rebuilt (`build_service`) wherever it is needed, with
+exactly the tools synthesis mounted and each tool's recorded implementation (a compiled
+tool that failed verification is simulated here too). Tasks record only their world seed;
+this is how the composer, the task verifier and the rollouts all see the same world.
+
+A `LazyWorld` mounts services as calls reach them, each on a private copy of the
+template's start state, so composing a task copies only the states it touches.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from compoworld.graph.depgraph import DependencyGraph, ToolNode
+from compoworld.services.runtime import Service, State, Tool, canonical_json, error
+from compoworld.services.synthesize import build_service
+from compoworld.services.world import Pool, draw_pool
+from compoworld.specs.records import ServiceSpec
+
+SpecLoader = Callable[[list[str]], dict[str, ServiceSpec]]
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceInfo:
+    """What distractor choice and instructions need to know about a service."""
+
+    name: str
+    title: str
+    domain: str
+    description: str
+
+
+def tool_nodes(specs: Iterable[dict[str, Any]], builds: Iterable[dict[str, Any]]) -> list[ToolNode]:
+    """Graph nodes of the mounted tools, from `tool_specs` rows and `tool_builds` rows."""
+    mounted = {row["name"]: row for row in builds if row["mounted"]}
+    nodes = []
+    for row in specs:
+        build = mounted.get(row["name"])
+        if build is None:
+            continue
+        params = orjson.loads(build.get("param_types") or row["param_types"])
+        schema = orjson.loads(row["parameters"])
+        nodes.append(
+            ToolNode(
+                name=row["name"],
+                service=row["service"],
+                effect=row["effect"],
+                implementation=build["implementation"],
+                resource=row["resource"],
+                params=params,
+                required=tuple(sorted(schema.get("required", []))),
+                outputs=orjson.loads(row["return_types"]),
+                description=row.get("description") or "",
+            )
+        )
+    return nodes
+
+
+@dataclass(slots=True)
+class ServiceLibrary:
+    """Mounted services of one run: the graph over their tools, and templates per world."""
+
+    graph: DependencyGraph
+    infos: dict[str, ServiceInfo]
+    load_specs: SpecLoader
+    _specs: dict[str, ServiceSpec] = field(default_factory=dict)
+    _templates: dict[tuple[str, int], Service] = field(default_factory=dict)
+    _pools: dict[int, Pool] = field(default_factory=dict)
+
+    @classmethod
+    def from_store(cls, store: Any, run_id: str) -> ServiceLibrary:
+        """The verified services of run `run_id` (tool specs, builds and service rows)."""
+        builds = store.read("tool_builds", run_id,
+                            columns=["name", "implementation", "mounted", "param_types"])
+        specs = store.read("tool_specs", run_id, columns=[
+            "service", "name", "description", "effect", "resource", "parameters",
+            "param_types", "return_types"])
+        rows = store.read("services", run_id, columns=["service", "title", "domain", "verified"])
+        texts = {r["service"]: r["description"] or "" for r in store.read(
+            "specs", run_id, columns=["service", "description"])}
+        infos = {
+            r["service"]: ServiceInfo(r["service"], r["title"], r["domain"],
+                                      texts.get(r["service"], ""))
+            for r in rows if r["verified"]
+        }
+        nodes = [n for n in tool_nodes(specs, builds) if n.service in infos]
+
+        def load(names: list[str]) -> dict[str, ServiceSpec]:
+            found = store.read("specs", run_id, columns=["service", "spec"],
+                               where=("service", names))
+            return {r["service"]: ServiceSpec.model_validate_json(r["spec"]) for r in found}
+
+        return cls(DependencyGraph.build(nodes), infos, load)
+
+    def spec(self, name: str) -> ServiceSpec:
+        """The spec of one service (loaded once)."""
+        if name not in self._specs:
+            self._specs.update(self.load_specs([name]))
+        if name not in self._specs:
+            raise KeyError(f"service {name!r} is not in the library")
+        return self._specs[name]
+
+    def pool(self, seed: int) -> Pool:
+        """The world's pool of people, companies and places (drawn once per seed)."""
+        if seed not in self._pools:
+            self._pools[seed] = draw_pool(seed)
+        return self._pools[seed]
+
+    def template(self, name: str, seed: int) -> Service:
+        """The service as mounted in world `seed`, holding its start state (never mutate:
+        `LazyWorld` works on copies)."""
+        key = (name, seed)
+        if key not in self._templates:
+            self._templates[key] = self._mount(name, seed)
+        return self._templates[key]
+
+    def _mount(self, name: str, seed: int) -> Service:
+        service, _reasons, model = build_service(self.spec(name), seed)
+        tools: dict[str, Tool] = {}
+        for tool_name, tool in service.tools.items():
+            node = self.graph.nodes.get(tool_name)
+            if node is None:
+                continue  # not mounted by synthesis
+            if node.implementation == "simulated" and tool.implementation != "simulated":
+                tool = Tool(tool.spec, "simulated", model.handler_for(tool.spec))
+            tools[tool_name] = tool
+        return Service(service.spec, tools, service.state)
+
+    def forget(self, seed: int) -> None:
+        """Drop the templates of one world (a shard moves on to its next world)."""
+        for key in [k for k in self._templates if k[1] == seed]:
+            del self._templates[key]
+        self._pools.pop(seed, None)
+
+    def world(self, seed: int) -> LazyWorld:
+        """A fresh world over this library: services mount when a call first reaches them."""
+        return LazyWorld(self, seed)
+
+
+class LazyWorld:
+    """Private copies of the services a run of calls touches, in world `seed`."""
+
+    def __init__(self, library: ServiceLibrary, seed: int) -> None:
+        self.library = library
+        self.seed = seed
+        self.services: dict[str, Service] = {}
+
+    def service(self, name: str) -> Service:
+        """The world's copy of service `name` (mounted on first use)."""
+        found = self.services.get(name)
+        if found is None:
+            template = self.library.template(name, self.seed)
+            found = Service(template.spec, template.tools, template.state.copy())
+            self.services[name] = found
+        return found
+
+    def call(self, tool: str, arguments: Any) -> dict[str, Any]:
+        """One call through the protocol (404 for a tool no mounted service has)."""
+        node = self.library.graph.nodes.get(tool)
+        if node is None:
+            return error(404, f"no mounted tool is named {tool!r}; list the tools first")
+        return self.service(node.service).call(tool, arguments)
+
+    def start(self, name: str) -> State:
+        """The start state of a service in this world (read-only)."""
+        return self.library.template(name, self.seed).state
+
+    def states(self, names: Iterable[str]) -> tuple[dict[str, State], dict[str, State]]:
+        """Start and current states of the named services (mounting them if needed)."""
+        names = list(names)
+        return ({n: self.start(n) for n in names}, {n: self.service(n).state for n in names})
+
+    def digest(self) -> str:
+        """Digest of every touched service's state."""
+        digests = {name: s.state.digest() for name, s in self.services.items()}
+        return hashlib.sha256(canonical_json(digests)).hexdigest()
+

@@ -1,0 +1,155 @@
+"""The `graph` and `compose` stages' work functions, and how compose is split into shards.
+
+Compose shards are sets of start tools (every read tool with a linkable output, in a
+seeded order), so two shards never make the same task (a task's signature begins with its
+start tool) and each shard's quota of verified tasks is fixed by its index alone. A shard
+draws one world seed and composes every task in it, so each service it touches is built
+once per shard; the tasks record that seed. Every candidate walk leaves a row in `walks`
+(its outcome), every composed task a row in `tasks` (verified or not, with each check).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from typing import Any
+
+import orjson
+
+from compoworld.compose.build import Rejected, compose_task
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import Task
+from compoworld.compose.verify import CHECKS, Deduper, verify_task
+from compoworld.graph.depgraph import DependencyGraph, is_link_type
+from compoworld.graph.words import derive_seed
+from compoworld.shards import Shard, plan_shards
+
+CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up
+
+
+def start_tools(graph: DependencyGraph) -> list[str]:
+    """Read tools with at least one linkable output: where walks may start."""
+    return [
+        name for name, node in graph.nodes.items()
+        if node.effect == "read" and any(is_link_type(t) for t in node.outputs.values())
+    ]
+
+
+def order_starts(starts: list[str], seed: int) -> list[str]:
+    """Start tools in a seeded order, so each shard gets tools of many services."""
+    ordered = sorted(starts)
+    random.Random(derive_seed("starts", seed)).shuffle(ordered)
+    return ordered
+
+
+def shard_quota(tasks: int, index: int, count: int) -> int:
+    """Verified tasks shard `index` of `count` must make (they sum to `tasks`)."""
+    return tasks // count + (1 if index < tasks % count else 0)
+
+
+def shard_world_seed(seed: int, index: int) -> int:
+    """The world seed of one compose shard."""
+    return derive_seed("compose-world", seed, index) % (1 << 48)
+
+
+def graph_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
+    """The `graph` stage: the stored edge sample and the exact statistics of the graph."""
+    graph = ServiceLibrary.from_store(store, shard.run_id).graph
+    services = {name: node.service for name, node in graph.nodes.items()}
+    edges = [
+        {"source": e.source, "source_service": services[e.source], "field": e.field,
+         "target": e.target, "target_service": services[e.target], "param": e.param,
+         "type": e.type, "cross_service": e.cross_service}
+        for e in graph.edges(shard.params["fanout"])
+    ]
+    stats = graph.stats()
+    return {
+        "graph_edges": edges,
+        "graph_stats": [
+            {key: stats[key] for key in ("nodes", "services", "edges", "cross_service_edges",
+                                         "connected_services", "service_pairs")}
+            | {"stored_edges": len(edges), "start_tools": len(start_tools(graph)),
+               "out_degree": orjson.dumps(stats["out_degree"]).decode(),
+               "in_degree": orjson.dumps(stats["in_degree"]).decode()}
+        ],
+    }
+
+
+def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
+    """The `compose` stage: walk from the shard's start tools until its quota of verified
+    tasks is met or `CANDIDATES_PER_TASK` walks per task were tried."""
+    seed = shard.params["seed"]
+    quota = shard_quota(shard.params["tasks"], shard.index, shard.count)
+    library = ServiceLibrary.from_store(store, shard.run_id)
+    world_seed = shard_world_seed(seed, shard.index)
+    deduper = Deduper()
+    tasks: list[dict[str, Any]] = []
+    walks: list[dict[str, Any]] = []
+    verified = 0
+    for index in range(quota * CANDIDATES_PER_TASK):
+        if verified >= quota:
+            break
+        started = time.perf_counter()
+        rng = random.Random(derive_seed("walk", seed, shard.index, index))
+        start = rng.choice(shard.items)
+        task_id = hashlib.sha256(f"{seed}:{shard.index}:{index}".encode()).hexdigest()[:16]
+        made = compose_task(library, world_seed, start, rng, task_id)
+        outcome = f"walk: {made.reason}" if isinstance(made, Rejected) else "verified"
+        if isinstance(made, Task):
+            checks = verify_task(made, library, deduper)
+            failed = [name for name in CHECKS if not checks[name]]
+            if failed:
+                outcome = "rejected: " + ", ".join(failed)
+            else:
+                deduper.remember(made)
+                verified += 1
+            tasks.append(task_row(made, checks, start, time.perf_counter() - started))
+        walks.append({"walk": index, "shard": shard.index, "start_tool": start,
+                      "task_id": None if isinstance(made, Rejected) else made.task_id,
+                      "outcome": outcome, "seconds": round(time.perf_counter() - started, 5)})
+    return {"tasks": tasks, "walks": walks}
+
+
+def task_row(task: Task, checks: dict[str, bool], start: str, seconds: float) -> dict[str, Any]:
+    """One `tasks` row: lists as lists, records as JSON, each check a column."""
+    dump = task.model_dump(mode="json")
+    as_json = ("visible_values", "hidden_values", "gold_calls", "answer", "rubric")
+    return (
+        {key: dump[key] for key in ("task_id", "services", "distractors", "world_seed",
+                                    "instruction", "capabilities", "step_budget", "signature")}
+        | {key: orjson.dumps(dump[key]).decode() for key in as_json}
+        | {"start_tool": start, "n_calls": len(task.gold_calls),
+           "n_services": len(set(task.services)), "n_criteria": len(task.rubric),
+           "verified": all(checks.values()), "seconds": round(seconds, 5)}
+        | checks
+    )
+
+
+def task_from_row(row: dict[str, Any]) -> Task:
+    """The `Task` a `tasks` row holds (what rollouts and re-verification read back)."""
+    fields = {key: row[key] for key in Task.model_fields if key in row}
+    for key in ("visible_values", "hidden_values", "gold_calls", "answer", "rubric"):
+        fields[key] = orjson.loads(row[key])
+    return Task.model_validate(fields)
+
+
+def plan_compose(
+    graph: DependencyGraph, *, run_id: str, tasks: int, seed: int, tasks_per_shard: int,
+    params: dict[str, Any],
+) -> list[Shard]:
+    """Compose shards: the seeded start tools split so each shard makes about
+    `tasks_per_shard` verified tasks (`params` adds what the input hash must cover)."""
+    if tasks < 1:
+        raise ValueError(f"tasks must be at least 1, got {tasks}")
+    if tasks_per_shard < 1:
+        raise ValueError(f"tasks_per_shard must be at least 1, got {tasks_per_shard}")
+    starts = order_starts(start_tools(graph), seed)
+    if not starts:
+        raise ValueError(f"run {run_id!r} has no mounted read tool to start a walk from")
+    count = min(len(starts), -(-tasks // tasks_per_shard))
+    return plan_shards(
+        run_id=run_id, stage="compose", items=starts, shard_size=-(-len(starts) // count),
+        params={"seed": seed, "tasks": tasks} | params,
+        work="compoworld.compose.stage:compose_shard",
+    )

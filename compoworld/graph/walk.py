@@ -1,0 +1,259 @@
+"""The random walk: a seeded chain of calls along the dependency graph, executed as it goes.
+
+The walk starts at a read tool, then repeatedly picks an output value of an earlier call
+(recent calls weigh more), a tool that takes a value of that type (a cross-service one
+with odds `cross_bias` to 1, and always one while the walk has not crossed services yet),
+binds the arguments, and makes the call on its private world. A candidate whose call fails,
+whose read returns nothing usable, or whose write changes nothing is dropped and another is
+tried. The walk has a length budget (2 to 8 calls) and ends in a write (after a write it
+stops with odds `end_on_write`) or, when its last call is a read, in an answer: a value of
+that result the user asks for.
+
+Arguments are bound either to an earlier output (hidden: the agent must find it) or to a
+visible literal drawn from the world: an existing record's id or field for the tool's own
+collection, else a realistic value of the parameter's schema. A required parameter of the
+same type as another earlier output is joined to it (aggregation); an optional one is with
+odds `join`.
+
+Walking needs executable services, so the walk runs on a `World`-like object with
+`call(tool, arguments)` and `service(name)` (compose's `LazyWorld`); it never does I/O.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from compoworld.compose.instruction import render_value, visible_values
+from compoworld.compose.records import AnswerItem, Binding, GoldCall
+from compoworld.compose.values import Found, find_values, mentions
+from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.schemavalues import value_from_schema
+from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
+from compoworld.services.runtime import Service, canonical_json
+
+ANSWER_TYPES = ("email", "person_name", "phone", "url", "company", "title", "money", "date",
+                "datetime", "city", "address", "username", "filename", "country", "currency")
+
+
+class WalkWorld(Protocol):
+    """What the walk needs of a world."""
+
+    pool: Any
+
+    def call(self, tool: str, arguments: Any) -> dict[str, Any]: ...
+
+    def service(self, name: str) -> Service: ...
+
+
+@dataclass(frozen=True, slots=True)
+class WalkConfig:
+    """The walk's knobs (all choices are drawn from the walk's own seeded rng)."""
+
+    min_calls: int = 2
+    max_calls: int = 8
+    cross_bias: float = 4.0
+    end_on_write: float = 0.5
+    join: float = 0.3
+    tries: int = 12
+
+
+@dataclass(slots=True)
+class Walk:
+    """The calls a walk made (with their results), the answer it asks for, or why it failed."""
+
+    calls: list[GoldCall] = field(default_factory=list)
+    answer: list[AnswerItem] = field(default_factory=list)
+    failure: str | None = None
+
+
+def random_walk(
+    graph: DependencyGraph, world: WalkWorld, start: str, rng: random.Random,
+    config: WalkConfig = WalkConfig(),
+) -> Walk:
+    """Walk from `start` (a read tool), executing each call on `world`."""
+    walk = Walk()
+    found: list[list[Found]] = []
+    called: set[bytes] = set()
+    node = graph.nodes[start]
+    arguments, bindings = _bind(world, node, None, walk, found, rng, config)
+    if not _attempt(world, node, arguments, bindings, walk, found, called):
+        walk.failure = "start call failed or returned nothing usable"
+        return walk
+    target = rng.randint(config.min_calls, config.max_calls)
+    while len(walk.calls) < target:
+        if not _step(graph, world, rng, config, walk, found, called):
+            break
+        if graph.nodes[walk.calls[-1].tool].writes and len(walk.calls) >= config.min_calls \
+                and rng.random() < config.end_on_write:
+            break
+    if len(walk.calls) < config.min_calls:
+        walk.failure = "no next step"
+        return walk
+    if not _crossed(walk):
+        walk.failure = "stayed in one service"
+        return walk
+    if walk.calls[-1].effect == "read":
+        item = _answer(walk, found[-1], rng)
+        if item is None:
+            walk.failure = "nothing to ask for in the last result"
+            return walk
+        walk.answer.append(item)
+    return walk
+
+
+def _step(
+    graph: DependencyGraph, world: WalkWorld, rng: random.Random, config: WalkConfig,
+    walk: Walk, found: list[list[Found]], called: set[bytes],
+) -> bool:
+    crossed = _crossed(walk)
+    stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
+    passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)]
+                for values in found]
+    steps = [i for i, values in enumerate(passable) if values]
+    if not steps:
+        return False
+    for _ in range(config.tries):
+        step = rng.choices(steps, weights=[(i + 1) ** 2 for i in steps])[0]
+        source = rng.choice(passable[step])
+        here = walk.calls[step].service
+        takers = [(t, p) for t, p in graph.consumers_of(source.type)
+                  if graph.nodes[t].effect == "read" or graph.nodes[t].writes]
+        cross = [c for c in takers if graph.nodes[c[0]].service != here]
+        same = [c for c in takers if graph.nodes[c[0]].service == here]
+        bias = 1.0 if not crossed else config.cross_bias / (1 + config.cross_bias)
+        options = cross if cross and (not same or rng.random() < bias) else same
+        if not options:
+            continue
+        target, param = rng.choice(options)
+        node = graph.nodes[target]
+        arguments, bindings = _bind(world, node, (param, step, source), walk, found, rng, config)
+        if _attempt(world, node, arguments, bindings, walk, found, called):
+            return True
+    return False
+
+
+def _crossed(walk: Walk) -> bool:
+    return any(walk.calls[b.step].service != c.service for c in walk.calls
+               for b in c.bindings.values() if b.kind == "hidden")
+
+
+def _said(value: Any, stated: list[str]) -> bool:
+    """Whether a value is already in the task's visible text (then it hides nothing)."""
+    return any(render_value(value) == text or mentions(text, value) for text in stated)
+
+
+def _attempt(
+    world: WalkWorld, node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],
+    walk: Walk, found: list[list[Found]], called: set[bytes],
+) -> bool:
+    key = canonical_json([node.name, arguments])
+    if key in called:
+        return False
+    service = world.service(node.service)
+    before = service.state.digest() if node.writes else None
+    result = world.call(node.name, arguments)
+    if not result["success"]:
+        return False
+    values = find_values(result["data"], node.outputs)
+    if node.writes:
+        if service.state.digest() == before:
+            return False  # a write that changed nothing cannot be checked
+    elif not values:
+        return False
+    called.add(key)
+    walk.calls.append(GoldCall(tool=node.name, service=node.service, effect=node.effect,
+                               arguments=arguments, bindings=bindings, result=result["data"]))
+    found.append(values)
+    return True
+
+
+def _bind(
+    world: WalkWorld, node: ToolNode, link: tuple[str, int, Found] | None, walk: Walk,
+    found: list[list[Found]], rng: random.Random, config: WalkConfig,
+) -> tuple[dict[str, Any], dict[str, Binding]]:
+    service = world.service(node.service)
+    properties = service.tools[node.name].spec.parameters.get("properties", {})
+    arguments: dict[str, Any] = {}
+    bindings: dict[str, Binding] = {}
+    used = {link[1]} if link else set()
+    stated = [render_value(v) for v in visible_values(walk.calls, [])]
+    if link:
+        param, step, source = link
+        arguments[param] = _coerce(source.value, properties.get(param, {}))
+        bindings[param] = _hidden(source, step)
+    for param in sorted(properties):
+        if param in arguments:
+            continue
+        kind = node.params.get(param, "")
+        required = param in node.required
+        joins = [(i, f) for i, values in enumerate(found) if i not in used
+                 for f in values if f.type == kind and is_link_type(kind)
+                 and not _said(f.value, stated)]
+        if joins and rng.random() < (0.7 if required else config.join):
+            step, source = rng.choice(joins)
+            used.add(step)
+            arguments[param] = _coerce(source.value, properties[param])
+            bindings[param] = _hidden(source, step)
+        elif required:
+            arguments[param] = _literal(world, service, node, param, properties[param], rng)
+            bindings[param] = Binding(kind="visible", type=kind or "string")
+    return arguments, bindings
+
+
+def _hidden(source: Found, step: int) -> Binding:
+    return Binding(kind="hidden", type=source.type, step=step, field=source.field,
+                   path=source.path, selector=source.selector)
+
+
+def _coerce(value: Any, schema: dict[str, Any]) -> Any:
+    """A discovered value in the parameter's JSON type (`"42"` for a string id, ...)."""
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    if kind == "string" and isinstance(value, int | float):
+        return str(value)
+    if kind == "integer" and isinstance(value, str) and value.lstrip("-").isdigit():
+        return int(value)
+    return value
+
+
+def _literal(
+    world: WalkWorld, service: Service, node: ToolNode, param: str, schema: dict[str, Any],
+    rng: random.Random,
+) -> Any:
+    """A visible value: an existing id or record field when there is one, else a draw."""
+    state = service.state
+    kind = node.params.get(param, "")
+    if is_entity_id(kind):
+        collection = next((c for c in sorted(state.schemas)
+                           if entity_id_type(service.name, c) == kind), None)
+        if collection and state.records(collection):
+            return _coerce(rng.choice(sorted(state.records(collection))), schema)
+    records = state.records(node.resource) if node.resource else {}
+    if records:
+        fields = state.schemas.get(node.resource, {}).get("properties", {})
+        matching = [key for key, sub in sorted(fields.items())
+                    if key == param or (is_link_type(kind) and isinstance(sub, dict)
+                    and semantic_type(key, sub, service=service.name,
+                                      resource=node.resource) == kind)]
+        record = records[rng.choice(sorted(records))]
+        for key in matching:
+            if key in record and record[key] is not None and not isinstance(record[key], dict):
+                return _coerce(record[key], schema)
+    return value_from_schema(schema, rng, name=param, service=service.name,
+                             resource=node.resource, pool=getattr(world, "pool", None))
+
+
+def _answer(walk: Walk, values: list[Found], rng: random.Random) -> AnswerItem | None:
+    """A value of the last result to report: a typed one that the task does not state."""
+    stated = {canonical_json(v) for c in walk.calls for k, v in c.arguments.items()
+              if c.bindings[k].kind == "visible"}
+    options = [f for f in values if f.type in ANSWER_TYPES
+               and canonical_json(f.value) not in stated
+               and (not isinstance(f.value, str) or len(f.value) >= 3)]
+    if not options:
+        return None
+    pick = rng.choice(options)
+    words = " ".join(split_words(pick.field.split(".")[-1].removesuffix("[]")))
+    return AnswerItem(step=len(walk.calls) - 1, path=pick.path, label=f"the {words}",
+                      value=pick.value, selector=pick.selector)

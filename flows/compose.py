@@ -1,0 +1,58 @@
+"""compose_flow: verified services -> the dependency graph, then verified tasks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from prefect import flow, get_run_logger
+
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.stage import plan_compose
+from compoworld.graph.depgraph import FANOUT
+from compoworld.settings import default_run_id
+from compoworld.shards import plan_shards
+from flows.shards import run_stage
+from storage.queries import stage_digest
+from storage.store import Store
+
+
+class NothingToCompose(ValueError):
+    """The run has no verified services to compose tasks from."""
+
+
+@flow(name="compose", flow_run_name="compose-{run_id}")
+def compose_flow(
+    run_id: str | None = None,
+    tasks: int = 5000,
+    seed: int = 0,
+    tasks_per_shard: int = 250,
+    fanout: int = FANOUT,
+    dask_address: str | None = None,
+    home: str | None = None,
+) -> dict[str, Any]:
+    """Build the run's dependency graph (`graph_edges`, `graph_stats`), then compose and
+    verify `tasks` tasks by random walks (`tasks`, `walks`), in shards of about
+    `tasks_per_shard`. Rerunning with the same `run_id` only runs unfinished shards; a new
+    synthesize invalidates them."""
+    logger = get_run_logger()
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    library = ServiceLibrary.from_store(store, run_id)
+    if not library.graph.nodes:
+        raise NothingToCompose(
+            f"run {run_id!r} has no verified services: run `compoworld synthesize --run-id "
+            f"{run_id}`"
+        )
+    upstream = {"synthesize": stage_digest(store, run_id, "synthesize")}
+    logger.info("compose %s: %d tools of %d services", run_id, len(library.graph.nodes),
+                len(library.infos))
+    graph = run_stage(
+        plan_shards(run_id=run_id, stage="graph", items=["graph"], shard_size=1,
+                    params={"fanout": fanout} | upstream,
+                    work="compoworld.compose.stage:graph_shard"),
+        home=str(store.home), dask_address=dask_address,
+    )
+    shards = plan_compose(library.graph, run_id=run_id, tasks=tasks, seed=seed,
+                          tasks_per_shard=tasks_per_shard, params=upstream)
+    composed = run_stage(shards, home=str(store.home), dask_address=dask_address)
+    return {"run_id": run_id, "tasks": tasks, "graph": graph} | composed
