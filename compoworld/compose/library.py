@@ -24,7 +24,7 @@ from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.runtime import Service, State, Tool, canonical_json, error
 from compoworld.services.synthesize import build_service
 from compoworld.services.world import Pool, draw_pool
-from compoworld.specs.records import ServiceSpec
+from compoworld.specs.records import ServiceSpec, ToolSpec
 
 SpecLoader = Callable[[list[str]], dict[str, ServiceSpec]]
 
@@ -39,6 +39,22 @@ class ServiceInfo:
     description: str
 
 
+def tool_node(spec: ToolSpec, implementation: str, param_types: dict[str, str] | None = None
+              ) -> ToolNode:
+    """The graph node of one mounted tool."""
+    return ToolNode(
+        name=spec.name,
+        service=spec.service,
+        effect=spec.effect,
+        implementation=implementation,
+        resource=spec.resource,
+        params=spec.param_types if param_types is None else param_types,
+        required=tuple(sorted(spec.parameters.get("required", []))),
+        outputs=spec.return_types,
+        description=spec.description,
+    )
+
+
 def tool_nodes(specs: Iterable[dict[str, Any]], builds: Iterable[dict[str, Any]]) -> list[ToolNode]:
     """Graph nodes of the mounted tools, from `tool_specs` rows and `tool_builds` rows."""
     mounted = {row["name"]: row for row in builds if row["mounted"]}
@@ -47,21 +63,15 @@ def tool_nodes(specs: Iterable[dict[str, Any]], builds: Iterable[dict[str, Any]]
         build = mounted.get(row["name"])
         if build is None:
             continue
-        params = orjson.loads(build.get("param_types") or row["param_types"])
-        schema = orjson.loads(row["parameters"])
-        nodes.append(
-            ToolNode(
-                name=row["name"],
-                service=row["service"],
-                effect=row["effect"],
-                implementation=build["implementation"],
-                resource=row["resource"],
-                params=params,
-                required=tuple(sorted(schema.get("required", []))),
-                outputs=orjson.loads(row["return_types"]),
-                description=row.get("description") or "",
-            )
+        spec = ToolSpec.model_construct(
+            name=row["name"], service=row["service"], effect=row["effect"],
+            resource=row["resource"], parameters=orjson.loads(row["parameters"]),
+            return_types=orjson.loads(row["return_types"]),
+            param_types=orjson.loads(row["param_types"]),
+            description=row.get("description") or "",
         )
+        types = orjson.loads(build["param_types"]) if build.get("param_types") else None
+        nodes.append(tool_node(spec, build["implementation"], types))
     return nodes
 
 
@@ -100,6 +110,20 @@ class ServiceLibrary:
             return {r["service"]: ServiceSpec.model_validate_json(r["spec"]) for r in found}
 
         return cls(DependencyGraph.build(nodes), infos, load)
+
+    @classmethod
+    def from_specs(cls, specs: Iterable[ServiceSpec], seed: int = 0) -> ServiceLibrary:
+        """Every tool of `specs` mounted as built in world `seed`, unverified: a library
+        without a store, for tests and benchmarks."""
+        by_name = {spec.name: spec for spec in specs}
+        nodes = []
+        for spec in by_name.values():
+            service, _reasons, _model = build_service(spec, seed)
+            nodes += [tool_node(t.spec, t.implementation) for t in service.tools.values()]
+        infos = {s.name: ServiceInfo(s.name, s.title, s.domain, s.description)
+                 for s in by_name.values()}
+        return cls(DependencyGraph.build(nodes), infos,
+                   lambda names: {n: by_name[n] for n in names if n in by_name})
 
     def spec(self, name: str) -> ServiceSpec:
         """The spec of one service (loaded once)."""

@@ -10,12 +10,12 @@ list of several items with no such field cannot be referred to, so it is left ou
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import Selector
+from compoworld.reward.rubric import value_in_text
 
 MAX_ITEMS = 20  # list items looked at per list
 # Sibling fields that name an item, best first (by semantic type, then by field name).
@@ -131,21 +131,19 @@ def value_at(result: Any, path: str) -> Any:
         while rest:
             number, _, rest = rest.partition("]")
             rest = rest.removeprefix("[")
-            if not isinstance(value, list) or int(number) >= len(value):
+            if not number.isdigit() or not isinstance(value, list) or int(number) >= len(value):
                 raise KeyError(path)
             value = value[int(number)]
     return value
 
 
 def mentions(text: str, value: Any) -> bool:
-    """Whether `value` can be read in `text` (strings of 3+ characters, case-insensitive;
-    numbers of 3+ digits not inside a longer number). Shorter values are too common to
-    count as a leak (`2` in "the 2 invoices")."""
+    """Whether `value` can be read in `text`: strings of 3+ characters, case-insensitive;
+    numbers of 3+ characters in any plain form, not inside a longer number. Shorter values
+    are too common to count as a leak (`2` in "the 2 invoices")."""
     if isinstance(value, bool) or value is None:
         return False
-    if isinstance(value, int | float):
-        plain = render_value(value)
-        return len(plain) >= 3 and re.search(rf"(?<![\d.]){re.escape(plain)}(?![\d])", text) \
-            is not None
+    if isinstance(value, int | float):  # read as the reward reads answers (`1,234`, `12.50`)
+        return len(render_value(value)) >= 3 and value_in_text(value, text)
     rendered = value if isinstance(value, str) else render_value(value)
     return len(rendered) >= 3 and rendered.lower() in text.lower()

@@ -3,8 +3,9 @@
 - `replay_deterministic`  the gold calls, replayed twice on fresh worlds built from the
                           task's seed, give the recorded results and the same digest;
 - `gold_passes`           every criterion passes on the gold end state and answer;
-- `start_fails`           every criterion but the guard fails on the start state with an
-                          empty answer (a do-nothing agent scores 0 on them);
+- `start_fails`           there is a criterion besides the guard, and every one fails on the
+                          start state with an empty answer (a do-nothing agent scores 0 on
+                          them; a walk that creates then deletes a record leaves none);
 - `no_hidden_leak`        no hidden value appears in the instruction;
 - `visible_stated`        every visible value does;
 - `cross_service`         at least two services, and a value found in one is used in
@@ -106,8 +107,8 @@ def verify_task(task: Task, library: ServiceLibrary, deduper: Deduper) -> dict[s
         "replay_deterministic": first.digest == second.digest
         and first.results == second.results == recorded,
         "gold_passes": bool(passes) and all(passes),
-        "start_fails": not any(p for c, p in zip(task.rubric, on_start, strict=True)
-                               if not c.noop_passes),
+        "start_fails": any(not c.noop_passes for c in task.rubric)
+        and not any(p for c, p in zip(task.rubric, on_start, strict=True) if not c.noop_passes),
         "no_hidden_leak": not any(mentions(task.instruction, v) for v in task.hidden_values),
         "visible_stated": all(render_value(v) in task.instruction for v in task.visible_values),
         "cross_service": len(set(task.services)) >= 2 and crossing,

@@ -1,0 +1,150 @@
+"""Typed values in a result: where they are, how the item holding them is named, and
+whether a text mentions them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from compoworld.compose.records import Selector
+from compoworld.compose.values import Found, find_values, mentions, usable, value_at
+
+CONTACTS = {
+    "data": [
+        {"id": "con_0001", "code": "AX-17", "name": "Ana Ruiz", "email": "ana@acme.test"},
+        {"id": "con_0002", "code": "BX-22", "name": "Bo Lind", "email": "bo@acme.test"},
+        {"id": "con_0003", "code": "CX-35", "name": "Cy Moss", "email": "cy@acme.test"},
+    ],
+    "total": 3,
+}
+
+
+def paths(found: list[Found]) -> list[str]:
+    return [item.path for item in found]
+
+
+def test_top_level_field() -> None:
+    result = {"id": "con_0001", "email": "ana@acme.test", "name": "Ana"}
+    assert find_values(result, {"email": "email"}) == [
+        Found("email", "email", "ana@acme.test", "email", None)]
+
+
+def test_object_field() -> None:
+    result = {"id": "iss_0001", "owner": {"email": "ana@acme.test", "login": "ana"}}
+    assert find_values(result, {"owner.email": "email"}) == [
+        Found("owner.email", "owner.email", "ana@acme.test", "email", None)]
+
+
+def test_missing_fields_give_nothing() -> None:
+    outputs = {"owner.email": "email", "data[].id": "x.id", "nope": "string"}
+    assert find_values({"owner": "not an object", "data": {"id": "x"}}, outputs) == []
+
+
+def test_list_items_are_named_by_a_unique_sibling() -> None:
+    found = find_values(CONTACTS, {"data[].id": "crm.contacts.id"})
+    assert paths(found) == ["data[0].id", "data[1].id", "data[2].id"]
+    assert [f.value for f in found] == ["con_0001", "con_0002", "con_0003"]
+    # "code" is unique and sorts first, but an opaque code does not name an item in words.
+    assert [f.selector for f in found] == [
+        Selector(field="name", value="Ana Ruiz"), Selector(field="name", value="Bo Lind"),
+        Selector(field="name", value="Cy Moss")]
+
+
+def test_a_typed_naming_field_is_preferred() -> None:
+    outputs = {"data[].id": "crm.contacts.id", "data[].email": "email"}
+    selectors = [f.selector for f in find_values(CONTACTS, outputs) if f.field == "data[].id"]
+    assert [s.field for s in selectors] == ["email"] * 3
+    # The value itself never names its own item.
+    email_selectors = [f.selector for f in find_values(CONTACTS, outputs)
+                       if f.field == "data[].email"]
+    assert [s.field for s in email_selectors] == ["name"] * 3
+
+
+def test_a_shared_name_falls_back_to_the_next_naming_field() -> None:
+    result = [{"id": "a1x", "name": "Ana", "title": "Lead"},
+              {"id": "b2y", "name": "Ana", "title": "Chair"}]
+    found = find_values(result, {"[].id": "x.id"})
+    assert paths(found) == ["[0].id", "[1].id"]
+    assert [f.selector for f in found] == [Selector(field="title", value="Lead"),
+                                           Selector(field="title", value="Chair")]
+
+
+def test_items_without_a_unique_naming_field_are_left_out() -> None:
+    result = {"data": [
+        {"id": "con_0001", "code": "AX-17", "name": "Ana Ruiz"},
+        {"id": "con_0002", "code": "BX-22", "name": "Ana Ruiz"},
+        {"id": "con_0003", "code": "CX-35", "name": "Cy Moss"},
+        {"id": "con_0004", "code": "DX-41"},
+    ]}
+    found = find_values(result, {"data[].id": "crm.contacts.id"})
+    assert paths(found) == ["data[2].id"]
+    assert found[0].selector == Selector(field="name", value="Cy Moss")
+
+
+def test_a_list_of_one_item_needs_no_selector() -> None:
+    result = {"data": [{"id": "con_0001", "code": "AX-17"}]}
+    assert find_values(result, {"data[].id": "crm.contacts.id"}) == [
+        Found("data[].id", "data[0].id", "con_0001", "crm.contacts.id", None)]
+
+
+def test_a_list_inside_an_item_of_several_is_skipped() -> None:
+    outputs = {"data[].tags[]": "string"}
+    several = {"data": [{"name": "Ana Ruiz", "tags": ["vip"]},
+                        {"name": "Bo Lind", "tags": ["new"]}]}
+    assert find_values(several, outputs) == []
+    one = {"data": [{"name": "Ana Ruiz", "tags": ["vip"]}]}
+    assert paths(find_values(one, outputs)) == ["data[0].tags[0]"]
+
+
+@pytest.mark.parametrize("value", [True, False, None, "", "   ", "x", "y" * 201, [1], {"a": 1}])
+def test_unusable_values(value: Any) -> None:
+    assert not usable(value)
+    assert find_values({"v": value}, {"v": "string"}) == []
+
+
+@pytest.mark.parametrize("value", [0, 42, 3.5, "ab", "Ana Ruiz", "y" * 200])
+def test_usable_values(value: Any) -> None:
+    assert usable(value)
+    assert [f.value for f in find_values({"v": value}, {"v": "string"})] == [value]
+
+
+def test_every_found_path_leads_back_to_its_value() -> None:
+    outputs = {"data[].id": "crm.contacts.id", "data[].email": "email", "total": "integer"}
+    found = find_values(CONTACTS, outputs)
+    assert len(found) == 7
+    assert all(value_at(CONTACTS, f.path) == f.value for f in found)
+
+
+def test_value_at_follows_a_concrete_path() -> None:
+    assert value_at(CONTACTS, "data[2].email") == "cy@acme.test"
+    assert value_at(CONTACTS, "total") == 3
+    assert value_at([["a", "b"], ["c"]], "[0][1]") == "b"
+    assert value_at(CONTACTS, "") is CONTACTS
+
+
+@pytest.mark.parametrize("path", ["data[3].email", "data[0].phone", "missing", "data.email",
+                                  "total.value", "data[0][0]", "[0]"])
+def test_value_at_raises_key_error_on_a_bad_path(path: str) -> None:
+    with pytest.raises(KeyError):
+        value_at(CONTACTS, path)
+
+
+@pytest.mark.parametrize(("text", "value", "expected"), [
+    ("Write to ANA@ACME.TEST today", "ana@acme.test", True),
+    ("the contact Ana Ruiz", "ana ruiz", True),
+    ("the contact Ana Ruiz", "Bo Lind", False),
+    ("order 4471 is late", 4471, True),
+    ("order 4471.", 4471, True),
+    ("order 44712 is late", 4471, False),
+    ("order 94471 is late", 4471, False),
+    ("order 1.4471 is late", 4471, False),
+    ("costs 12.5 dollars", 12.5, True),
+    ("costs 112.5 dollars", 12.5, False),
+    ("the 12 invoices", 12, False),  # numbers of 1-2 digits are too common to count
+    ("plan ab", "ab", False),  # so are strings of 1-2 characters
+    ("True or None", True, False),
+    ("True or None", None, False),
+])
+def test_mentions(text: str, value: Any, expected: bool) -> None:
+    assert mentions(text, value) is expected

@@ -1,0 +1,111 @@
+"""Random walks on the built-in services: determinism, bindings, endings, capabilities."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from compoworld.compose.build import Rejected, capabilities, compose_task
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import Binding, GoldCall
+from compoworld.compose.stage import start_tools
+from compoworld.compose.values import value_at
+from compoworld.graph.walk import WalkConfig, random_walk
+from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+
+SEED = 11
+
+
+@pytest.fixture(scope="module")
+def library() -> ServiceLibrary:
+    return ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+
+
+def walks(library: ServiceLibrary, count: int = 40):
+    starts = sorted(start_tools(library.graph))
+    for index in range(count):
+        rng = random.Random(index)
+        yield random_walk(library.graph, library.world(SEED), rng.choice(starts), rng)
+
+
+def test_the_same_seed_gives_the_same_walk(library: ServiceLibrary):
+    start = sorted(start_tools(library.graph))[0]
+    first = random_walk(library.graph, library.world(SEED), start, random.Random(5))
+    again = random_walk(library.graph, library.world(SEED), start, random.Random(5))
+    assert first == again
+    others = [random_walk(library.graph, library.world(SEED), start, random.Random(s))
+              for s in range(6, 12)]
+    assert any(other.calls != first.calls for other in others)
+
+
+def test_walks_start_at_a_read_and_end_in_a_write_or_an_answer(library: ServiceLibrary):
+    done = [walk for walk in walks(library) if walk.failure is None]
+    assert len(done) >= 10
+    for walk in done:
+        assert walk.calls[0].effect == "read"
+        assert 2 <= len(walk.calls) <= 8
+        last = walk.calls[-1]
+        assert (last.effect != "read") or walk.answer
+        if walk.answer:
+            item = walk.answer[0]
+            assert value_at(walk.calls[item.step].result, item.path) == item.value
+
+
+def test_hidden_arguments_come_from_earlier_results(library: ServiceLibrary):
+    hidden = visible = 0
+    for walk in walks(library):
+        if walk.failure:
+            continue
+        for index, call in enumerate(walk.calls):
+            assert set(call.bindings) == set(call.arguments)
+            for param, binding in call.bindings.items():
+                if binding.kind == "hidden":
+                    hidden += 1
+                    assert binding.step < index
+                    source = value_at(walk.calls[binding.step].result, binding.path)
+                    assert source == call.arguments[param] or str(source) == str(
+                        call.arguments[param])
+                else:
+                    visible += 1
+                    assert binding.step is None and binding.path is None
+    assert hidden > 0 and visible > 0
+
+
+def test_walks_cross_services_when_they_can(library: ServiceLibrary):
+    for walk in walks(library):
+        if walk.failure is None:
+            assert any(walk.calls[b.step].service != c.service
+                       for c in walk.calls for b in c.bindings.values() if b.kind == "hidden")
+
+
+def test_the_length_budget_is_respected(library: ServiceLibrary):
+    config = WalkConfig(min_calls=2, max_calls=3, end_on_write=0.0)
+    start = sorted(start_tools(library.graph))
+    for index in range(20):
+        rng = random.Random(index)
+        walk = random_walk(library.graph, library.world(SEED), rng.choice(start), rng, config)
+        assert len(walk.calls) <= 3
+
+
+def test_a_tool_nobody_can_start_from_fails_with_a_reason(library: ServiceLibrary):
+    lonely = ServiceLibrary.from_specs([builtin_spec("maps")])
+    start = sorted(start_tools(lonely.graph))[0]
+    made = compose_task(lonely, SEED, start, random.Random(0), "t")
+    assert isinstance(made, Rejected) and made.reason
+
+
+def call(tool: str, service: str, sources: dict[str, int]) -> GoldCall:
+    bindings = {p: Binding(kind="hidden", type="email", step=s, field="email", path="email")
+                for p, s in sources.items()}
+    return GoldCall(tool=tool, service=service, effect="read", arguments=dict.fromkeys(sources, 1),
+                    bindings=bindings, result={})
+
+
+def test_capability_tags():
+    chain = [call("a", "a", {}), call("b", "b", {"x": 0}), call("c", "b", {"y": 1})]
+    assert capabilities(chain) == ["sequential-dependency", "cross-env-constraint"]
+    fan = [call("a", "a", {}), call("b", "a", {"x": 0}), call("c", "a", {"y": 0})]
+    assert capabilities(fan) == ["fan-out"]
+    join = [call("a", "a", {}), call("b", "b", {}), call("c", "c", {"x": 0, "y": 1})]
+    assert capabilities(join) == ["cross-env-constraint", "aggregation"]
