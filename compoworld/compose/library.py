@@ -27,6 +27,8 @@ from compoworld.services.world import Pool, draw_pool
 from compoworld.specs.records import ServiceSpec, ToolSpec
 
 SpecLoader = Callable[[list[str]], dict[str, ServiceSpec]]
+MAX_TEMPLATES = 4096
+_TEMPLATES: dict[tuple[str, int, str], Service] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +85,7 @@ class ServiceLibrary:
     infos: dict[str, ServiceInfo]
     load_specs: SpecLoader
     _specs: dict[str, ServiceSpec] = field(default_factory=dict)
-    _templates: dict[tuple[str, int], Service] = field(default_factory=dict)
+    _fingerprints: dict[str, str] = field(default_factory=dict)
     _pools: dict[int, Pool] = field(default_factory=dict)
 
     @classmethod
@@ -104,10 +106,13 @@ class ServiceLibrary:
         }
         nodes = [n for n in tool_nodes(specs, builds) if n.service in infos]
 
+        raw: dict[str, str] = {}
+
         def load(names: list[str]) -> dict[str, ServiceSpec]:
-            found = store.read("specs", run_id, columns=["service", "spec"],
-                               where=("service", names))
-            return {r["service"]: ServiceSpec.model_validate_json(r["spec"]) for r in found}
+            if not raw:  # one scan for every verified service: a scan per service costs ~0.1 s
+                raw.update((r["service"], r["spec"]) for r in store.read(
+                    "specs", run_id, columns=["service", "spec"], where=("service", sorted(infos))))
+            return {n: ServiceSpec.model_validate_json(raw[n]) for n in names if n in raw}
 
         return cls(DependencyGraph.build(nodes), infos, load)
 
@@ -141,11 +146,32 @@ class ServiceLibrary:
 
     def template(self, name: str, seed: int) -> Service:
         """The service as mounted in world `seed`, holding its start state (never mutate:
-        `LazyWorld` works on copies)."""
-        key = (name, seed)
-        if key not in self._templates:
-            self._templates[key] = self._mount(name, seed)
-        return self._templates[key]
+        `LazyWorld` works on copies).
+
+        Templates are kept per process (`_TEMPLATES`), keyed by the service's mounted tools
+        and the seed, so a Dask worker mounts a service once for all the shards it runs:
+        mounting (compile, seed, validator compiles) is most of a shard's cost.
+        """
+        key = (name, seed, self._fingerprint(name))
+        found = _TEMPLATES.get(key)
+        if found is None:
+            if len(_TEMPLATES) >= MAX_TEMPLATES:
+                del _TEMPLATES[next(iter(_TEMPLATES))]
+            found = _TEMPLATES[key] = self._mount(name, seed)
+        return found
+
+    def _fingerprint(self, name: str) -> str:
+        if not self._fingerprints:
+            by_service: dict[str, list[ToolNode]] = {}
+            for node in self.graph.nodes.values():
+                by_service.setdefault(node.service, []).append(node)
+            self._fingerprints.update(
+                (service, hashlib.sha256(canonical_json([
+                    (n.name, n.implementation, n.params, n.outputs, n.required) for n in nodes
+                ])).hexdigest()[:16])
+                for service, nodes in by_service.items()
+            )
+        return self._fingerprints.get(name, "")
 
     def _mount(self, name: str, seed: int) -> Service:
         service, _reasons, model = build_service(self.spec(name), seed)
@@ -159,12 +185,6 @@ class ServiceLibrary:
             tools[tool_name] = tool
         return Service(service.spec, tools, service.state)
 
-    def forget(self, seed: int) -> None:
-        """Drop the templates of one world (a shard moves on to its next world)."""
-        for key in [k for k in self._templates if k[1] == seed]:
-            del self._templates[key]
-        self._pools.pop(seed, None)
-
     def world(self, seed: int) -> LazyWorld:
         """A fresh world over this library: services mount when a call first reaches them."""
         return LazyWorld(self, seed)
@@ -177,6 +197,11 @@ class LazyWorld:
         self.library = library
         self.seed = seed
         self.services: dict[str, Service] = {}
+
+    @property
+    def pool(self) -> Pool:
+        """The world's pool (visible literals are drawn from it)."""
+        return self.library.pool(self.seed)
 
     def service(self, name: str) -> Service:
         """The world's copy of service `name` (mounted on first use)."""

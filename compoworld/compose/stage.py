@@ -2,10 +2,12 @@
 
 Compose shards are sets of start tools (every read tool with a linkable output, in a
 seeded order), so two shards never make the same task (a task's signature begins with its
-start tool) and each shard's quota of verified tasks is fixed by its index alone. A shard
-draws one world seed and composes every task in it, so each service it touches is built
-once per shard; the tasks record that seed. Every candidate walk leaves a row in `walks`
-(its outcome), every composed task a row in `tasks` (verified or not, with each check).
+start tool) and each shard's quota of verified tasks is fixed by its index alone. A run has
+`worlds` world seeds (default 1) and shard `i` composes every task in world `i % worlds`,
+so a worker builds each service it touches once for all its shards (the library keeps
+templates per process); the tasks record their world seed. Every candidate walk leaves a
+row in `walks` (its outcome), every composed task a row in `tasks` (verified or not, with
+each check).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.graph.depgraph import DependencyGraph, is_link_type
+from compoworld.graph.walk import START_FAILED
 from compoworld.graph.words import derive_seed
 from compoworld.shards import Shard, plan_shards
 
@@ -49,7 +52,7 @@ def shard_quota(tasks: int, index: int, count: int) -> int:
 
 
 def shard_world_seed(seed: int, index: int) -> int:
-    """The world seed of one compose shard."""
+    """The seed of world `index` of a run (shard `i` composes in world `i % worlds`)."""
     return derive_seed("compose-world", seed, index) % (1 << 48)
 
 
@@ -82,20 +85,23 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     seed = shard.params["seed"]
     quota = shard_quota(shard.params["tasks"], shard.index, shard.count)
     library = ServiceLibrary.from_store(store, shard.run_id)
-    world_seed = shard_world_seed(seed, shard.index)
+    world_seed = shard_world_seed(seed, shard.index % shard.params.get("worlds", 1))
     deduper = Deduper()
     tasks: list[dict[str, Any]] = []
     walks: list[dict[str, Any]] = []
     verified = 0
+    dead: set[str] = set()  # start tools whose first call failed: not tried again
     for index in range(quota * CANDIDATES_PER_TASK):
-        if verified >= quota:
+        if verified >= quota or len(dead) == len(shard.items):
             break
         started = time.perf_counter()
         rng = random.Random(derive_seed("walk", seed, shard.index, index))
-        start = rng.choice(shard.items)
+        start = rng.choice([item for item in shard.items if item not in dead])
         task_id = hashlib.sha256(f"{seed}:{shard.index}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id)
         outcome = f"walk: {made.reason}" if isinstance(made, Rejected) else "verified"
+        if isinstance(made, Rejected) and made.reason == START_FAILED:
+            dead.add(start)
         if isinstance(made, Task):
             checks = verify_task(made, library, deduper)
             failed = [name for name in CHECKS if not checks[name]]

@@ -33,6 +33,7 @@ from compoworld.graph.schemavalues import value_from_schema
 from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
 from compoworld.services.runtime import Service, canonical_json
 
+START_FAILED = "start call failed or returned nothing usable"
 ANSWER_TYPES = ("email", "person_name", "phone", "url", "company", "title", "money", "date",
                 "datetime", "city", "address", "username", "filename", "country", "currency")
 
@@ -79,7 +80,7 @@ def random_walk(
     node = graph.nodes[start]
     arguments, bindings = _bind(world, node, None, walk, found, rng, config)
     if not _attempt(world, node, arguments, bindings, walk, found, called):
-        walk.failure = "start call failed or returned nothing usable"
+        walk.failure = START_FAILED
         return walk
     target = rng.randint(config.min_calls, config.max_calls)
     while len(walk.calls) < target:
