@@ -15,6 +15,8 @@ from __future__ import annotations
 import hashlib
 import random
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -79,6 +81,52 @@ def graph_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     }
 
 
+@dataclass(slots=True)
+class Candidate:
+    """One candidate walk: where it started, the task it made (or None), the outcome."""
+
+    index: int
+    start: str
+    task: Task | None
+    checks: dict[str, bool] | None
+    outcome: str
+    walk_seconds: float
+    verify_seconds: float
+
+
+def candidates(
+    library: ServiceLibrary, starts: list[str], *, seed: int, shard: int, world_seed: int,
+    quota: int, limit: int,
+) -> Iterator[Candidate]:
+    """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
+    walks were made (or every start tool proved dead: its first call fails)."""
+    deduper = Deduper()
+    verified = 0
+    dead: set[str] = set()
+    for index in range(limit):
+        if verified >= quota or len(dead) == len(starts):
+            return
+        began = time.perf_counter()
+        rng = random.Random(derive_seed("walk", seed, shard, index))
+        start = rng.choice([item for item in starts if item not in dead])
+        task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
+        made = compose_task(library, world_seed, start, rng, task_id)
+        walked = time.perf_counter()
+        if isinstance(made, Rejected):
+            if made.reason == START_FAILED:
+                dead.add(start)
+            yield Candidate(index, start, None, None, f"walk: {made.reason}", walked - began, 0)
+            continue
+        checks = verify_task(made, library, deduper)
+        failed = [name for name in CHECKS if not checks[name]]
+        if not failed:
+            deduper.remember(made)
+            verified += 1
+        outcome = "rejected: " + ", ".join(failed) if failed else "verified"
+        yield Candidate(index, start, made, checks, outcome, walked - began,
+                        time.perf_counter() - walked)
+
+
 def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The `compose` stage: walk from the shard's start tools until its quota of verified
     tasks is met or `CANDIDATES_PER_TASK` walks per task were tried."""
@@ -86,34 +134,17 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     quota = shard_quota(shard.params["tasks"], shard.index, shard.count)
     library = ServiceLibrary.from_store(store, shard.run_id)
     world_seed = shard_world_seed(seed, shard.index % shard.params.get("worlds", 1))
-    deduper = Deduper()
     tasks: list[dict[str, Any]] = []
     walks: list[dict[str, Any]] = []
-    verified = 0
-    dead: set[str] = set()  # start tools whose first call failed: not tried again
-    for index in range(quota * CANDIDATES_PER_TASK):
-        if verified >= quota or len(dead) == len(shard.items):
-            break
-        started = time.perf_counter()
-        rng = random.Random(derive_seed("walk", seed, shard.index, index))
-        start = rng.choice([item for item in shard.items if item not in dead])
-        task_id = hashlib.sha256(f"{seed}:{shard.index}:{index}".encode()).hexdigest()[:16]
-        made = compose_task(library, world_seed, start, rng, task_id)
-        outcome = f"walk: {made.reason}" if isinstance(made, Rejected) else "verified"
-        if isinstance(made, Rejected) and made.reason == START_FAILED:
-            dead.add(start)
-        if isinstance(made, Task):
-            checks = verify_task(made, library, deduper)
-            failed = [name for name in CHECKS if not checks[name]]
-            if failed:
-                outcome = "rejected: " + ", ".join(failed)
-            else:
-                deduper.remember(made)
-                verified += 1
-            tasks.append(task_row(made, checks, start, time.perf_counter() - started))
-        walks.append({"walk": index, "shard": shard.index, "start_tool": start,
-                      "task_id": None if isinstance(made, Rejected) else made.task_id,
-                      "outcome": outcome, "seconds": round(time.perf_counter() - started, 5)})
+    for made in candidates(library, shard.items, seed=seed, shard=shard.index,
+                           world_seed=world_seed, quota=quota,
+                           limit=quota * CANDIDATES_PER_TASK):
+        seconds = made.walk_seconds + made.verify_seconds
+        if made.task is not None and made.checks is not None:
+            tasks.append(task_row(made.task, made.checks, made.start, seconds))
+        walks.append({"walk": made.index, "shard": shard.index, "start_tool": made.start,
+                      "task_id": made.task.task_id if made.task else None,
+                      "outcome": made.outcome, "seconds": round(seconds, 5)})
     return {"tasks": tasks, "walks": walks}
 
 
