@@ -249,6 +249,15 @@ def compose(
     tasks_per_shard: Annotated[
         int, typer.Option(min=1, help="Verified tasks per shard (one Prefect task).")
     ] = 250,
+    worlds: Annotated[
+        int, typer.Option(min=1, help="Seeded worlds the tasks are spread over.")
+    ] = 1,
+    paraphrase_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible base URL to paraphrase instructions.")
+    ] = None,
+    paraphrase_model: Annotated[
+        str | None, typer.Option(help="Model name at --paraphrase-url.")
+    ] = None,
     dask_address: Annotated[
         str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
     ] = None,
@@ -268,6 +277,9 @@ def compose(
         tasks=tasks,
         seed=seed,
         tasks_per_shard=tasks_per_shard,
+        worlds=worlds,
+        paraphrase_url=paraphrase_url,
+        paraphrase_model=paraphrase_model,
         dask_address=dask_address,
         home=str(store.home),
     )

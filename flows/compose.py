@@ -27,13 +27,18 @@ def compose_flow(
     seed: int = 0,
     tasks_per_shard: int = 250,
     fanout: int = FANOUT,
+    worlds: int = 1,
+    paraphrase_url: str | None = None,
+    paraphrase_model: str | None = None,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
     """Build the run's dependency graph (`graph_edges`, `graph_stats`), then compose and
     verify `tasks` tasks by random walks (`tasks`, `walks`), in shards of about
-    `tasks_per_shard`. Rerunning with the same `run_id` only runs unfinished shards; a new
-    synthesize invalidates them."""
+    `tasks_per_shard`, in `worlds` seeded worlds. With `paraphrase_url` and
+    `paraphrase_model` (an OpenAI-compatible endpoint) each instruction is paraphrased when
+    the paraphrase keeps every visible value and leaks no hidden one. Rerunning with the
+    same `run_id` only runs unfinished shards; a new synthesize invalidates them."""
     logger = get_run_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id()
@@ -52,7 +57,14 @@ def compose_flow(
                     work="compoworld.compose.stage:graph_shard"),
         home=str(store.home), dask_address=dask_address,
     )
+    if worlds < 1:
+        raise ValueError(f"worlds must be at least 1, got {worlds}")
+    if bool(paraphrase_url) != bool(paraphrase_model):
+        raise ValueError("give both paraphrase_url and paraphrase_model, or neither")
+    params = upstream | {"worlds": worlds}
+    if paraphrase_url:
+        params["paraphrase"] = {"base_url": paraphrase_url, "model": paraphrase_model}
     shards = plan_compose(library.graph, run_id=run_id, tasks=tasks, seed=seed,
-                          tasks_per_shard=tasks_per_shard, params=upstream)
+                          tasks_per_shard=tasks_per_shard, params=params)
     composed = run_stage(shards, home=str(store.home), dask_address=dask_address)
     return {"run_id": run_id, "tasks": tasks, "graph": graph} | composed

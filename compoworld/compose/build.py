@@ -13,7 +13,9 @@ import hashlib
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from compoworld.compose.distractors import choose_distractors
 from compoworld.compose.instruction import hidden_values, visible_values, write_instruction
@@ -24,6 +26,7 @@ from compoworld.graph.walk import WalkConfig, random_walk
 from compoworld.services.runtime import canonical_json
 
 DISTRACTORS = 2
+Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,8 +87,14 @@ def typed_path(path: str) -> str:
 def compose_task(
     library: ServiceLibrary, world_seed: int, start: str, rng: random.Random, task_id: str,
     config: WalkConfig | None = None,
+    paraphrase: Paraphrase | None = None,
 ) -> Task | Rejected:
-    """One candidate task from a walk starting at `start` in world `world_seed`."""
+    """One candidate task from a walk starting at `start` in world `world_seed`.
+
+    With `paraphrase` (`(instruction, visible, hidden, seed) -> (text, reason)`, e.g.
+    `paraphrase_instruction` over an LLM), the template instruction is replaced by the
+    paraphrase when that one keeps every visible value and leaks no hidden one.
+    """
     world = library.world(world_seed)
     walk = random_walk(library.graph, world, start, rng, config or WalkConfig())
     if walk.failure:
@@ -97,14 +106,18 @@ def compose_task(
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     instruction = write_instruction(walk.calls, walk.answer, titles, rng,
                                     tool_descriptions=descriptions)
+    visible = visible_values(walk.calls, walk.answer)
+    hidden = hidden_values(walk.calls, walk.answer)
+    if paraphrase is not None:
+        instruction, _reason = paraphrase(instruction, visible, hidden, rng.randrange(1 << 31))
     return Task(
         task_id=task_id,
         services=services,
         distractors=choose_distractors(library.infos, services, DISTRACTORS, world_seed),
         world_seed=world_seed,
         instruction=instruction,
-        visible_values=visible_values(walk.calls, walk.answer),
-        hidden_values=hidden_values(walk.calls, walk.answer),
+        visible_values=visible,
+        hidden_values=hidden,
         gold_calls=walk.calls,
         answer=walk.answer,
         rubric=rubric,

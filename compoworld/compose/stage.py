@@ -21,8 +21,9 @@ from typing import Any
 
 import orjson
 
-from compoworld.compose.build import Rejected, compose_task
+from compoworld.compose.build import Paraphrase, Rejected, compose_task
 from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.paraphrase import paraphrase_instruction
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.graph.depgraph import DependencyGraph, is_link_type
@@ -96,7 +97,7 @@ class Candidate:
 
 def candidates(
     library: ServiceLibrary, starts: list[str], *, seed: int, shard: int, world_seed: int,
-    quota: int, limit: int,
+    quota: int, limit: int, paraphrase: Paraphrase | None = None,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made (or every start tool proved dead: its first call fails)."""
@@ -110,7 +111,7 @@ def candidates(
         rng = random.Random(derive_seed("walk", seed, shard, index))
         start = rng.choice([item for item in starts if item not in dead])
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
-        made = compose_task(library, world_seed, start, rng, task_id)
+        made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase)
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             if made.reason == START_FAILED:
@@ -127,6 +128,20 @@ def candidates(
                         time.perf_counter() - walked)
 
 
+def paraphraser(endpoint: dict[str, str] | None) -> Paraphrase | None:
+    """An LLM paraphraser for `{"base_url", "model"}` (None: keep the template text)."""
+    if not endpoint:
+        return None
+    from compoworld.llm import LLMClient
+
+    client = LLMClient(endpoint["base_url"], endpoint["model"])
+
+    def paraphrase(text: str, visible: list[Any], hidden: list[Any], seed: int):
+        return paraphrase_instruction(text, visible, hidden, client, seed=seed)
+
+    return paraphrase
+
+
 def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The `compose` stage: walk from the shard's start tools until its quota of verified
     tasks is met or `CANDIDATES_PER_TASK` walks per task were tried."""
@@ -138,7 +153,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     walks: list[dict[str, Any]] = []
     for made in candidates(library, shard.items, seed=seed, shard=shard.index,
                            world_seed=world_seed, quota=quota,
-                           limit=quota * CANDIDATES_PER_TASK):
+                           limit=quota * CANDIDATES_PER_TASK,
+                           paraphrase=paraphraser(shard.params.get("paraphrase"))):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds))

@@ -1,0 +1,57 @@
+"""compose_task: a walk becomes a task; an optional paraphraser rewrites its instruction."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from compoworld.compose.build import Rejected, compose_task
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.paraphrase import accept_paraphrase, leaked_values
+from compoworld.compose.records import Task
+from compoworld.compose.stage import start_tools
+from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+
+
+@pytest.fixture(scope="module")
+def library() -> ServiceLibrary:
+    return ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+
+
+def first_task(library: ServiceLibrary, paraphrase=None) -> Task:
+    """The first task composed (by walk seed) whose template text leaks nothing."""
+    starts = sorted(start_tools(library.graph))
+    for index in range(100):
+        rng = random.Random(index)
+        made = compose_task(library, 3, rng.choice(starts), rng, f"t{index}",
+                            paraphrase=paraphrase)
+        if not isinstance(made, Rejected) and not leaked_values(made.instruction,
+                                                                 made.hidden_values):
+            return made
+    raise AssertionError("no task in 100 walks")
+
+
+def test_the_same_seed_composes_the_same_task(library: ServiceLibrary):
+    assert first_task(library) == first_task(library)
+
+
+def test_an_accepted_paraphrase_replaces_the_instruction(library: ServiceLibrary):
+    plain = first_task(library)
+    seen = []
+
+    def reword(text, visible, hidden, seed):
+        seen.append(seed)
+        candidate = "Kindly handle this: " + text
+        return (candidate, None) if accept_paraphrase(candidate, visible, hidden) is None \
+            else (text, "rejected")
+
+    task = first_task(library, reword)
+    assert task.instruction == "Kindly handle this: " + plain.instruction
+    assert task.gold_calls == plain.gold_calls and seen
+
+
+def test_a_rejected_paraphrase_keeps_the_template(library: ServiceLibrary):
+    plain = first_task(library)
+    task = first_task(library, lambda text, visible, hidden, seed: (text, "leaks a value"))
+    assert task.instruction == plain.instruction
