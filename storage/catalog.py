@@ -14,6 +14,7 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from storage.schemas import SCHEMAS, VIEWS
 from storage.store import Store
@@ -48,10 +49,17 @@ def _sql_string(text: str) -> str:
 def view_sql(store: Store, table: str) -> str:
     """`CREATE VIEW` statement for one table (typed and empty when it has no files)."""
     folder = store.tables_dir / table
-    if any(folder.glob("run_id=*/*.parquet")):
+    files = sorted(folder.glob("run_id=*/*.parquet"))
+    if files:
         pattern = _sql_string((folder / "run_id=*" / "*.parquet").as_posix())
+        # Files written before a column was added lack it: it reads as NULL, not an error.
+        present = {name for path in files for name in pq.read_schema(path).names}
+        added = "".join(
+            f", CAST(NULL AS {_duckdb_type(field.type)}) AS {field.name}"
+            for field in SCHEMAS[table] if field.name not in present
+        )
         return (
-            f"CREATE OR REPLACE VIEW {table} AS SELECT * FROM read_parquet({pattern}, "
+            f"CREATE OR REPLACE VIEW {table} AS SELECT *{added} FROM read_parquet({pattern}, "
             "hive_partitioning = true, hive_types = {'run_id': VARCHAR}, union_by_name = true)"
         )
     columns = ", ".join(

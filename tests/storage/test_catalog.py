@@ -101,3 +101,20 @@ def test_tools_view_joins_ingested_specs_with_their_builds(store: Store):
     write("tool_builds", "synthesize", [build])
     _, rows = run_query(store, "select name, implementation, mounted from tools order by name")
     assert rows == [("crm__get_a", "compiled", True), ("crm__get_b", None, None)]
+
+
+def test_files_from_before_a_column_was_added_read_it_as_null(store: Store):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    old = SCHEMAS["tool_builds"].remove(SCHEMAS["tool_builds"].get_field_index("param_types"))
+    folder = store.partition("tool_builds", "old")
+    folder.mkdir(parents=True)
+    row = {"service": "s", "name": "s__get", "implementation": "compiled", "mounted": True,
+           "reason": None, "checks_passed": 3, "checks_failed": 0}
+    pq.write_table(pa.Table.from_pylist([row], schema=old), folder / "synthesize-00000.parquet")
+    refresh_catalog(store)
+    _, rows = run_query(store, "select name, param_types from tool_builds")
+    assert rows == [("s__get", None)]
+    _, rows = run_query(store, "select count(*) from tools")  # the view over it still binds
+    assert rows == [(0,)]
