@@ -1,7 +1,8 @@
 """The random walk: a seeded chain of calls along the dependency graph, executed as it goes.
 
 The walk starts at a read tool, then repeatedly picks an output value of an earlier call
-(recent calls weigh more), a tool that takes a value of that type (a cross-service one
+(recent calls weigh more, and values that name one thing, like emails and ids, more than
+timestamps: `TYPE_WEIGHTS`), a tool that takes a value of that type (a cross-service one
 with odds `cross_bias` to 1, and always one while the walk has not crossed services yet),
 binds the arguments, and makes the call on its private world. A candidate whose call fails,
 whose read returns nothing usable, or whose write changes nothing is dropped and another is
@@ -34,6 +35,13 @@ from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_typ
 from compoworld.services.runtime import Service, canonical_json
 
 START_FAILED = "start call failed or returned nothing usable"
+# How strongly a value of a type ties two calls together: an email or an id names one
+# thing; a timestamp fits any date parameter, so date links are followed less often.
+TYPE_WEIGHTS = {"email": 4.0, "person_name": 4.0, "phone": 4.0, "url": 3.0, "company": 3.0,
+                "address": 3.0, "username": 3.0, "filename": 3.0, "money": 2.0,
+                "currency": 1.5, "city": 2.0, "country": 1.5, "postal_code": 2.0,
+                "first_name": 2.0, "last_name": 2.0, "date": 0.7, "datetime": 0.5}
+ID_WEIGHT = 3.0
 ANSWER_TYPES = ("email", "person_name", "phone", "url", "company", "title", "money", "date",
                 "datetime", "city", "address", "username", "filename", "country", "currency")
 
@@ -117,7 +125,7 @@ def _step(
         return False
     for _ in range(config.tries):
         step = rng.choices(steps, weights=[(i + 1) ** 2 for i in steps])[0]
-        source = rng.choice(passable[step])
+        source = rng.choices(passable[step], weights=[_weight(f.type) for f in passable[step]])[0]
         here = walk.calls[step].service
         takers = [(t, p) for t, p in graph.consumers_of(source.type)
                   if graph.nodes[t].effect == "read" or graph.nodes[t].writes]
@@ -133,6 +141,10 @@ def _step(
         if _attempt(world, node, arguments, bindings, walk, found, called):
             return True
     return False
+
+
+def _weight(kind: str) -> float:
+    return ID_WEIGHT if is_entity_id(kind) else TYPE_WEIGHTS.get(kind, 1.0)
 
 
 def _crossed(walk: Walk) -> bool:
