@@ -1,0 +1,163 @@
+"""The episode runner: one policy works one task in its own environment, then it is scored.
+
+An episode is a system prompt (the date, the rules, the result format), the task's
+instruction, then assistant turns. Each tool call the policy makes is executed in the
+episode's private `Environment` and answered with a `tool` message; an assistant message
+without tool calls is the final answer and ends the episode, and so does the task's step
+budget (tool calls). A policy whose output cannot be used gets the problem back as a user
+message and tries again (it costs a step). A policy whose endpoint keeps failing raises
+`InfraError`: the rollout is marked `infra_error`, which the reward stage never scores as
+a failure. Scoring evaluates every rubric criterion on the end state and the final answer.
+
+`run_episodes` runs many episodes concurrently (asyncio, a semaphore as the concurrency
+limit): model calls are I/O; the environment and scoring are microseconds to milliseconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import Task
+from compoworld.reward.rubric import evaluate_rubric
+from compoworld.rollout.env import Environment
+from compoworld.rollout.policies import Policy
+from compoworld.rollout.records import Mode, Rollout
+
+NOW = "2025-03-03T09:00:00Z"  # the worlds' fixed `now` (built-in services share it)
+SYSTEM_PROMPT = """You are a careful assistant who completes the user's request by calling \
+tools. The current date and time is {now}.
+
+Rules:
+- Look values up with the tools; never guess an id, an email or an amount.
+- Change only what the user asks you to change.
+- Every tool returns JSON: {{"success": true, "data": ...}} or {{"success": false, \
+"error": {{"code": ..., "message": ...}}}}. Read error messages: they say what to do next.
+- When you are done, reply with a final message and no tool call, stating every value the \
+user asked you to report.
+{views}"""
+GATEWAY_NOTE = ("- Tools are reached through four meta-tools: list_services, list_tools, "
+                "describe_tool and call_tool. Discover the tool you need, read its schema, "
+                "then call it with call_tool.")
+
+
+class InfraError(RuntimeError):
+    """The policy's endpoint kept failing: the episode cannot be scored fairly."""
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """What to run: a task, a policy for it, and where the rollout belongs."""
+
+    task: Task
+    policy: Policy
+    mode: Mode
+    group_id: str
+    rollout_idx: int
+
+
+def system_prompt(mode: Mode, now: str = NOW) -> str:
+    """The system message of every episode."""
+    return SYSTEM_PROMPT.format(now=now, views=GATEWAY_NOTE if mode == "gateway" else "")
+
+
+def score(task: Task, start: dict, end: dict, answer: str) -> dict[str, Any]:
+    """Pass vector and scores of an end state and final answer against the task's rubric.
+
+    `net_score` counts only the criteria a do-nothing agent fails, so it gives no credit
+    for the guard a no-op passes.
+    """
+    passes = evaluate_rubric(task.rubric, start, end, answer)
+    earned = [p for c, p in zip(task.rubric, passes, strict=True) if not c.noop_passes]
+    total = len(passes) or 1
+    return {
+        "passes": passes,
+        "rubric_score": sum(passes) / total,
+        "score": 1.0 if passes and all(passes) else 0.0,
+        "net_score": sum(earned) / len(earned) if earned else 0.0,
+    }
+
+
+async def run_episode(episode: Episode, library: ServiceLibrary, now: str = NOW) -> Rollout:
+    """Run one episode to its end and score it (never raises for a policy's failure)."""
+    task, policy = episode.task, episode.policy
+    env_started = time.perf_counter()
+    env = Environment(task, library, episode.mode)
+    messages: list[dict[str, Any]] = [
+        {"role": "system", "content": system_prompt(episode.mode, now)},
+        {"role": "user", "content": task.instruction},
+    ]
+    seconds_env = time.perf_counter() - env_started
+    seconds_model = 0.0
+    tokens = [0, 0]
+    answer, finish, error, steps = "", "step_budget", None, 0
+    while steps <= task.step_budget:
+        steps += 1
+        began = time.perf_counter()
+        try:
+            action = await policy.act(messages, env.tools)
+        except InfraError as failure:
+            seconds_model += time.perf_counter() - began
+            finish, error = "infra_error", str(failure)[:500]
+            break
+        seconds_model += time.perf_counter() - began
+        tokens[0] += action.prompt_tokens
+        tokens[1] += action.completion_tokens
+        messages.append(action.message)
+        if action.error:
+            messages.append({"role": "user", "content": action.error})
+            continue
+        calls = action.message.get("tool_calls") or []
+        if not calls:
+            answer, finish = action.message.get("content") or "", "answer"
+            break
+        began = time.perf_counter()
+        for call in calls:
+            if env.n_tool_calls >= task.step_budget:
+                break
+            function = call.get("function", {})
+            messages.append({
+                "role": "tool", "tool_call_id": call.get("id", ""),
+                "name": function.get("name", ""),
+                "content": env.execute(function.get("name", ""), function.get("arguments", "")),
+            })
+        seconds_env += time.perf_counter() - began
+        if env.n_tool_calls >= task.step_budget:
+            finish = "step_budget"
+            break
+    began = time.perf_counter()
+    start, end = env.states()
+    scores = score(task, start, end, answer)
+    seconds_env += time.perf_counter() - began
+    return Rollout(
+        task_id=task.task_id, group_id=episode.group_id, rollout_idx=episode.rollout_idx,
+        policy=policy.name, model=policy.model, mode=episode.mode, messages=messages,
+        tools=env.tools, final_answer=answer, **scores,
+        status="infra_error" if finish == "infra_error" else "ok", finish_reason=finish,
+        n_steps=steps, n_tool_calls=env.n_tool_calls, n_real_tool_calls=env.n_real_tool_calls,
+        seconds_model=round(seconds_model, 6), seconds_env=round(seconds_env, 6),
+        prompt_tokens=tokens[0], completion_tokens=tokens[1], error=error,
+    )
+
+
+async def run_episodes(
+    episodes: Sequence[Episode], library: ServiceLibrary, *, concurrency: int = 8,
+    progress: Callable[[Rollout], None] | None = None,
+) -> list[Rollout]:
+    """Run episodes concurrently (at most `concurrency` at once), results in input order."""
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+    gate = asyncio.Semaphore(concurrency)
+
+    async def one(episode: Episode) -> Rollout:
+        async with gate:
+            rollout = await run_episode(episode, library)
+        if progress is not None:
+            progress(rollout)
+        return rollout
+
+    return list(await asyncio.gather(*(one(e) for e in episodes)))
