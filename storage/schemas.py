@@ -161,6 +161,80 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("seconds", pa.float64()),
         ]
     ),
+    "rollouts": pa.schema(
+        [
+            ("task_id", pa.string()),
+            ("group_id", pa.string()),
+            ("rollout_idx", pa.int32()),
+            ("policy", pa.string()),
+            ("model", pa.string()),
+            ("mode", pa.string()),
+            ("messages", _JSON),
+            ("tools", _JSON),
+            ("final_answer", pa.string()),
+            ("passes", pa.list_(pa.bool_())),
+            ("rubric_score", pa.float64()),
+            ("score", pa.float64()),
+            ("net_score", pa.float64()),
+            ("status", pa.string()),
+            ("finish_reason", pa.string()),
+            ("n_steps", pa.int32()),
+            ("n_tool_calls", pa.int32()),
+            ("n_real_tool_calls", pa.int32()),
+            ("seconds_model", pa.float64()),
+            ("seconds_env", pa.float64()),
+            ("prompt_tokens", pa.int64()),
+            ("completion_tokens", pa.int64()),
+            ("error", pa.string()),
+            ("services", pa.list_(pa.string())),
+            ("capabilities", pa.list_(pa.string())),
+        ]
+    ),
+    "rewards": pa.schema(
+        [
+            ("task_id", pa.string()),
+            ("group_id", pa.string()),
+            ("rollout_idx", pa.int32()),
+            ("policy", pa.string()),
+            ("reward", pa.float64()),
+            ("advantage", pa.float64()),
+            ("rubric_reward", pa.float64()),
+            ("binary_reward", pa.float64()),
+            ("excluded", pa.bool_()),
+            ("weights", _JSON),
+            ("alpha", pa.float64()),
+            ("eps", pa.float64()),
+            ("beta", pa.float64()),
+        ]
+    ),
+    "sft": pa.schema(
+        [
+            ("task_id", pa.string()),
+            ("rollout_idx", pa.int32()),
+            ("policy", pa.string()),
+            ("model", pa.string()),
+            ("tools", _JSON),
+            ("messages", _JSON),
+            ("meta", _JSON),
+            ("source", _JSON),
+        ]
+    ),
+    "rl_tasks": pa.schema(
+        [
+            ("task_id", pa.string()),
+            ("instruction", pa.string()),
+            ("services", pa.list_(pa.string())),
+            ("distractors", pa.list_(pa.string())),
+            ("world_seed", pa.int64()),
+            ("rubric", _JSON),
+            ("answer", _JSON),
+            ("step_budget", pa.int32()),
+            ("capabilities", pa.list_(pa.string())),
+            ("domain", pa.string()),
+            ("n_calls", pa.int32()),
+            ("n_services", pa.int32()),
+        ]
+    ),
     "stage_runs": pa.schema(
         [
             ("stage", pa.string()),

@@ -1,0 +1,91 @@
+"""The `export` stage: verified trajectories for SFT and the RL task set.
+
+SFT rows are the rollouts that passed every criterion (`score` 1, status `ok`), in
+CompoWorld's released format: one object per trajectory with `tools` (OpenAI function
+schemas), `messages` (OpenAI chat format: system, user, assistant with `tool_calls`, `tool`
+with `tool_call_id` and `name`), `meta` and `source`. They are stored in the `sft` table
+(JSON columns) and written as JSONL by `write_jsonl`. RL rows are the verified tasks with
+their rubrics (`rl_tasks`): what the RL recipe rolls out and rewards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from compoworld.shards import Shard
+
+META_KEYS = ("task_id", "rollout_idx", "rubric_score", "score", "net_score", "n_tool_calls",
+             "n_real_tool_calls", "n_steps", "discover_mode", "finish_reason", "services",
+             "domain", "capabilities")
+
+
+def sft_record(row: dict[str, Any], domain: str) -> dict[str, Any]:
+    """The released-format object of one `rollouts` row."""
+    meta = {key: row.get(key) for key in META_KEYS}
+    meta |= {"discover_mode": row["mode"], "domain": domain,
+             "services": list(row["services"]), "capabilities": list(row["capabilities"])}
+    return {
+        "tools": orjson.loads(row["tools"]),
+        "messages": orjson.loads(row["messages"]),
+        "meta": meta,
+        "source": {"policy": row["policy"], "model": row["model"]},
+    }
+
+
+def _domains(store: Any, run_id: str) -> dict[str, str]:
+    return {r["service"]: r["domain"]
+            for r in store.read("services", run_id, columns=["service", "domain"])}
+
+
+def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
+    """The stage's work function: item `sft` or `rl` of the run."""
+    domains = _domains(store, shard.run_id)
+    kind = shard.items[0]
+    if kind == "sft":
+        rows = [r for r in store.read("rollouts", shard.run_id)
+                if r["score"] == 1.0 and r["status"] == "ok"]
+        rows.sort(key=lambda r: (r["task_id"], r["policy"], r["rollout_idx"]))
+        records = [sft_record(r, domains.get(r["services"][0], "other")) for r in rows]
+        return {"sft": [
+            {"task_id": r["meta"]["task_id"], "rollout_idx": r["meta"]["rollout_idx"],
+             "policy": r["source"]["policy"], "model": r["source"]["model"],
+             "tools": orjson.dumps(r["tools"]).decode(),
+             "messages": orjson.dumps(r["messages"]).decode(),
+             "meta": orjson.dumps(r["meta"]).decode(),
+             "source": orjson.dumps(r["source"]).decode()}
+            for r in records
+        ]}
+    if kind == "rl":
+        tasks = sorted((r for r in store.read("tasks", shard.run_id) if r["verified"]),
+                       key=lambda r: r["task_id"])
+        keys = ("task_id", "instruction", "services", "distractors", "world_seed", "rubric",
+                "answer", "step_budget", "capabilities", "n_calls", "n_services")
+        return {"rl_tasks": [{k: r[k] for k in keys}
+                             | {"domain": domains.get(r["services"][0], "other")}
+                             for r in tasks]}
+    raise ValueError(f"unknown export {kind!r}; choose sft or rl")
+
+
+def write_jsonl(store: Any, run_id: str, table: str, path: Path) -> int:
+    """Write an exported table as JSONL (one object per line; JSON columns inlined),
+    atomically: a reader never sees half a file. Returns the number of lines."""
+    rows = store.read(table, run_id)
+    json_columns = {"tools", "messages", "meta", "source", "rubric", "answer"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with temporary.open("w", encoding="utf-8") as out:
+        for row in rows:
+            if table == "sft":
+                record = {k: orjson.loads(row[k]) for k in ("tools", "messages", "meta",
+                                                            "source")}
+            else:
+                record = {k: orjson.loads(v) if k in json_columns and isinstance(v, str) else v
+                          for k, v in row.items()}
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    temporary.replace(path)
+    return len(rows)

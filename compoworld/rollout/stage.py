@@ -1,0 +1,87 @@
+"""The `rollout` stage: G rollouts per verified task, scored, with CFRR rewards per group.
+
+A shard holds task ids. For each task it runs `group_size` episodes (each on a private
+world) with the chosen policy, concurrently, then scores the group: every rollout's pass
+vector, then CFRR rewards and GRPO advantages over the group (`reward/cfrr.py`), with the
+CFRR parameters stored on each reward row. Rollouts whose endpoint kept failing are kept
+with status `infra_error` and left out of their group's rewards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import Task
+from compoworld.compose.stage import task_from_row
+from compoworld.graph.words import derive_seed
+from compoworld.reward.cfrr import CFRRParams, score_group
+from compoworld.rollout.episode import Episode, run_episodes
+from compoworld.rollout.policies import NoisyPolicy, Policy, RandomPolicy, ReferencePolicy
+from compoworld.rollout.records import Rollout
+from compoworld.shards import Shard
+
+POLICIES = ("reference", "noisy", "random", "openai")
+
+
+def make_policy(params: dict[str, Any], task: Task, rollout_idx: int) -> Policy:
+    """The policy of one episode, from the stage parameters."""
+    kind, mode, seed = params["policy"], params["mode"], params["seed"]
+    if kind == "reference":
+        return ReferencePolicy(task, mode)
+    if kind == "noisy":
+        return NoisyPolicy(task, mode, seed, rollout_idx)
+    if kind == "random":
+        return RandomPolicy(derive_seed(seed, task.task_id), rollout_idx)
+    if kind == "openai":
+        from compoworld.llm import LLMClient
+        from compoworld.rollout.openai_policy import OpenAIPolicy
+
+        client = LLMClient(params["base_url"], params["model"], timeout=params["timeout"])
+        return OpenAIPolicy(client, params["action_mode"], seed=derive_seed(
+            seed, task.task_id, rollout_idx) % (1 << 31))
+    raise ValueError(f"unknown policy {kind!r}; choose one of {', '.join(POLICIES)}")
+
+
+def rollout_row(rollout: Rollout, task: Task) -> dict[str, Any]:
+    """One `rollouts` row: records as JSON, the pass vector as a list."""
+    dump = rollout.model_dump()
+    for key in ("messages", "tools"):
+        dump[key] = orjson.dumps(dump[key]).decode()
+    return dump | {"services": task.services, "capabilities": task.capabilities}
+
+
+def rollout_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
+    """The stage's work function: every task of the shard, `group_size` rollouts each."""
+    params = shard.params
+    rows = store.read("tasks", shard.run_id, where=("task_id", shard.items))
+    tasks = sorted((task_from_row(r) for r in rows if r["verified"]), key=lambda t: t.task_id)
+    library = ServiceLibrary.from_store(store, shard.run_id)
+    episodes = [
+        Episode(task, make_policy(params, task, index), params["mode"],
+                f"{params['policy']}-{task.task_id}", index)
+        for task in tasks for index in range(params["group_size"])
+    ]
+    rollouts = asyncio.run(run_episodes(episodes, library, concurrency=params["concurrency"]))
+    cfrr = CFRRParams(**params["cfrr"])
+    by_task = {task.task_id: task for task in tasks}
+    out_rollouts, out_rewards = [], []
+    for start in range(0, len(rollouts), params["group_size"]):
+        group = rollouts[start:start + params["group_size"]]
+        rewards = score_group([{"passes": r.passes, "status": r.status} for r in group], cfrr)
+        for rollout, reward in zip(group, rewards, strict=True):
+            out_rollouts.append(rollout_row(rollout, by_task[rollout.task_id]))
+            out_rewards.append({
+                "task_id": rollout.task_id, "group_id": rollout.group_id,
+                "rollout_idx": rollout.rollout_idx, "policy": rollout.policy,
+                "reward": reward["reward"], "advantage": reward["advantage"],
+                "rubric_reward": reward.get("rubric_reward"),
+                "binary_reward": reward.get("binary_reward"),
+                "excluded": reward.get("excluded", False),
+                "weights": orjson.dumps(reward.get("weights")).decode(),
+                "alpha": cfrr.alpha, "eps": cfrr.eps, "beta": cfrr.beta,
+            })
+    return {"rollouts": out_rollouts, "rewards": out_rewards}

@@ -1,0 +1,49 @@
+"""export_flow: the SFT trajectories and the RL task set of a run, as tables and JSONL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, get_run_logger
+
+from compoworld.rollout.export import write_jsonl
+from compoworld.settings import default_run_id
+from compoworld.shards import plan_shards
+from flows.shards import run_stage
+from storage.queries import stage_digest
+from storage.store import Store
+
+TABLES = {"sft": "sft", "rl": "rl_tasks"}
+
+
+@flow(name="export", flow_run_name="export-{run_id}-{kind}")
+def export_flow(
+    run_id: str | None = None,
+    kind: str = "sft",
+    out: str | None = None,
+    dask_address: str | None = None,
+    home: str | None = None,
+) -> dict[str, Any]:
+    """Export `sft` (rollouts that passed every criterion) or `rl` (verified tasks with
+    rubrics) into their table, and as JSONL to `out` (default
+    `<home>/exports/<run_id>/<kind>.jsonl`)."""
+    if kind not in TABLES:
+        raise ValueError(f"kind must be 'sft' or 'rl', not {kind!r}")
+    logger = get_run_logger()
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    upstream = {stage: stage_digest(store, run_id, stage)
+                for stage in ("compose", *sorted(_rollout_stages(store, run_id)))}
+    shards = plan_shards(run_id=run_id, stage=f"export-{kind}", items=[kind], shard_size=1,
+                         params=upstream, work="compoworld.rollout.export:export_shard")
+    summary = run_stage(shards, home=str(store.home), dask_address=dask_address)
+    path = Path(out) if out else store.home / "exports" / run_id / f"{kind}.jsonl"
+    lines = write_jsonl(store, run_id, TABLES[kind], path)
+    logger.info("export %s %s: %d lines in %s", run_id, kind, lines, path)
+    return {"run_id": run_id, "kind": kind, "path": str(path), "lines": lines} | summary
+
+
+def _rollout_stages(store: Store, run_id: str) -> set[str]:
+    folder = store.partition("stage_runs", run_id)
+    return {p.name.rsplit("-", 1)[0] for p in folder.glob("rollout-*.parquet")}
