@@ -37,8 +37,10 @@ class Rejected:
 
 
 def step_budget(calls: int) -> int:
-    """Tool calls an agent may make: room to look around, list tools and recover."""
-    return 2 * calls + 4
+    """Tool calls an agent may make: in the gateway view an agent lists a service's tools
+    and describes a tool before calling it (3 calls per gold call at most), plus room to
+    recover from a mistake or two."""
+    return 3 * calls + 4
 
 
 def capabilities(calls: list[GoldCall]) -> list[str]:

@@ -65,7 +65,7 @@ class Turn:
     """One scripted turn: a gold call (maybe with one argument changed), a look at a tool's
     schema, an extra read, or the final answer (maybe without the values)."""
 
-    kind: Literal["gold", "describe", "extra", "answer"]
+    kind: Literal["gold", "list", "describe", "extra", "answer"]
     step: int = -1
     tool: str = ""
     change: tuple[str, Any] | None = None
@@ -154,8 +154,30 @@ class ReferencePolicy:
         self.mode = mode
         self.seed = 0  # seeds the arguments of extra reads (only noisy scripts have them)
         self.rollout_idx = 0
-        self.script = [Turn("gold", step=i) for i in range(len(task.gold_calls))]
-        self.script.append(Turn("answer"))
+        gold = [Turn("gold", step=i) for i in range(len(task.gold_calls))]
+        self.script = self.discover([*gold, Turn("answer")])
+
+    def discover(self, script: list[Turn]) -> list[Turn]:
+        """In gateway mode, look around as an agent must: list a service's tools before
+        its first call, and describe a tool before its first call."""
+        if self.mode != "gateway":
+            return script
+        listed: set[str] = set()
+        described: set[str] = set()
+        out: list[Turn] = []
+        for turn in script:
+            if turn.kind == "describe":
+                described.add(turn.tool)
+            if turn.kind == "gold":
+                call = self.task.gold_calls[turn.step]
+                if call.service not in listed:
+                    listed.add(call.service)
+                    out.append(Turn("list", tool=call.service))
+                if call.tool not in described:
+                    described.add(call.tool)
+                    out.append(Turn("describe", tool=call.tool))
+            out.append(turn)
+        return out
 
     async def act(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Action:
         """The next scripted turn, filled in from what the conversation shows."""
@@ -178,6 +200,8 @@ class ReferencePolicy:
             return self._call(call_id, call.tool, self.arguments(plan, results))
         if plan.kind == "describe":
             return assistant(None, [tool_call(call_id, "describe_tool", {"tool": plan.tool})])
+        if plan.kind == "list":
+            return assistant(None, [tool_call(call_id, "list_tools", {"service": plan.tool})])
         return self._call(call_id, plan.tool, self._extra_arguments(turn, plan, seen, tools))
 
     def arguments(self, plan: Turn, results: dict[int, Any]) -> dict[str, Any]:
@@ -257,7 +281,8 @@ class NoisyPolicy(ReferencePolicy):
                     "wrong_answer": bool(self.task.answer)}
         options = [kind for kind in MISTAKES if possible[kind]]
         chosen = set(rng.sample(options, min(len(options), rng.choice((1, 1, 2)))))
-        gold, answer = self.script[:-1], self.script[-1]
+        gold = [Turn("gold", step=i) for i in range(len(calls))]
+        answer = Turn("answer")
         if "wrong_argument" in chosen:
             step, param = rng.choice(writable)
             value = _perturb(calls[step].arguments[param], rng)
@@ -275,7 +300,7 @@ class NoisyPolicy(ReferencePolicy):
         if "wrong_answer" in chosen:
             answer = Turn("answer", withhold=True)
         self.mistakes = [kind for kind in MISTAKES if kind in chosen]
-        self.script = [*gold, answer]
+        self.script = self.discover([*gold, answer])
 
 
 def _perturbable(value: Any) -> bool:
