@@ -106,6 +106,18 @@ def observed(messages: list[dict[str, Any]]) -> dict[str, Any]:
     return found
 
 
+def same_type(value: Any, like: Any) -> Any:
+    """A discovered value in the JSON type its parameter takes (the schema says it: a
+    string id `"42"` from a number 42, a number from a digit string), as an agent reads
+    the type off the tool's schema; types are not hidden, values are."""
+    if isinstance(like, str) and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(like, int) and not isinstance(like, bool) and isinstance(value, str) \
+            and value.lstrip("-").isdigit():
+        return int(value)
+    return value
+
+
 def discover(results: dict[int, Any], step: int | None, path: str | None,
              selector: Selector | None) -> Any:
     """A value of an observed result (`MISSING` when it cannot be found): with a selector,
@@ -216,7 +228,7 @@ class ReferencePolicy:
                 continue
             value = discover(results, binding.step, binding.path, binding.selector)
             if value is not MISSING:
-                arguments[param] = value
+                arguments[param] = same_type(value, gold)
         if plan.change is not None:
             arguments[plan.change[0]] = plan.change[1]
         return arguments

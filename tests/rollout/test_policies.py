@@ -185,3 +185,14 @@ def test_the_random_policy_stops_and_gives_up(mode: str):
     messages, _ = play(RandomPolicy(7, 0), gateway, turns=6)
     names = [c["function"]["name"] for m in messages for c in m.get("tool_calls", [])]
     assert names == ["list_services", "list_tools", "describe_tool", "call_tool"]
+
+
+@pytest.mark.parametrize(("value", "like", "expected"), [
+    (766.31, "766.31", "766.31"), (42, "x", "42"), ("42", 7, 42), ("-3", 1, -3),
+    ("abc", 1, "abc"), (True, "x", True), (5, 5, 5), ("a", "b", "a"),
+])
+def test_discovered_values_take_the_parameter_type(value, like, expected):
+    from compoworld.rollout.policies import same_type
+
+    assert same_type(value, like) == expected
+    assert type(same_type(value, like)) is type(expected)
