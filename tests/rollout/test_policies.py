@@ -99,13 +99,16 @@ def test_the_reference_uses_the_exposed_name_of_a_long_tool(mode: str):
 
 
 def tampered(task: Task) -> tuple[Task, int]:
-    """A copy whose hidden gold arguments and answer values are junk."""
+    """A copy whose hidden gold arguments and answer values are junk (of the same JSON type:
+    the type of a parameter is no secret, its value is)."""
     copy = task.model_copy(deep=True)
     count = 0
     for call in copy.gold_calls:
         for param, binding in call.bindings.items():
             if binding.kind == "hidden":
-                call.arguments[param] = "JUNK-VALUE"
+                gold = call.arguments[param]
+                numeric = isinstance(gold, int | float) and not isinstance(gold, bool)
+                call.arguments[param] = -987654321 if numeric else "JUNK-VALUE"
                 count += 1
     for item in copy.answer:
         item.value = "JUNK-VALUE"
@@ -123,6 +126,7 @@ def test_the_reference_discovers_hidden_values_instead_of_reading_them(mode: str
         passed, messages, _env = passes(junk, library, ReferencePolicy(junk, mode), mode)
         assert all(passed), (task.task_id, passed)
         assert "JUNK-VALUE" not in json.dumps(messages)
+        assert "-987654321" not in json.dumps(messages)
     assert total >= 10
     selected = [b for t in builtin_tasks() for c in t.gold_calls for b in c.bindings.values()
                 if b.selector is not None]
