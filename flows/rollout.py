@@ -6,6 +6,7 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 
+from compoworld.graph.words import slugify
 from compoworld.rollout.stage import POLICIES
 from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
@@ -32,6 +33,7 @@ def rollout_flow(
     action_mode: str = "tools",
     concurrency: int = 8,
     timeout: float = 60,
+    max_tokens: int = 512,
     alpha: float = 1.0,
     eps: float = 0.05,
     beta: float = 0.5,
@@ -65,10 +67,13 @@ def rollout_flow(
                 mode)
     params = {"policy": policy, "mode": mode, "group_size": group_size, "seed": seed,
               "base_url": base_url, "model": model, "action_mode": action_mode,
-              "concurrency": concurrency, "timeout": timeout,
+              "concurrency": concurrency, "timeout": timeout, "max_tokens": max_tokens,
               "cfrr": {"alpha": alpha, "eps": eps, "beta": beta},
               "compose": stage_digest(store, run_id, "compose")}
-    shards = plan_shards(run_id=run_id, stage=f"rollout-{policy}-{mode}", items=ids,
+    stage = f"rollout-{policy}-{mode}"
+    if policy == "openai":  # rollouts of other models or action modes are kept beside
+        stage = f"rollout-openai-{slugify(model or '')}-{action_mode}-{mode}"
+    shards = plan_shards(run_id=run_id, stage=stage, items=ids,
                          shard_size=tasks_per_shard, params=params,
                          work="compoworld.rollout.stage:rollout_shard")
     return {"run_id": run_id, "tasks": len(ids)} | run_stage(

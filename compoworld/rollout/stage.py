@@ -41,8 +41,8 @@ def make_policy(params: dict[str, Any], task: Task, rollout_idx: int) -> Policy:
         from compoworld.rollout.openai_policy import OpenAIPolicy
 
         client = LLMClient(params["base_url"], params["model"], timeout=params["timeout"])
-        return OpenAIPolicy(client, params["action_mode"], seed=derive_seed(
-            seed, task.task_id, rollout_idx) % (1 << 31))
+        return OpenAIPolicy(client, params["action_mode"], max_tokens=params["max_tokens"],
+                            seed=derive_seed(seed, task.task_id, rollout_idx) % (1 << 31))
     raise ValueError(f"unknown policy {kind!r}; choose one of {', '.join(POLICIES)}")
 
 
