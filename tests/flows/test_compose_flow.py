@@ -13,22 +13,20 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Criterion
 from compoworld.reward.rubric import evaluate_rubric
 from flows.compose import NothingToCompose, compose_flow
-from flows.ingest import ingest_flow
-from flows.synthesize import synthesize_flow
 from storage.catalog import run_query
 from storage.store import Store
+from tests.flows.helpers import composed_builtin_store
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def composed(prefect_harness, tmp_path_factory) -> Store:
-    store = Store.open(tmp_path_factory.mktemp("compose") / "home")
-    home = str(store.home)
-    ingest_flow(source="builtin", run_id="c", home=home)
-    synthesize_flow(run_id="c", services=None, shard_size=5, home=home)
-    summary = compose_flow(run_id="c", tasks=24, tasks_per_shard=12, home=home)
-    assert (summary["shards"], summary["ran"], summary["graph"]["ran"]) == (2, 2, 1)
+    store = composed_builtin_store(tmp_path_factory.mktemp("compose"), "c", tasks=24,
+                                   per_shard=12)
+    _, rows = run_query(store, "select stage, count(*) from stage_runs where status = 'done' "
+                               "group by 1 order by 1")
+    assert dict(rows)["compose"] == 2 and dict(rows)["graph"] == 1
     return store
 
 

@@ -6,13 +6,11 @@ import json
 
 import pytest
 
-from flows.compose import compose_flow
 from flows.export import export_flow
-from flows.ingest import ingest_flow
 from flows.rollout import NothingToRollOut, rollout_flow
-from flows.synthesize import synthesize_flow
 from storage.catalog import run_query
 from storage.store import Store
+from tests.flows.helpers import composed_builtin_store
 
 pytestmark = pytest.mark.slow
 
@@ -23,11 +21,9 @@ META = {"task_id", "rollout_idx", "rubric_score", "score", "net_score", "n_tool_
 
 @pytest.fixture(scope="module")
 def rolled(prefect_harness, tmp_path_factory) -> Store:
-    store = Store.open(tmp_path_factory.mktemp("rollout") / "home")
+    store = composed_builtin_store(tmp_path_factory.mktemp("rollout"), "r", tasks=12,
+                                   per_shard=6)
     home = str(store.home)
-    ingest_flow(source="builtin", run_id="r", home=home)
-    synthesize_flow(run_id="r", services=None, shard_size=5, home=home)
-    compose_flow(run_id="r", tasks=12, tasks_per_shard=6, home=home)
     for mode in ("gateway", "direct"):
         rollout_flow(run_id="r", policy="reference", mode=mode, group_size=2,
                      tasks_per_shard=6, home=home)
