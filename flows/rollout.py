@@ -34,6 +34,7 @@ def rollout_flow(
     concurrency: int = 8,
     timeout: float = 60,
     max_tokens: int = 512,
+    max_steps: int | None = None,
     alpha: float = 1.0,
     eps: float = 0.05,
     beta: float = 0.5,
@@ -45,7 +46,8 @@ def rollout_flow(
     (all when None; ordered by task id) in `mode` (`direct` or `gateway`), score every
     rollout and compute CFRR rewards (alpha, eps, beta) per group. `openai` needs
     `base_url` and `model` (any OpenAI-compatible endpoint; `action_mode` `json-action` for
-    models without tool calls). Rerunning with the same `run_id` resumes."""
+    models without tool calls; `max_steps` caps each task's step budget, `max_tokens` each
+    reply). Rerunning with the same `run_id` resumes."""
     logger = get_run_logger()
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
@@ -68,6 +70,7 @@ def rollout_flow(
     params = {"policy": policy, "mode": mode, "group_size": group_size, "seed": seed,
               "base_url": base_url, "model": model, "action_mode": action_mode,
               "concurrency": concurrency, "timeout": timeout, "max_tokens": max_tokens,
+              "max_steps": max_steps,
               "cfrr": {"alpha": alpha, "eps": eps, "beta": beta},
               "compose": stage_digest(store, run_id, "compose")}
     stage = f"rollout-{policy}-{mode}"

@@ -58,6 +58,7 @@ class Episode:
     mode: Mode
     group_id: str
     rollout_idx: int
+    max_steps: int | None = None  # caps the task's step budget (costly models, smoke tests)
 
 
 def system_prompt(mode: Mode, now: str = NOW) -> str:
@@ -95,7 +96,8 @@ async def run_episode(episode: Episode, library: ServiceLibrary, now: str = NOW)
     seconds_model = 0.0
     tokens = [0, 0]
     answer, finish, error, steps = "", "step_budget", None, 0
-    while steps <= task.step_budget:
+    budget = min(task.step_budget, episode.max_steps or task.step_budget)
+    while steps <= budget:
         steps += 1
         began = time.perf_counter()
         try:
@@ -117,7 +119,7 @@ async def run_episode(episode: Episode, library: ServiceLibrary, now: str = NOW)
             break
         began = time.perf_counter()
         for call in calls:
-            if env.n_tool_calls >= task.step_budget:
+            if env.n_tool_calls >= budget:
                 break
             function = call.get("function", {})
             messages.append({
@@ -126,7 +128,7 @@ async def run_episode(episode: Episode, library: ServiceLibrary, now: str = NOW)
                 "content": env.execute(function.get("name", ""), function.get("arguments", "")),
             })
         seconds_env += time.perf_counter() - began
-        if env.n_tool_calls >= task.step_budget:
+        if env.n_tool_calls >= budget:
             finish = "step_budget"
             break
     began = time.perf_counter()

@@ -27,13 +27,33 @@ from compoworld.rollout.episode import InfraError
 from compoworld.rollout.policies import Action
 
 ActionMode = Literal["tools", "json-action"]
+# Bounded on purpose: a grammar constrains the reply's shape but does not make a small model
+# stop, and with open objects and strings it rambles until `max_tokens` cuts the JSON.
 ACTION_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "tool": {"type": "string"},
-        "arguments": {"type": "object"},
-        "answer": {"type": "string"},
-    },
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {
+                "tool": {"type": "string", "maxLength": 80},
+                "arguments": {
+                    "type": "object",
+                    "additionalProperties": {"anyOf": [
+                        {"type": "string", "maxLength": 120}, {"type": "number"},
+                        {"type": "boolean"},
+                    ]},
+                    "maxProperties": 8,
+                },
+            },
+            "required": ["tool", "arguments"],
+            "additionalProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"answer": {"type": "string", "maxLength": 400}},
+            "required": ["answer"],
+            "additionalProperties": False,
+        },
+    ]
 }
 JSON_ACTION_RULES = """
 Reply with exactly one JSON object and nothing else:

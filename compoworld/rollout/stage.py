@@ -1,6 +1,7 @@
 """The `rollout` stage: G rollouts per verified task, scored, with CFRR rewards per group.
 
-A shard holds task ids. For each task it runs `group_size` episodes (each on a private
+A shard holds task ids. For each task it runs `group_size` episodes (a group, named
+`<stage>:<task id>`: the policy, view and model are in the stage name) (each on a private
 world) with the chosen policy, concurrently, then scores the group: every rollout's pass
 vector, then CFRR rewards and GRPO advantages over the group (`reward/cfrr.py`), with the
 CFRR parameters stored on each reward row. Rollouts whose endpoint kept failing are kept
@@ -62,7 +63,7 @@ def rollout_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     library = ServiceLibrary.from_store(store, shard.run_id)
     episodes = [
         Episode(task, make_policy(params, task, index), params["mode"],
-                f"{params['policy']}-{task.task_id}", index)
+                f"{shard.stage}:{task.task_id}", index, params.get("max_steps"))
         for task in tasks for index in range(params["group_size"])
     ]
     rollouts = asyncio.run(run_episodes(episodes, library, concurrency=params["concurrency"]))
