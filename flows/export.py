@@ -7,7 +7,7 @@ from typing import Any
 
 from prefect import flow, get_run_logger
 
-from compoworld.rollout.export import write_jsonl
+from compoworld.rollout.export import export_items, write_jsonl
 from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
 from flows.shards import run_stage
@@ -35,7 +35,11 @@ def export_flow(
     run_id = run_id or default_run_id()
     upstream = {stage: stage_digest(store, run_id, stage)
                 for stage in ("compose", *sorted(_rollout_stages(store, run_id)))}
-    shards = plan_shards(run_id=run_id, stage=f"export-{kind}", items=[kind], shard_size=1,
+    items = export_items(store, run_id, kind)
+    if not items:
+        raise ValueError(f"run {run_id!r} has no rollouts to export: run `compoworld rollout "
+                         f"--run-id {run_id}` first")
+    shards = plan_shards(run_id=run_id, stage=f"export-{kind}", items=items, shard_size=1,
                          params=upstream, work="compoworld.rollout.export:export_shard")
     summary = run_stage(shards, home=str(store.home), dask_address=dask_address)
     path = Path(out) if out else store.home / "exports" / run_id / f"{kind}.jsonl"

@@ -180,13 +180,26 @@ class Store:
         *,
         columns: list[str] | None = None,
         where: tuple[str, list[Any]] | None = None,
+        equal: dict[str, Any] | None = None,
+        files: list[str] | None = None,
     ) -> list[dict[str, Any]]:
         """Rows of one run of a table; `where=(column, values)` keeps rows whose column is in
-        values (row groups are pruned by their statistics, so a shard reads little)."""
+        values, `equal={column: value}` rows equal on every column (row groups are pruned by
+        their statistics, so a shard reads little); `files` (names without `.parquet`, as
+        `files()` lists them) reads only those files."""
         folder = self.partition(table, run_id)
-        files = sorted(str(path) for path in folder.glob("*.parquet"))
-        if not files:
+        paths = sorted(str(path) for path in folder.glob("*.parquet")
+                       if files is None or path.stem in files)
+        if not paths:
             return []
-        dataset = ds.dataset(files, format="parquet", schema=SCHEMAS[table])
+        dataset = ds.dataset(paths, format="parquet", schema=SCHEMAS[table])
         condition = pc.field(where[0]).isin(where[1]) if where else None
+        for column, value in (equal or {}).items():
+            test = pc.field(column) == value
+            condition = test if condition is None else condition & test
         return dataset.to_table(columns=columns, filter=condition).to_pylist()
+
+    def files(self, table: str, run_id: str) -> list[str]:
+        """Names (without `.parquet`) of one run's files of a table, sorted: read them one
+        at a time when the whole run would not fit in memory."""
+        return sorted(path.stem for path in self.partition(table, run_id).glob("*.parquet"))

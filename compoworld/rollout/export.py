@@ -42,13 +42,23 @@ def _domains(store: Any, run_id: str) -> dict[str, str]:
             for r in store.read("services", run_id, columns=["service", "domain"])}
 
 
-def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
-    """The stage's work function: item `sft` or `rl` of the run."""
-    domains = _domains(store, shard.run_id)
-    kind = shard.items[0]
+def export_items(store: Any, run_id: str, kind: str) -> list[str]:
+    """What an export's shards hold: for `sft` the run's `rollouts` files (one at a time:
+    direct-view rollouts carry every tool schema, and a whole run does not fit in a
+    worker's memory), for `rl` the one item `rl`."""
     if kind == "sft":
-        rows = [r for r in store.read("rollouts", shard.run_id)
-                if r["score"] == 1.0 and r["status"] == "ok"]
+        return store.files("rollouts", run_id)
+    if kind == "rl":
+        return ["rl"]
+    raise ValueError(f"unknown export {kind!r}; choose sft or rl")
+
+
+def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
+    """The stage's work function: the SFT rows of a few `rollouts` files, or the RL set."""
+    domains = _domains(store, shard.run_id)
+    if shard.stage == "export-sft":
+        rows = [row for name in shard.items for row in store.read(
+            "rollouts", shard.run_id, equal={"score": 1.0, "status": "ok"}, files=[name])]
         rows.sort(key=lambda r: (r["task_id"], r["policy"], r["rollout_idx"]))
         records = [sft_record(r, domains.get(r["services"][0], "other")) for r in rows]
         return {"sft": [
@@ -60,7 +70,7 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
              "source": orjson.dumps(r["source"]).decode()}
             for r in records
         ]}
-    if kind == "rl":
+    if shard.items == ["rl"]:
         tasks = sorted((r for r in store.read("tasks", shard.run_id) if r["verified"]),
                        key=lambda r: r["task_id"])
         keys = ("task_id", "instruction", "services", "distractors", "world_seed", "rubric",
@@ -68,18 +78,20 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
         return {"rl_tasks": [{k: r[k] for k in keys}
                              | {"domain": domains.get(r["services"][0], "other")}
                              for r in tasks]}
-    raise ValueError(f"unknown export {kind!r}; choose sft or rl")
+    raise ValueError(f"unknown export shard {shard.stage} {shard.items}")
 
 
 def write_jsonl(store: Any, run_id: str, table: str, path: Path) -> int:
     """Write an exported table as JSONL (one object per line; JSON columns inlined),
     atomically: a reader never sees half a file. Returns the number of lines."""
-    rows = store.read(table, run_id)
     json_columns = {"tools", "messages", "meta", "source", "rubric", "answer"}
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    lines = 0
     with temporary.open("w", encoding="utf-8") as out:
-        for row in rows:
+        for row in (r for name in store.files(table, run_id)
+                    for r in store.read(table, run_id, files=[name])):
+            lines += 1
             if table == "sft":
                 record = {k: orjson.loads(row[k]) for k in ("tools", "messages", "meta",
                                                             "source")}
@@ -88,4 +100,4 @@ def write_jsonl(store: Any, run_id: str, table: str, path: Path) -> int:
                           for k, v in row.items()}
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
     temporary.replace(path)
-    return len(rows)
+    return lines
