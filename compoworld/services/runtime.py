@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -152,8 +153,16 @@ def _jsonschema_validator(schema: dict[str, Any]) -> Callable[[Any], Any]:
 
 
 def canonical_json(value: Any) -> bytes:
-    """Deterministic JSON bytes (sorted keys): what digests and caches are keyed on."""
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    """Deterministic JSON bytes (sorted keys): what digests and caches are keyed on.
+
+    orjson refuses integers beyond 64 bits, which some real schemas hold (a `maximum` of
+    2^64); those values are written by the standard library instead, still sorted and
+    deterministic (three corpus services failed to build on it).
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
 class State:

@@ -141,3 +141,16 @@ def test_copy_handles_integers_json_cannot_hold_in_64_bits():
     state = State({})
     state.collections["big"] = {"1": {"id": "1", "n": 2**70}}
     assert state.copy().collections == state.collections
+
+
+def test_canonical_json_copes_with_integers_beyond_64_bits():
+    from compoworld.services.runtime import State, canonical_json
+
+    big = {"b": 2**64, "a": [1, -(2**70)]}
+    assert canonical_json(big) == canonical_json({"a": [1, -(2**70)], "b": 2**64})
+    assert canonical_json(big) != canonical_json({"a": [1, -(2**70)], "b": 2**64 + 1})
+    schema = {"type": "object", "properties": {"id": {"type": "string"},
+                                               "n": {"type": "integer", "maximum": 2**64}}}
+    state = State({"things": schema})
+    state.put("things", {"id": "t1", "n": 5})  # real schemas carry such bounds
+    assert state.digest() == state.copy().digest()
