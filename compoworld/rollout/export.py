@@ -70,7 +70,7 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
              "source": orjson.dumps(r["source"]).decode()}
             for r in records
         ]}
-    if shard.items == ["rl"]:
+    if shard.stage == "export-rl":
         tasks = sorted((r for r in store.read("tasks", shard.run_id) if r["verified"]),
                        key=lambda r: r["task_id"])
         keys = ("task_id", "instruction", "services", "distractors", "world_seed", "rubric",
