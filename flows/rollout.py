@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow
 
 from compoworld.graph.words import slugify
 from compoworld.rollout.stage import POLICIES
 from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
-from flows.shards import run_stage
+from flows.shards import run_stage, stage_logger
 from storage.catalog import run_query
 from storage.queries import stage_digest
 from storage.store import Store
@@ -48,7 +48,7 @@ def rollout_flow(
     `base_url` and `model` (any OpenAI-compatible endpoint; `action_mode` `json-action` for
     models without tool calls; `max_steps` caps each task's step budget, `max_tokens` each
     reply). Rerunning with the same `run_id` resumes."""
-    logger = get_run_logger()
+    logger = stage_logger()
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
     if mode not in ("direct", "gateway"):

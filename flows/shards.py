@@ -4,15 +4,26 @@
 `shards_flow` on a `DaskTaskRunner` (a LocalCluster sized to the machine, or the cluster
 at `dask_address`), and refreshes the DuckDB catalog whatever happens. The subflow waits
 for every shard before it reports failures, so one bad shard never loses the others' work.
+
+Called outside any Prefect flow run (a stage flow's `.fn`, as bench/factory.py does for its
+baseline), `run_stage` runs the same shards in a plain process pool of the same size: the
+same work without Prefect or Dask, so their overhead can be measured side by side.
 """
 
 from __future__ import annotations
 
+import logging
+import multiprocessing
 import time
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import as_completed as pool_completed
+from contextlib import contextmanager
 from typing import Any
 
 from prefect import flow, get_run_logger
 from prefect.client.orchestration import get_client
+from prefect.context import FlowRunContext
 from prefect.futures import as_completed
 from prefect_dask import DaskTaskRunner
 from rich.console import Console
@@ -21,6 +32,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from compoworld.settings import worker_count
 from compoworld.shards import Shard
 from storage.catalog import refresh_catalog
+from storage.stage import execute_shard
 from storage.store import Store
 from tasks.shard import run_shard
 
@@ -29,24 +41,46 @@ class StageFailed(RuntimeError):
     """Some shards of a stage failed after their retries; the others are recorded."""
 
 
-def make_task_runner(dask_address: str | None = None) -> DaskTaskRunner:
-    """A DaskTaskRunner on the cluster at `dask_address`, else a LocalCluster of processes.
+def stage_logger() -> logging.Logger | logging.LoggerAdapter:
+    """The flow run's logger (its lines show in the UI), or a plain one outside Prefect."""
+    if FlowRunContext.get() is None:
+        return logging.getLogger("compoworld")
+    return get_run_logger()
 
-    The local workers are pointed at the API this flow run talks to. Without that, each
-    worker process of an ephemeral run starts a temporary Prefect server of its own
-    (~15 s each, and task runs recorded away from their flow run).
-    """
+
+def cluster_kwargs() -> dict[str, Any]:
+    """LocalCluster settings: one single-threaded worker process per core, pointed at the API
+    this flow run talks to. Without that, each worker process of an ephemeral run starts a
+    temporary Prefect server of its own (~15 s each, and task runs recorded away from their
+    flow run)."""
+    api_url = get_client(sync_client=True).api_url
+    return {
+        "n_workers": worker_count(),
+        "threads_per_worker": 1,
+        "processes": True,
+        "env": {"PREFECT_API_URL": str(api_url).rstrip("/")},
+    }
+
+
+def make_task_runner(dask_address: str | None = None) -> DaskTaskRunner:
+    """A DaskTaskRunner on the cluster at `dask_address`, else a new LocalCluster."""
     if dask_address:
         return DaskTaskRunner(address=dask_address)
-    api_url = get_client(sync_client=True).api_url
-    return DaskTaskRunner(
-        cluster_kwargs={
-            "n_workers": worker_count(),
-            "threads_per_worker": 1,
-            "processes": True,
-            "env": {"PREFECT_API_URL": str(api_url).rstrip("/")},
-        }
-    )
+    return DaskTaskRunner(cluster_kwargs=cluster_kwargs())
+
+
+@contextmanager
+def shared_cluster(dask_address: str | None = None) -> Iterator[str]:
+    """The address of a cluster that several stages share: `dask_address` itself, else a
+    LocalCluster started here for the block (workers start once, and keep their imported
+    code and mounted services from one stage to the next)."""
+    if dask_address:
+        yield dask_address
+        return
+    from distributed import LocalCluster
+
+    with LocalCluster(**cluster_kwargs()) as cluster:
+        yield cluster.scheduler_address
 
 
 def _progress() -> Progress:
@@ -61,42 +95,68 @@ def _progress() -> Progress:
     )
 
 
-@flow(name="shards", flow_run_name="{stage}-shards", log_prints=True)
-def shards_flow(stage: str, shards: list[Shard], home: str) -> list[dict[str, Any]]:
-    """Run `shards` in parallel; raise StageFailed after all finished if any failed."""
-    logger = get_run_logger()
-    futures = [run_shard.submit(shard, home) for shard in shards]
+def track(stage: str, outcomes: Iterator[tuple[bool, Any]], total: int) -> list[dict[str, Any]]:
+    """Consume (succeeded, result or error) pairs as shards finish: a progress bar on the
+    terminal, counts and rates in the log; raise StageFailed at the end if any failed."""
+    logger = stage_logger()
     results: list[dict[str, Any]] = []
     failures: list[str] = []
     started = time.perf_counter()
     with _progress() as bar:
-        task_id = bar.add_task(stage, total=len(futures), rows=0)
-        for future in as_completed(futures):
-            outcome = future.result(raise_on_failure=False)
-            if future.state.is_completed():
+        task_id = bar.add_task(stage, total=total, rows=0)
+        for succeeded, outcome in outcomes:
+            if succeeded:
                 results.append(outcome)
             else:
-                failures.append(f"{future.task_run_id}: {outcome}")
+                failures.append(str(outcome))
             rows = sum(result["rows"] for result in results)
             bar.update(task_id, advance=1, rows=rows)
             done = len(results) + len(failures)
-            if done == len(futures) or done % max(1, len(futures) // 10) == 0:
+            if done == total or done % max(1, total // 10) == 0:
                 elapsed = time.perf_counter() - started
                 logger.info(
                     "%s: %d/%d shards, %d rows, %.1f items/s",
-                    stage, done, len(futures), rows,
+                    stage, done, total, rows,
                     sum(result["items"] for result in results) / max(elapsed, 1e-9),
                 )
     if failures:
-        raise StageFailed(f"{stage}: {len(failures)} of {len(shards)} shards failed: {failures[0]}")
+        raise StageFailed(f"{stage}: {len(failures)} of {total} shards failed: {failures[0]}")
     return results
+
+
+@flow(name="shards", flow_run_name="{stage}-shards", log_prints=True)
+def shards_flow(stage: str, shards: list[Shard], home: str) -> list[dict[str, Any]]:
+    """Run `shards` in parallel; raise StageFailed after all finished if any failed."""
+    futures = [run_shard.submit(shard, home) for shard in shards]
+
+    def outcomes() -> Iterator[tuple[bool, Any]]:
+        for future in as_completed(futures):
+            outcome = future.result(raise_on_failure=False)
+            ok = future.state.is_completed()
+            yield ok, outcome if ok else f"{future.task_run_id}: {outcome}"
+
+    return track(stage, outcomes(), len(futures))
+
+
+def run_in_pool(stage: str, shards: list[Shard], home: str) -> list[dict[str, Any]]:
+    """The same shards in a plain process pool of the cluster's size, without Prefect/Dask."""
+    context = multiprocessing.get_context("spawn")  # like Dask's workers: fresh interpreters
+    with ProcessPoolExecutor(worker_count(), mp_context=context) as pool:
+        futures = [pool.submit(execute_shard, shard, home) for shard in shards]
+
+        def outcomes() -> Iterator[tuple[bool, Any]]:
+            for future in pool_completed(futures):
+                error = future.exception()
+                yield error is None, future.result() if error is None else repr(error)
+
+        return track(stage, outcomes(), len(futures))
 
 
 def run_stage(
     shards: list[Shard], *, home: str, dask_address: str | None = None
 ) -> dict[str, Any]:
     """Run the unfinished shards of a plan; returns counts of the whole stage."""
-    logger = get_run_logger()
+    logger = stage_logger()
     store = Store.open(home)
     stage = shards[0].stage if shards else "empty"
     pending = store.pending(shards)
@@ -106,7 +166,9 @@ def run_stage(
     )
     started = time.perf_counter()
     try:
-        if pending:
+        if pending and FlowRunContext.get() is None:
+            run_in_pool(stage, pending, str(store.home))
+        elif pending:
             shards_flow.with_options(task_runner=make_task_runner(dask_address))(
                 stage=stage, shards=pending, home=str(store.home)
             )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from prefect import flow, get_run_logger
+from prefect import flow
 
 from compoworld.services.selection import DEFAULT_SERVICES, select_services
 from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
-from flows.shards import run_stage
+from flows.shards import run_stage, stage_logger
 from storage.queries import service_candidates, stage_digest
 from storage.store import Store
 
@@ -35,7 +35,7 @@ def synthesize_flow(
     at most `shard_size` services and, past its first, `shard_tools` tools. Rerunning with
     the same `run_id` only runs unfinished shards; a new ingest invalidates them.
     """
-    logger = get_run_logger()
+    logger = stage_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id()
     candidates = service_candidates(store, run_id)

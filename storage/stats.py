@@ -57,3 +57,44 @@ def graph_summary(store: Store) -> list[dict[str, Any]]:
         """,
     )
     return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def run_summary(store: Store, run_id: str) -> dict[str, Any]:
+    """What one run produced: services (verified), tools (mounted), tasks (verified),
+    rollouts, SFT rows and RL tasks."""
+    columns, rows = run_query(
+        store,
+        """
+        SELECT (SELECT count(*) FILTER (WHERE verified) FROM services WHERE run_id = $run)
+                   AS services,
+               (SELECT count(*) FILTER (WHERE mounted) FROM tools WHERE run_id = $run) AS tools,
+               (SELECT count(*) FILTER (WHERE verified) FROM tasks WHERE run_id = $run) AS tasks,
+               (SELECT count(*) FROM rollouts WHERE run_id = $run) AS rollouts,
+               (SELECT count(*) FROM sft WHERE run_id = $run) AS sft_rows,
+               (SELECT count(*) FROM rl_tasks WHERE run_id = $run) AS rl_tasks
+        """,
+        {"run": run_id},
+    )
+    return dict(zip(columns, rows[0], strict=True))
+
+
+# Columns that time the work rather than describe its result: equal runs differ in them.
+TIMING_COLUMNS = ("seconds", "seconds_model", "seconds_env", "finished_at")
+
+
+def table_digests(store: Store, run_id: str) -> dict[str, tuple[int, str]]:
+    """Per table, the run's row count and an order-free digest of its rows' content (timing
+    columns and the run id left out): two runs of the same inputs and seed must agree, however
+    their shards were interrupted and resumed."""
+    digests: dict[str, tuple[int, str]] = {}
+    for table, schema in SCHEMAS.items():
+        excluded = ", ".join(["run_id", *(c for c in TIMING_COLUMNS if c in schema.names)])
+        _, rows = run_query(
+            store,
+            f"SELECT count(*), coalesce(sum(hash(t)), 0)::VARCHAR "
+            f"FROM (SELECT * EXCLUDE ({excluded}) FROM {table} WHERE run_id = $run) t",
+            {"run": run_id},
+        )
+        if rows[0][0]:
+            digests[table] = (rows[0][0], rows[0][1])
+    return digests

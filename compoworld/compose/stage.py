@@ -31,6 +31,7 @@ from compoworld.graph.walk import START_FAILED
 from compoworld.graph.words import derive_seed
 from compoworld.shards import Shard, plan_shards
 
+DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up
 
 

