@@ -435,6 +435,9 @@ def regenerate(
     services: Annotated[str, typer.Option(help="Services to build, or 'all'.")] = "560",
     tasks: Annotated[int, typer.Option(min=1, help="Verified tasks to compose.")] = 5000,
     seed: Annotated[int, typer.Option(help="Seed of worlds, walks and policies.")] = 0,
+    tasks_per_shard: Annotated[
+        int, typer.Option(min=1, help="Verified tasks per compose shard.")
+    ] = 250,
     policy: Annotated[
         PolicyName, typer.Option(help="Policy whose passing rollouts become the SFT data.")
     ] = PolicyName.reference,
@@ -478,7 +481,8 @@ def regenerate(
 
     summary = run_flow(
         regenerate_flow, run_id=run_id, source=source, limit=limit,
-        services=parse_count(services), tasks=tasks, seed=seed, policy=policy.value,
+        services=parse_count(services), tasks=tasks, seed=seed,
+        tasks_per_shard=tasks_per_shard, policy=policy.value,
         group_size=group_size, rollout_tasks=parse_count(rollout_tasks),
         rl_policy=None if rl_policy == "none" else rl_policy, rl_group_size=rl_group_size,
         rl_tasks=parse_count(rl_tasks), mode=mode.value, base_url=base_url, model=model,
