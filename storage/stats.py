@@ -22,11 +22,16 @@ def table_counts(store: Store) -> list[dict[str, Any]]:
 
 
 def stage_status(store: Store) -> list[dict[str, Any]]:
-    """One row per (run, stage): shards planned, done, failed and remaining, rows, time."""
+    """One row per (run, stage): its status (`done`, `failed`: some shard failed and none
+    ran it since, `unfinished`: killed or still running), shards planned, done, failed and
+    remaining, rows, time."""
     columns, rows = run_query(
         store,
         f"""
         SELECT run_id, stage,
+               CASE WHEN count(*) FILTER (WHERE status = 'done') >= max(shards) THEN 'done'
+                    WHEN count(*) FILTER (WHERE status = 'failed') > 0 THEN 'failed'
+                    ELSE 'unfinished' END AS status,
                max(shards) AS shards,
                count(*) FILTER (WHERE status = 'done') AS done,
                count(*) FILTER (WHERE status = 'failed') AS failed,

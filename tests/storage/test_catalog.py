@@ -84,6 +84,20 @@ def test_stats_count_rows_and_shards(store: Store):
     [status] = stage_status(store)
     assert (status["run_id"], status["stage"], status["shards"]) == ("r1", "demo", 2)
     assert (status["done"], status["failed"], status["remaining"], status["rows"]) == (2, 0, 0, 3)
+    assert status["status"] == "done"
+
+
+def test_stats_tell_failed_from_unfinished_stages(store: Store):
+    shards = plan_shards(run_id="r1", stage="demo", items=["a", "b", "c", "d", "e"],
+                         shard_size=2, params={"tag": "t"},
+                         work="tests.storage.test_store:echo_work")
+    execute_shard(shards[0], str(store.home))  # the others never ran: killed, or running
+    [status] = stage_status(store)
+    assert (status["status"], status["done"], status["remaining"]) == ("unfinished", 1, 2)
+    store.record(shards[1], status="failed", rows=0, seconds=0.1, error="ValueError: x")
+    refresh_catalog(store)
+    [status] = stage_status(store)
+    assert (status["status"], status["failed"], status["remaining"]) == ("failed", 1, 2)
 
 
 def test_tools_view_joins_ingested_specs_with_their_builds(store: Store):
