@@ -53,15 +53,26 @@ def _chunks(
     return chunks
 
 
+PACKAGE = Path(__file__).resolve().parent
+# The code a shard's rows depend on: the library, and the storage layer that writes them.
+CODE_ROOTS = (PACKAGE, PACKAGE.parent / "storage")
+
+
+def digest_sources(roots: tuple[Path, ...]) -> str:
+    """Digest of every `.py` file under `roots` (paths and contents)."""
+    digest = hashlib.sha256()
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            digest.update(f"{root.name}/{path.relative_to(root).as_posix()}".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 @cache
 def code_digest() -> str:
-    """Digest of the library's source files: a code change invalidates recorded shards."""
-    root = Path(__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        digest.update(path.relative_to(root).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:16]
+    """Digest of the library's and the storage layer's source: a code change invalidates
+    recorded shards."""
+    return digest_sources(tuple(root for root in CODE_ROOTS if root.is_dir()))
 
 
 def plan_shards(

@@ -69,6 +69,24 @@ def test_input_hash_changes_with_params_items_and_work():
     assert plan(["a", "b"], work="failing_work")[0].input_hash != base
 
 
+def test_input_hash_changes_with_the_code(monkeypatch, tmp_path):
+    from compoworld import shards
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "storage").mkdir()
+    (tmp_path / "lib" / "work.py").write_text("X = 1\n")
+    (tmp_path / "storage" / "schemas.py").write_text("Y = 1\n")
+    roots = (tmp_path / "lib", tmp_path / "storage")
+    before = shards.digest_sources(roots)
+    (tmp_path / "storage" / "schemas.py").write_text("Y = 2\n")  # a schema change counts
+    assert shards.digest_sources(roots) != before
+    assert shards.CODE_ROOTS[1].name == "storage" and shards.CODE_ROOTS[1].is_dir()
+
+    base = plan(["a", "b"])[0].input_hash
+    monkeypatch.setattr(shards, "code_digest", lambda: "another-version")
+    assert plan(["a", "b"])[0].input_hash != base
+
+
 def test_shard_size_must_be_positive():
     with pytest.raises(ValueError, match="shard_size"):
         plan(["a"], size=0)
