@@ -5,7 +5,9 @@ A shard holds task ids. For each task it runs `group_size` episodes (a group, na
 world) with the chosen policy, concurrently, then scores the group: every rollout's pass
 vector, then CFRR rewards and GRPO advantages over the group (`reward/cfrr.py`), with the
 CFRR parameters stored on each reward row. Rollouts whose endpoint kept failing are kept
-with status `infra_error` and left out of their group's rewards.
+with status `infra_error` and left out of their group's rewards; when more than
+`max_infra_share` of a shard's rollouts failed so (the endpoint is down), the shard raises
+`EndpointDown` instead, so that it is retried and a rerun of the stage redoes it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ from compoworld.rollout.records import Rollout
 from compoworld.shards import Shard
 
 POLICIES = ("reference", "noisy", "random", "openai")
+MAX_INFRA_SHARE = 0.5
+
+
+class EndpointDown(RuntimeError):
+    """Most of a shard's rollouts could not reach the model endpoint."""
 
 
 def make_policy(params: dict[str, Any], task: Task, rollout_idx: int) -> Policy:
@@ -67,6 +74,10 @@ def rollout_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
         for task in tasks for index in range(params["group_size"])
     ]
     rollouts = asyncio.run(run_episodes(episodes, library, concurrency=params["concurrency"]))
+    failed = [r for r in rollouts if r.status == "infra_error"]
+    if len(failed) > params.get("max_infra_share", MAX_INFRA_SHARE) * len(rollouts):
+        raise EndpointDown(f"{len(failed)} of {len(rollouts)} rollouts could not reach the "
+                           f"endpoint ({failed[0].error}); rerun the stage when it is back")
     cfrr = CFRRParams(**params["cfrr"])
     by_task = {task.task_id: task for task in tasks}
     out_rollouts, out_rewards = [], []

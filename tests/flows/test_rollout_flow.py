@@ -96,3 +96,22 @@ def test_export_rl_writes_the_verified_tasks_with_rubrics(rolled: Store, tmp_pat
 def test_rollout_without_tasks_is_refused(prefect_harness, store: Store):
     with pytest.raises(NothingToRollOut, match="compoworld compose --run-id none"):
         rollout_flow(run_id="none", home=str(store.home))
+
+
+def test_an_endpoint_that_is_down_fails_the_stage_and_a_rerun_redoes_it(rolled: Store):
+    import socket
+
+    from flows.shards import StageFailed
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    with pytest.raises(StageFailed, match="could not reach the endpoint"):
+        rollout_flow(run_id="r", policy="openai", base_url=dead, model="m", tasks=2,
+                     group_size=1, timeout=1, home=str(rolled.home))
+    _, rows = run_query(rolled, "select status, error from stage_runs where run_id = 'r' "
+                                "and stage like 'rollout-openai-%'")
+    assert [status for status, _ in rows] == ["failed"]
+    assert rows[0][1].startswith("EndpointDown: 2 of 2 rollouts could not reach")
+    _, rows = run_query(rolled, "select count(*) from rollouts where policy = 'openai'")
+    assert rows == [(0,)]  # nothing recorded as done: a rerun runs the shard again
