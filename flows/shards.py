@@ -58,6 +58,7 @@ def cluster_kwargs() -> dict[str, Any]:
         "n_workers": worker_count(),
         "threads_per_worker": 1,
         "processes": True,
+        "dashboard_address": ":0",  # any free port (logged): several clusters may run at once
         "env": {"PREFECT_API_URL": str(api_url).rstrip("/")},
     }
 

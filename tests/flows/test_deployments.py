@@ -1,0 +1,211 @@
+"""The deployments as `make ui` serves them: a real Prefect server, `prefect deploy --all` of
+prefect.yaml, and a process worker, all started by scripts/ui.sh; the regenerate deployment
+run the way the UI's Run button runs it, and its nightly schedule."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+import yaml
+
+from storage.stats import run_summary
+from storage.store import Store
+from tests.conftest import REPO
+
+pytestmark = pytest.mark.slow
+
+# The test's worker polls only this queue of the `cpu` pool, so that it never picks up a
+# nightly run (scheduled on the default queue) should the test run at 02:00 UTC.
+QUEUE = "ui-test"
+SMALL_RUN = {"source": "builtin", "services": None, "tasks": 40, "rl_tasks": 10}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def session_processes(session: int) -> list[int]:
+    """Every process of a session: ui.sh gives the server and the worker process groups of
+    their own, but they stay in the session the test started it in."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:  # fields after the name: state, ppid, pgrp, session
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+@dataclass
+class Ui:
+    api: str
+    home: Path
+    logs: list[Path]
+
+    @contextmanager
+    def logs_on_failure(self) -> Iterator[None]:
+        """Print ui.sh's output (worker and flow-run logs), the server's and deploy's logs
+        when the block fails: pytest shows them with the failure."""
+        try:
+            yield
+        except BaseException:
+            for log in self.logs:
+                if log.exists():
+                    print(f"===== {log} =====\n{log.read_text(errors='replace')[-20000:]}")
+            raise
+
+    def client(self):
+        from prefect.client.orchestration import SyncPrefectClient
+
+        return SyncPrefectClient(self.api)
+
+
+@pytest.fixture(scope="module")
+def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ui]:
+    """scripts/ui.sh (what `make ui` runs) on a free port, with its own PREFECT_HOME and a
+    store in a temporary folder; stopped, with everything it started, at the end."""
+    folder = tmp_path_factory.mktemp("ui")
+    port, prefect_home, store_home = free_port(), folder / "prefect", folder / "store"
+    env = os.environ | {
+        "PORT": str(port),
+        "PREFECT_HOME": str(prefect_home),
+        "COMPOWORLD_HOME": str(store_home),  # what flow runs write when not told otherwise
+        "UI_WORK_QUEUE": QUEUE,
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "DO_NOT_TRACK": "1",
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+    }
+    env.pop("PREFECT_API_URL", None)  # ui.sh points every command at its own server
+    output = folder / "ui.log"
+    ui = Ui(
+        api=f"http://127.0.0.1:{port}/api",
+        home=store_home,
+        logs=[output, prefect_home / "server.log", prefect_home / "deploy.log"],
+    )
+    with output.open("w") as sink:
+        process = subprocess.Popen(
+            [str(REPO / "scripts" / "ui.sh")],
+            cwd=REPO,
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        with ui.logs_on_failure():
+            deadline = time.monotonic() + 420  # server start, two pools, six deployments
+            while "Prefect UI: http://" not in output.read_text():
+                assert process.poll() is None, "scripts/ui.sh exited"
+                assert time.monotonic() < deadline, "scripts/ui.sh was not ready in time"
+                time.sleep(0.5)
+        yield ui
+    finally:
+        process.terminate()  # its trap stops the worker's and the server's process groups
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            pass
+        for pid in session_processes(process.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        process.wait()
+
+
+def test_run_on_regenerate_runs_every_stage_as_a_subflow(ui: Ui, tmp_path: Path):
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
+    from prefect.deployments import run_deployment
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    home = Store.open(tmp_path / "home").home
+    with ui.logs_on_failure(), temporary_settings({PREFECT_API_URL: ui.api}):
+        run = run_deployment(
+            "regenerate/regenerate",
+            parameters=SMALL_RUN | {"home": str(home), "run_id": "ui"},
+            work_queue_name=QUEUE,
+            timeout=600,
+            poll_interval=2,
+        )
+        assert run.state is not None and run.state.is_completed(), run.state
+        counts = run_summary(Store.open(home), "ui")
+        assert counts["tasks"] > 0 and counts["sft_rows"] > 0 and counts["rl_tasks"] > 0, counts
+
+        with ui.client() as client:
+            children = client.read_flow_runs(
+                flow_run_filter=FlowRunFilter(
+                    parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[run.id])
+                )
+            )
+            stages = Counter(client.read_flow(child.flow_id).name for child in children)
+        assert stages == {
+            "ingest": 1, "synthesize": 1, "compose": 1, "rollout": 2, "export": 2,
+        }
+        assert all(child.state and child.state.is_completed() for child in children)
+
+
+def test_every_deployment_exists_and_regenerate_is_scheduled_nightly(ui: Ui):
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterDeploymentId,
+        FlowRunFilterState,
+        FlowRunFilterStateType,
+    )
+    from prefect.client.schemas.objects import StateType
+    from prefect.client.schemas.sorting import FlowRunSort
+
+    config = yaml.safe_load((REPO / "prefect.yaml").read_text())
+    with ui.logs_on_failure(), ui.client() as client:
+        deployments = client.read_deployments()
+        assert {d.name for d in deployments} == {d["name"] for d in config["deployments"]}
+        pools = {d.name: d.work_pool_name for d in deployments}
+        assert pools == {d["name"]: d["work_pool"]["name"] for d in config["deployments"]}
+        assert {client.read_work_pool(name).type for name in ("cpu", "gpu")} == {"process"}
+
+        nightly = client.read_deployment_by_name("regenerate/regenerate")
+        assert [(s.schedule.cron, s.schedule.timezone, s.active) for s in nightly.schedules] == [
+            ("0 2 * * *", "UTC", True)
+        ]
+        # The server's scheduler service creates the runs shortly after the deployment.
+        deadline = time.monotonic() + 120
+        while True:
+            scheduled = [
+                run
+                for run in client.read_flow_runs(
+                    flow_run_filter=FlowRunFilter(
+                        deployment_id=FlowRunFilterDeploymentId(any_=[nightly.id]),
+                        state=FlowRunFilterState(
+                            type=FlowRunFilterStateType(any_=[StateType.SCHEDULED])
+                        ),
+                    ),
+                    sort=FlowRunSort.EXPECTED_START_TIME_ASC,
+                )
+                if run.auto_scheduled
+            ]
+            if len(scheduled) >= 2 or time.monotonic() > deadline:
+                break
+            time.sleep(2)
+        starts = [run.expected_start_time.astimezone(UTC) for run in scheduled]
+        assert len(starts) >= 2, "the scheduler created no nightly runs"
+        assert all((t.hour, t.minute, t.second) == (2, 0, 0) for t in starts), starts
+        assert all(b - a == timedelta(days=1) for a, b in pairwise(starts)), starts
+        # The first is the next 02:00 (or today's, gone Late while this test ran).
+        now = datetime.now(UTC)
+        assert now - timedelta(days=1) < starts[0] <= now + timedelta(days=1), starts
+        assert all(run.parameters == {} for run in scheduled)  # the flow's defaults
