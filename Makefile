@@ -18,10 +18,8 @@ export DO_NOT_TRACK ?= 1
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
 
-run: setup corpus  ## set up, then run the main job on its built-in default
-	$(BIN)/compoworld ingest
-	$(BIN)/compoworld synthesize
-	$(BIN)/compoworld compose
+run: setup corpus  ## set up, then regenerate today's run on the built-in default (all stages)
+	$(BIN)/compoworld regenerate
 
 test: setup corpus  ## set up, then run the tests (fails when no test ran)
 	@$(BIN)/python -m pytest; rc=$$?; \
