@@ -59,31 +59,19 @@ def regenerate_flow(
     logger = stage_logger()
     store = Store.open(home)
     run_id = run_id or default_run_id(flow_run.scheduled_start_time)
-    home = str(store.home)
-    endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
-    rollouts = [(policy, group_size, rollout_tasks)]
-    if rl_policy:
-        rollouts.append((rl_policy, rl_group_size, rl_tasks))
     seconds: dict[str, float] = {}
-
-    def timed(name: str, stage_flow: Any, **parameters: Any) -> None:
-        started = time.perf_counter()
-        stage_flow(run_id=run_id, home=home, **parameters)
-        seconds[name] = round(time.perf_counter() - started, 1)
-
-    logger.info("regenerate %s: %s stages into %s", run_id, 5, home)
+    stages = stage_plan(source=source, limit=limit, services=services, tasks=tasks, seed=seed,
+                        tasks_per_shard=tasks_per_shard, policy=policy, group_size=group_size,
+                        rollout_tasks=rollout_tasks, rl_policy=rl_policy,
+                        rl_group_size=rl_group_size, rl_tasks=rl_tasks, mode=mode,
+                        base_url=base_url, model=model, action_mode=action_mode)
+    logger.info("regenerate %s: %d stages into %s", run_id, len(stages), store.home)
     with shared_cluster(dask_address) as address:
-        timed("ingest", ingest_flow, source=source, limit=limit, dask_address=address)
-        timed("synthesize", synthesize_flow, services=services, seed=seed,
-              dask_address=address)
-        timed("compose", compose_flow, tasks=tasks, seed=seed, tasks_per_shard=tasks_per_shard,
-              dask_address=address)
-        for name, group, count in rollouts:
-            timed(f"rollout {name}", rollout_flow, policy=name, group_size=group, tasks=count,
-                  seed=seed, dask_address=address, **endpoint)
-        for kind in ("sft", "rl"):
-            timed(f"export {kind}", export_flow, kind=kind, dask_address=address)
-    summary = {"run_id": run_id, "home": home, "counts": run_summary(store, run_id),
+        for name, stage_flow, parameters in stages:
+            started = time.perf_counter()
+            stage_flow(run_id=run_id, home=str(store.home), dask_address=address, **parameters)
+            seconds[name] = round(time.perf_counter() - started, 1)
+    summary = {"run_id": run_id, "home": str(store.home), "counts": run_summary(store, run_id),
                "seconds": seconds}
     logger.info("regenerate %s: %s in %.0f s", run_id, summary["counts"],
                 sum(seconds.values()))
@@ -91,6 +79,32 @@ def regenerate_flow(
         create_markdown_artifact(summary_markdown(summary), key="regenerate-summary",
                                  description=f"What run {run_id} produced")
     return summary
+
+
+def stage_plan(
+    *, source: str, limit: int | None, services: int | None, tasks: int, seed: int,
+    tasks_per_shard: int, policy: str, group_size: int, rollout_tasks: int | None,
+    rl_policy: str | None, rl_group_size: int, rl_tasks: int | None, mode: str,
+    base_url: str | None, model: str | None, action_mode: str,
+) -> list[tuple[str, Any, dict[str, Any]]]:
+    """The stages of a run in order: (name, stage flow, its parameters besides run id, home
+    and Dask address). bench/factory.py runs the same plan without Prefect."""
+    endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
+    stages: list[tuple[str, Any, dict[str, Any]]] = [
+        ("ingest", ingest_flow, {"source": source, "limit": limit}),
+        ("synthesize", synthesize_flow, {"services": services, "seed": seed}),
+        ("compose", compose_flow, {"tasks": tasks, "seed": seed,
+                                   "tasks_per_shard": tasks_per_shard}),
+    ]
+    rollouts = [(policy, group_size, rollout_tasks)]
+    if rl_policy:
+        rollouts.append((rl_policy, rl_group_size, rl_tasks))
+    for name, group, count in rollouts:
+        stages.append((f"rollout {name}", rollout_flow,
+                       {"policy": name, "group_size": group, "tasks": count, "seed": seed}
+                       | endpoint))
+    stages += [(f"export {kind}", export_flow, {"kind": kind}) for kind in ("sft", "rl")]
+    return stages
 
 
 def summary_markdown(summary: dict[str, Any]) -> str:

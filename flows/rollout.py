@@ -32,7 +32,7 @@ def rollout_flow(
     model: str | None = None,
     action_mode: str = "tools",
     concurrency: int = 8,
-    timeout: float = 60,
+    timeout: float = 60.0,
     max_tokens: int = 512,
     max_steps: int | None = None,
     alpha: float = 1.0,
@@ -67,11 +67,13 @@ def rollout_flow(
                                f"compose --run-id {run_id}`")
     logger.info("rollout %s: %s x %d on %d tasks (%s)", run_id, policy, group_size, len(ids),
                 mode)
+    # Floats as floats: a flow run coerces `60` to `60.0`, a plain call does not, and the
+    # parameters are hashed as JSON.
     params = {"policy": policy, "mode": mode, "group_size": group_size, "seed": seed,
               "base_url": base_url, "model": model, "action_mode": action_mode,
-              "concurrency": concurrency, "timeout": timeout, "max_tokens": max_tokens,
+              "concurrency": concurrency, "timeout": float(timeout), "max_tokens": max_tokens,
               "max_steps": max_steps,
-              "cfrr": {"alpha": alpha, "eps": eps, "beta": beta},
+              "cfrr": {"alpha": float(alpha), "eps": float(eps), "beta": float(beta)},
               "compose": stage_digest(store, run_id, "compose")}
     stage = f"rollout-{policy}-{mode}"
     if policy == "openai":  # rollouts of other models or action modes are kept beside

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import as_completed as pool_completed
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from prefect import flow, get_run_logger
@@ -139,10 +139,29 @@ def shards_flow(stage: str, shards: list[Shard], home: str) -> list[dict[str, An
     return track(stage, outcomes(), len(futures))
 
 
+_SHARED_POOL: list[ProcessPoolExecutor] = []  # the pool of an open `shared_pool` block
+
+
+def _new_pool() -> ProcessPoolExecutor:
+    context = multiprocessing.get_context("spawn")  # like Dask's workers: fresh interpreters
+    return ProcessPoolExecutor(worker_count(), mp_context=context)
+
+
+@contextmanager
+def shared_pool() -> Iterator[None]:
+    """Outside Prefect, the stages run in the block share one process pool (as the stages of
+    a regenerate run share one cluster): workers start once and keep what they loaded."""
+    with _new_pool() as pool:
+        _SHARED_POOL.append(pool)
+        try:
+            yield
+        finally:
+            _SHARED_POOL.remove(pool)
+
+
 def run_in_pool(stage: str, shards: list[Shard], home: str) -> list[dict[str, Any]]:
     """The same shards in a plain process pool of the cluster's size, without Prefect/Dask."""
-    context = multiprocessing.get_context("spawn")  # like Dask's workers: fresh interpreters
-    with ProcessPoolExecutor(worker_count(), mp_context=context) as pool:
+    with nullcontext(_SHARED_POOL[-1]) if _SHARED_POOL else _new_pool() as pool:
         futures = [pool.submit(execute_shard, shard, home) for shard in shards]
 
         def outcomes() -> Iterator[tuple[bool, Any]]:
