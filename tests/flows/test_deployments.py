@@ -209,3 +209,51 @@ def test_every_deployment_exists_and_regenerate_is_scheduled_nightly(ui: Ui):
         now = datetime.now(UTC)
         assert now - timedelta(days=1) < starts[0] <= now + timedelta(days=1), starts
         assert all(run.parameters == {} for run in scheduled)  # the flow's defaults
+
+
+def test_retry_from_the_ui_reruns_only_the_unfinished_shards(ui: Ui, tmp_path: Path):
+    from prefect.deployments import run_deployment
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.states import Scheduled
+
+    with socket.socket() as probe:  # an endpoint that is down: the openai rollout fails
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    store = Store.open(tmp_path / "home")
+    parameters = SMALL_RUN | {"home": str(store.home), "run_id": "retry", "rl_policy": "openai",
+                              "base_url": dead, "model": "m", "rl_tasks": 2, "rl_group_size": 2}
+    with ui.logs_on_failure(), temporary_settings({PREFECT_API_URL: ui.api}):
+        run = run_deployment("regenerate/regenerate", parameters=parameters,
+                             work_queue_name=QUEUE, timeout=600, poll_interval=2)
+        assert run.state is not None and run.state.is_failed(), run.state
+        before = finished_shards(store)
+        assert {"ingest", "synthesize", "compose", "rollout-reference-gateway"} <= set(before)
+
+        with ui.client() as client:  # what the UI's Retry button does
+            client.set_flow_run_state(run.id, Scheduled(name="AwaitingRetry"), force=True)
+            deadline = time.monotonic() + 600
+            while True:
+                state = client.read_flow_run(run.id).state
+                if state.is_final() and state.timestamp > run.state.timestamp:
+                    break
+                assert time.monotonic() < deadline, f"the retry did not finish: {state}"
+                time.sleep(2)
+        assert state.is_failed()  # the endpoint is still down
+        after = finished_shards(store)
+        done = {stage: rows for stage, rows in before.items() if "openai" not in stage}
+        assert {stage: after[stage] for stage in done} == done  # not one shard ran again
+        [(_, first, first_at)] = before["rollout-openai-m-tools-gateway"]
+        [(_, second, second_at)] = after["rollout-openai-m-tools-gateway"]
+        assert first == second == "failed" and second_at > first_at  # this one ran again
+
+
+def finished_shards(store: Store) -> dict[str, list[tuple[int, str, datetime]]]:
+    """Per stage of run `retry`: (shard, status, finished_at) of every recorded shard."""
+    from storage.catalog import run_query
+
+    _, rows = run_query(store, "select stage, shard, status, finished_at from stage_runs "
+                               "where run_id = 'retry' order by stage, shard")
+    shards: dict[str, list[tuple[int, str, datetime]]] = {}
+    for stage, shard, status, finished in rows:
+        shards.setdefault(stage, []).append((shard, status, finished))
+    return shards
