@@ -1,7 +1,11 @@
-"""What several flow tests share: a store with composed tasks over the built-in services."""
+"""What several flow tests share: a store with composed tasks over the built-in services, a
+free local port, and the `compoworld` command in a process group of its own."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 from flows.compose import compose_flow
@@ -18,3 +22,23 @@ def composed_builtin_store(folder: Path, run_id: str, tasks: int, per_shard: int
     synthesize_flow(run_id=run_id, services=None, shard_size=5, home=home)
     compose_flow(run_id=run_id, tasks=tasks, tasks_per_shard=per_shard, home=home)
     return store
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (for a server to start, or a dead URL)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_cli(command: str, args: list[str], env: dict[str, str]) -> subprocess.Popen:
+    """`compoworld <command> <args>` in its own process group, so that one SIGKILL of the
+    group takes its Dask workers too; stdout and stderr together, as text."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "compoworld.cli", command, *args],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )

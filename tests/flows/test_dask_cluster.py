@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from collections import Counter
@@ -21,16 +20,12 @@ from flows.synthesize import synthesize_flow
 from storage.stats import table_digests
 from storage.store import Store
 from tests.conftest import REPO
+from tests.flows.helpers import free_port
 
 pytestmark = pytest.mark.slow
 
 DASK = str(REPO / ".venv" / "bin" / "dask")
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass

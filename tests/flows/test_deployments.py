@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import time
 from collections import Counter
@@ -23,6 +22,7 @@ import yaml
 from storage.stats import run_summary
 from storage.store import Store
 from tests.conftest import REPO
+from tests.flows.helpers import free_port
 
 pytestmark = pytest.mark.slow
 
@@ -31,11 +31,6 @@ pytestmark = pytest.mark.slow
 QUEUE = "ui-test"
 SMALL_RUN = {"source": "builtin", "services": None, "tasks": 40, "rl_tasks": 10}
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def session_processes(session: int) -> list[int]:
@@ -216,9 +211,7 @@ def test_retry_from_the_ui_reruns_only_the_unfinished_shards(ui: Ui, tmp_path: P
     from prefect.settings import PREFECT_API_URL, temporary_settings
     from prefect.states import Scheduled
 
-    with socket.socket() as probe:  # an endpoint that is down: the openai rollout fails
-        probe.bind(("127.0.0.1", 0))
-        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    dead = f"http://127.0.0.1:{free_port()}/v1"  # an endpoint that is down
     store = Store.open(tmp_path / "home")
     parameters = SMALL_RUN | {"home": str(store.home), "run_id": "retry", "rl_policy": "openai",
                               "base_url": dead, "model": "m", "rl_tasks": 2, "rl_group_size": 2}

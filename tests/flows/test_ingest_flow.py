@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -16,6 +14,7 @@ import yaml
 from flows.ingest import ingest_flow
 from storage.catalog import run_query
 from storage.store import Store
+from tests.flows.helpers import start_cli
 
 pytestmark = pytest.mark.slow
 
@@ -102,16 +101,6 @@ def test_ingest_flow_on_a_users_own_folder(prefect_harness, store: Store, tmp_pa
     assert errors[0][1]
 
 
-def cli(args: list[str], env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "compoworld.cli", "ingest", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group: SIGKILL takes the Dask workers too
-    )
-
 
 def test_sigkill_part_way_then_rerun_gives_the_uninterrupted_counts(
     prefect_harness, tmp_path: Path, corpus: Path
@@ -126,7 +115,7 @@ def test_sigkill_part_way_then_rerun_gives_the_uninterrupted_counts(
     args = ["--source", str(corpus), "--limit", "160", "--shard-size", "4"]
     manifest = store.partition("stage_runs", "killed")
 
-    process = cli([*args, "--run-id", "killed"], env)
+    process = start_cli("ingest", [*args, "--run-id", "killed"], env)
     deadline = time.monotonic() + 180
     while not (manifest.exists() and len(list(manifest.glob("*.parquet"))) >= 3):
         assert process.poll() is None, process.stdout.read()
@@ -137,12 +126,12 @@ def test_sigkill_part_way_then_rerun_gives_the_uninterrupted_counts(
     done_before = len(store.manifest("killed", "ingest"))
     assert 3 <= done_before < 40, "the kill must land part way through the 40 shards"
 
-    resumed = cli([*args, "--run-id", "killed"], env)
+    resumed = start_cli("ingest", [*args, "--run-id", "killed"], env)
     output, _ = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, output
     assert "already done" in output
 
-    clean = cli([*args, "--run-id", "clean"], env)
+    clean = start_cli("ingest", [*args, "--run-id", "clean"], env)
     output, _ = clean.communicate(timeout=300)
     assert clean.returncode == 0, output
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
@@ -14,6 +12,7 @@ from flows.regenerate import regenerate_flow
 from storage.catalog import run_query
 from storage.stats import table_digests
 from storage.store import Store
+from tests.flows.helpers import start_cli
 
 pytestmark = pytest.mark.slow
 
@@ -51,16 +50,6 @@ def test_regenerate_runs_every_stage_as_a_subflow(prefect_harness, store: Store)
             "export-r-sft", "export-r-rl"} <= children
 
 
-def cli(args: list[str], env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "compoworld.cli", "regenerate", *args],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,  # its own process group: SIGKILL takes the Dask workers too
-    )
-
 
 def test_sigkill_during_compose_then_rerun_gives_the_uninterrupted_tables(
     prefect_harness, store: Store
@@ -71,7 +60,7 @@ def test_sigkill_during_compose_then_rerun_gives_the_uninterrupted_tables(
                         "PREFECT_API_URL": PREFECT_API_URL.value()}
     manifest = store.partition("stage_runs", "killed")
 
-    process = cli([*SMALL, "--run-id", "killed"], env)
+    process = start_cli("regenerate", [*SMALL, "--run-id", "killed"], env)
     deadline = time.monotonic() + 300
     while len(list(manifest.glob("compose-*.parquet"))) < 2:
         assert process.poll() is None, process.stdout.read()
@@ -83,12 +72,12 @@ def test_sigkill_during_compose_then_rerun_gives_the_uninterrupted_tables(
     assert 2 <= done_before < 15, "the kill must land part way through the 15 compose shards"
     assert not list(manifest.glob("rollout-*.parquet"))
 
-    resumed = cli([*SMALL, "--run-id", "killed"], env)
+    resumed = start_cli("regenerate", [*SMALL, "--run-id", "killed"], env)
     output, _ = resumed.communicate(timeout=600)
     assert resumed.returncode == 0, output
     assert f"{done_before} already done" in output
 
-    clean = cli([*SMALL, "--run-id", "clean"], env)
+    clean = start_cli("regenerate", [*SMALL, "--run-id", "clean"], env)
     output, _ = clean.communicate(timeout=600)
     assert clean.returncode == 0, output
 

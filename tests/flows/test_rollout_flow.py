@@ -10,7 +10,7 @@ from flows.export import export_flow
 from flows.rollout import NothingToRollOut, rollout_flow
 from storage.catalog import run_query
 from storage.store import Store
-from tests.flows.helpers import composed_builtin_store
+from tests.flows.helpers import composed_builtin_store, free_port
 
 pytestmark = pytest.mark.slow
 
@@ -99,13 +99,9 @@ def test_rollout_without_tasks_is_refused(prefect_harness, store: Store):
 
 
 def test_an_endpoint_that_is_down_fails_the_stage_and_a_rerun_redoes_it(rolled: Store):
-    import socket
-
     from flows.shards import StageFailed
 
-    with socket.socket() as probe:  # a port nobody listens on
-        probe.bind(("127.0.0.1", 0))
-        dead = f"http://127.0.0.1:{probe.getsockname()[1]}/v1"
+    dead = f"http://127.0.0.1:{free_port()}/v1"
     with pytest.raises(StageFailed, match="could not reach the endpoint"):
         rollout_flow(run_id="r", policy="openai", base_url=dead, model="m", tasks=2,
                      group_size=1, timeout=1, home=str(rolled.home))
