@@ -31,6 +31,12 @@ HomeOption = Annotated[
     typer.Option(help="Store root (default: $COMPOWORLD_HOME or ./data).", show_default=False),
 ]
 
+DaskAddressOption = Annotated[
+    str | None,
+    typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).",
+                 show_default=False),
+]
+
 
 class OutputFormat(StrEnum):
     table = "table"
@@ -89,9 +95,7 @@ def ingest(
         str | None, typer.Option(help="Run id; rerun with the same id to resume. Default: date.")
     ] = None,
     shard_size: Annotated[int, typer.Option(min=1, help="Documents per shard (one task).")] = 64,
-    dask_address: Annotated[
-        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
-    ] = None,
+    dask_address: DaskAddressOption = None,
     home: HomeOption = None,
 ) -> None:
     """Ingest tool specifications into the `specs`, `tools` and `spec_errors` tables."""
@@ -184,9 +188,7 @@ def synthesize(
     ] = None,
     seed: Annotated[int, typer.Option(help="World seed of the run.")] = 0,
     shard_size: Annotated[int, typer.Option(min=1, help="Services per shard (one task).")] = 16,
-    dask_address: Annotated[
-        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
-    ] = None,
+    dask_address: DaskAddressOption = None,
     home: HomeOption = None,
 ) -> None:
     """Compile, seed and verify services (tables `services`, `tool_builds`, `tool_checks`)."""
@@ -258,9 +260,7 @@ def compose(
     paraphrase_model: Annotated[
         str | None, typer.Option(help="Model name at --paraphrase-url.")
     ] = None,
-    dask_address: Annotated[
-        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
-    ] = None,
+    dask_address: DaskAddressOption = None,
     home: HomeOption = None,
 ) -> None:
     """Build the dependency graph and compose verified tasks (`graph_edges`, `tasks`, `walks`)."""
@@ -355,9 +355,7 @@ def rollout(
         str | None, typer.Option(help="Run whose verified tasks to roll out. Default: date.")
     ] = None,
     tasks_per_shard: Annotated[int, typer.Option(min=1, help="Tasks per shard.")] = 100,
-    dask_address: Annotated[
-        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
-    ] = None,
+    dask_address: DaskAddressOption = None,
     home: HomeOption = None,
 ) -> None:
     """Roll agents out on verified tasks; score them and compute CFRR rewards (`rollouts`,
@@ -463,9 +461,7 @@ def regenerate(
     run_id: Annotated[
         str | None, typer.Option(help="Run to (re)generate; rerun it to resume. Default: date.")
     ] = None,
-    dask_address: Annotated[
-        str | None, typer.Option(help="Scheduler of an existing Dask cluster (tcp://host:port).")
-    ] = None,
+    dask_address: DaskAddressOption = None,
     home: HomeOption = None,
 ) -> None:
     """Run every stage (ingest, synthesize, compose, rollout, export) as one flow, then print
