@@ -123,9 +123,7 @@ class OpenAIPolicy:
         if self.action_mode == "tools":
             request |= {"messages": messages, "tools": tools, "tool_choice": "auto"}
         else:
-            system = messages[0]["content"] + JSON_ACTION_RULES + describe_tools(tools)
-            request |= {"messages": [{"role": "system", "content": system},
-                                     *_as_text(messages[1:])],
+            request |= {"messages": json_action_messages(messages, tools),
                         "response_format": {"type": "json_object", "schema": ACTION_SCHEMA}}
         try:
             completion = await asyncio.to_thread(self.client.create, **request)
@@ -146,6 +144,16 @@ class OpenAIPolicy:
         if calls:
             message["tool_calls"] = calls
         return Action(message, tokens[0], tokens[1])
+
+
+def json_action_messages(messages: list[dict[str, Any]],
+                         tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A conversation as a model without tool tokens sees it in json-action mode: the
+    rules and the tools appended to the system message, calls and results as text turns.
+    The training side (`models/chat.py`) renders SFT and RL samples through this too, so
+    a model is trained on exactly the prompts it is served."""
+    system = messages[0]["content"] + JSON_ACTION_RULES + describe_tools(tools)
+    return [{"role": "system", "content": system}, *_as_text(messages[1:])]
 
 
 def _as_text(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
