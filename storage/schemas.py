@@ -235,6 +235,52 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("n_services", pa.int32()),
         ]
     ),
+    # One row per training run (SFT, or one RL run of several iterations).
+    "training_runs": pa.schema(
+        [
+            ("training_id", pa.string()),
+            ("kind", pa.string()),
+            ("recipe", pa.string()),
+            ("config_path", pa.string()),
+            ("config", _JSON),
+            ("base_checkpoint", pa.string()),
+            ("checkpoint", pa.string()),
+            ("data_path", pa.string()),
+            ("data_digest", pa.string()),
+            ("samples", pa.int64()),
+            ("steps", pa.int64()),
+            ("losses", pa.list_(pa.float64())),
+            ("first_loss", pa.float64()),
+            ("final_loss", pa.float64()),
+            ("tokens_per_second", pa.float64()),
+            ("seconds", pa.float64()),
+            ("finished_at", pa.timestamp("us", tz="UTC")),
+        ]
+    ),
+    # One row per RL iteration: the rollouts of the served checkpoint, then the update.
+    "training_metrics": pa.schema(
+        [
+            ("training_id", pa.string()),
+            ("iteration", pa.int32()),
+            ("rollout_stage", pa.string()),
+            ("checkpoint", pa.string()),
+            ("tasks", pa.int32()),
+            ("rollouts", pa.int32()),
+            ("infra_errors", pa.int32()),
+            ("mean_reward", pa.float64()),
+            ("completion_rate", pa.float64()),
+            ("mean_rubric_score", pa.float64()),
+            ("nonzero_advantages", pa.int32()),
+            ("loss", pa.float64()),
+            ("kl", pa.float64()),
+            ("clip_fraction", pa.float64()),
+            ("grad_norm", pa.float64()),
+            ("tokens_trained", pa.int64()),
+            ("seconds_rollout", pa.float64()),
+            ("seconds_update", pa.float64()),
+            ("finished_at", pa.timestamp("us", tz="UTC")),
+        ]
+    ),
     "stage_runs": pa.schema(
         [
             ("stage", pa.string()),
