@@ -40,3 +40,30 @@ def prefect_harness():
 
     with prefect_test_harness(server_startup_timeout=120):
         yield
+
+
+@pytest.fixture(scope="session")
+def sft_run(tmp_path_factory, prefect_harness) -> tuple[Store, str, Path]:
+    """A store whose run `train` has verified trajectories exported for SFT (reference
+    rollouts of 16 composed tasks over the built-in services) and its RL task set: what
+    the training tests learn from. Shared by the session: tests only add to it."""
+    from flows.export import export_flow
+    from flows.rollout import rollout_flow
+    from tests.flows.helpers import composed_builtin_store
+
+    run_id = "train"
+    store = composed_builtin_store(tmp_path_factory.mktemp("train"), run_id, 16, 8)
+    home = str(store.home)
+    rollout_flow(run_id=run_id, policy="reference", group_size=1, tasks_per_shard=8, home=home)
+    export_flow(run_id=run_id, kind="rl", home=home)
+    exported = export_flow(run_id=run_id, kind="sft", home=home)
+    return store, run_id, Path(exported["path"])
+
+
+@pytest.fixture(scope="session")
+def tiny_model(sft_run, tmp_path_factory) -> Path:
+    """The tiny Qwen2-shaped model, its tokenizer trained on `sft_run`'s trajectories."""
+    from models.data import read_trajectories
+    from models.tiny import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"), read_trajectories(sft_run[2]))
