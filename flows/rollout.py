@@ -27,6 +27,7 @@ def rollout_flow(
     mode: str = "gateway",
     group_size: int = 8,
     tasks: int | None = None,
+    skip: int = 0,
     seed: int = 0,
     base_url: str | None = None,
     model: str | None = None,
@@ -43,11 +44,12 @@ def rollout_flow(
     home: str | None = None,
 ) -> dict[str, Any]:
     """Roll `policy` out `group_size` times on each of the first `tasks` verified tasks
-    (all when None; ordered by task id) in `mode` (`direct` or `gateway`), score every
-    rollout and compute CFRR rewards (alpha, eps, beta) per group. `openai` needs
-    `base_url` and `model` (any OpenAI-compatible endpoint; `action_mode` `json-action` for
-    models without tool calls; `max_steps` caps each task's step budget, `max_tokens` each
-    reply). Rerunning with the same `run_id` resumes."""
+    after the first `skip` (all when None; ordered by task id) in `mode` (`direct` or
+    `gateway`), score every rollout and compute CFRR rewards (alpha, eps, beta) per
+    group. `openai` needs `base_url` and `model` (any OpenAI-compatible endpoint;
+    `action_mode` `json-action` for models without tool calls; `max_steps` caps each
+    task's step budget, `max_tokens` each reply). Rerunning with the same `run_id`
+    resumes."""
     logger = stage_logger()
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}; choose one of {', '.join(POLICIES)}")
@@ -57,14 +59,16 @@ def rollout_flow(
         raise ValueError("the openai policy needs --base-url and --model")
     if group_size < 1 or concurrency < 1 or tasks_per_shard < 1:
         raise ValueError("group_size, concurrency and tasks_per_shard must be at least 1")
+    if skip < 0:
+        raise ValueError(f"skip must be 0 or more, not {skip}")
     store = Store.open(home)
     run_id = run_id or default_run_id()
     _, rows = run_query(store, "select task_id from tasks where run_id = $run and verified "
                                "order by task_id", {"run": run_id})
-    ids = [row[0] for row in rows][:tasks]
+    ids = [row[0] for row in rows][skip:][:tasks]
     if not ids:
-        raise NothingToRollOut(f"run {run_id!r} has no verified tasks: run `compoworld "
-                               f"compose --run-id {run_id}`")
+        raise NothingToRollOut(f"run {run_id!r} has no verified tasks (after skipping {skip}): "
+                               f"run `compoworld compose --run-id {run_id}`")
     logger.info("rollout %s: %s x %d on %d tasks (%s)", run_id, policy, group_size, len(ids),
                 mode)
     # Floats as floats: a flow run coerces `60` to `60.0`, a plain call does not, and the

@@ -55,8 +55,9 @@ def recipe_of(config: Path) -> str:
             break
         match = _TUNE_RUN.search(line)
         if match:
-            recipe = match.group(1)
-            return str(REPO / recipe) if recipe.endswith(".py") else recipe
+            # A file recipe stays relative: `tune run` turns it into a module path, run
+            # from the repository root.
+            return match.group(1)
     raise ValueError(f"{config} has no `tune run <recipe> --config ...` line in its header")
 
 
@@ -142,23 +143,37 @@ def final_checkpoint(output_dir: Path) -> Path:
     return epochs[-1]
 
 
-def _shard(run_id: str, training_id: str) -> Shard:
-    return Shard(run_id=run_id, stage=f"train-{training_id}", index=0, count=1,
-                 input_hash=training_id, items=[training_id], params={},
-                 work="models.training")
+def _shard(run_id: str, name: str) -> Shard:
+    return Shard(run_id=run_id, stage=f"train-{name}", index=0, count=1, input_hash=name,
+                 items=[name], params={}, work="models.training")
+
+
+def finished_row(store: Store, run_id: str, table: str, name: str,
+                 equal: dict[str, Any]) -> dict[str, Any] | None:
+    """The recorded row `name` of `table` (a training run, an RL iteration) if it was
+    written in full and its checkpoint is still there."""
+    if store.pending([_shard(run_id, name)]):
+        return None
+    rows = store.read(table, run_id, equal=equal)
+    return rows[0] if rows and Path(rows[0]["checkpoint"]).is_dir() else None
 
 
 def finished_run(store: Store, run_id: str, training_id: str) -> dict[str, Any] | None:
     """The recorded row of a training run that already finished, if any."""
-    if store.pending([_shard(run_id, training_id)]):
-        return None
-    rows = store.read(TABLE, run_id, equal={"training_id": training_id})
-    return rows[0] if rows and Path(rows[0]["checkpoint"]).is_dir() else None
+    return finished_row(store, run_id, TABLE, training_id, {"training_id": training_id})
 
 
-def record_run(store: Store, run_id: str, row: dict[str, Any]) -> None:
-    """Write one `training_runs` row (atomically, then its manifest row)."""
-    shard = _shard(run_id, row["training_id"])
+def record_row(store: Store, run_id: str, table: str, name: str,
+               row: dict[str, Any]) -> dict[str, Any]:
+    """Write one row of `table` under the name `name` (atomically, then its manifest row,
+    as a stage shard); returns the row as written."""
+    shard = _shard(run_id, name)
     row = row | {"finished_at": datetime.now(UTC)}
-    store.write_shard(shard, {TABLE: [row]})
+    store.write_shard(shard, {table: [row]})
     store.record(shard, status="done", rows=1, seconds=row.get("seconds") or 0.0)
+    return row
+
+
+def record_run(store: Store, run_id: str, row: dict[str, Any]) -> dict[str, Any]:
+    """Write one `training_runs` row."""
+    return record_row(store, run_id, TABLE, row["training_id"], row)
