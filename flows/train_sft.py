@@ -20,6 +20,7 @@ from models.training import (
     read_step_log,
     recipe_of,
     record_run,
+    require_checkpoint,
     resolve_config,
     run_id_digest,
     run_recipe,
@@ -76,8 +77,7 @@ def train_sft_flow(
             data_path, str(store.home / "models" / run_id / f"tiny-{digest[:10]}"), seed)
     if base_checkpoint is None:
         base_checkpoint = str(load_config(config_path, overrides or [])["checkpoint_dir"])
-    if not (Path(base_checkpoint) / "config.json").is_file():
-        raise FileNotFoundError(f"no Hugging Face checkpoint (config.json) in {base_checkpoint}")
+    require_checkpoint(base_checkpoint, "base_checkpoint")
     extra = list(overrides or [])
     if chat_format:
         extra.append(f"dataset.chat_format={chat_format}")

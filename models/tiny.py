@@ -42,7 +42,7 @@ def hf_config(shape: dict[str, Any]) -> Any:
         num_attention_heads=shape["num_heads"], num_key_value_heads=shape["num_kv_heads"],
         max_position_embeddings=shape["max_seq_len"], rms_norm_eps=shape["norm_eps"],
         rope_theta=shape["rope_base"], tie_word_embeddings=shape["tie_word_embeddings"],
-        torch_dtype="float32", bos_token_id=None, eos_token_id=2, pad_token_id=0,
+        dtype="float32", bos_token_id=None, eos_token_id=2, pad_token_id=0,
     )
 
 

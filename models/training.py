@@ -31,7 +31,7 @@ REPO = Path(__file__).resolve().parent.parent
 CONFIGS = REPO / "models" / "configs"
 TABLE = "training_runs"
 _STEP = re.compile(r"^Step (\d+) \| (.*)$")
-_TUNE_RUN = re.compile(r"tune run (?:--nproc_per_node \S+ )?(\S+) --config")
+_TUNE_RUN = re.compile(r"tune run ((?:--\S+ \S+ )*)(\S+) --config")
 
 
 class TrainingFailed(RuntimeError):
@@ -48,17 +48,32 @@ def resolve_config(config: str | Path) -> Path:
     raise FileNotFoundError(f"no config {config!r}; the configs are: {names}")
 
 
-def recipe_of(config: Path) -> str:
-    """The recipe a config's header command runs (a torchtune recipe name, or a path)."""
+def require_checkpoint(folder: str | Path, role: str) -> str:
+    """`folder` if it is a Hugging Face checkpoint (has config.json), else a
+    FileNotFoundError naming its `role` and how to make one."""
+    if not (Path(folder) / "config.json").is_file():
+        raise FileNotFoundError(f"{role} {str(folder)!r} is not a Hugging Face checkpoint "
+                                "folder (no config.json): train one with `compoworld "
+                                "train-sft`, or build one with `compoworld tiny-model`")
+    return str(folder)
+
+
+def launch_of(config: Path) -> list[str]:
+    """`tune run`'s arguments before `--config` in the config's header command: launcher
+    options (`--nproc_per_node 8`) if any, then the recipe (a torchtune recipe name, or a
+    file path relative to the repository: `tune run` turns it into a module path)."""
     for line in config.read_text(encoding="utf-8").splitlines():
         if not line.startswith("#"):
             break
         match = _TUNE_RUN.search(line)
         if match:
-            # A file recipe stays relative: `tune run` turns it into a module path, run
-            # from the repository root.
-            return match.group(1)
+            return [*match.group(1).split(), match.group(2)]
     raise ValueError(f"{config} has no `tune run <recipe> --config ...` line in its header")
+
+
+def recipe_of(config: Path) -> str:
+    """The recipe the config's header command runs."""
+    return launch_of(config)[-1]
 
 
 def load_config(config: Path, overrides: list[str]) -> dict[str, Any]:
@@ -79,8 +94,9 @@ def run_recipe(config: Path, overrides: list[str], log_path: Path, *,
                on_line: Callable[[str], None] | None = None) -> float:
     """Run the config's recipe with `overrides`; its output goes to `log_path` (and each
     line to `on_line`). Returns the wall time; raises `TrainingFailed` on a non-zero exit."""
-    recipe = recipe_of(config)
-    command = [sys.executable, "-m", "torchtune._cli.tune", "run", recipe,
+    launch = launch_of(config)
+    recipe = launch[-1]
+    command = [sys.executable, "-m", "torchtune._cli.tune", "run", *launch,
                "--config", str(config), *overrides]
     env = os.environ | {"PYTHONPATH": os.pathsep.join(
         filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
