@@ -188,10 +188,20 @@ def synthesize(
     ] = None,
     seed: Annotated[int, typer.Option(help="World seed of the run.")] = 0,
     shard_size: Annotated[int, typer.Option(min=1, help="Services per shard (one task).")] = 16,
+    coder: Annotated[str | None, typer.Option(
+        help="OpenAI-compatible base URL of a coding model: tools left simulated get "
+             "handlers written by it, run and verified in a sandbox.")] = None,
+    coder_model: Annotated[str | None, typer.Option(help="Model name at --coder.")] = None,
+    coder_attempts: Annotated[int, typer.Option(
+        min=1, help="Candidates per tool (failures are fed back).")] = 3,
+    coder_max_tools: Annotated[int | None, typer.Option(
+        min=1, help="Code at most this many simulated tools per service.")] = None,
     dask_address: DaskAddressOption = None,
     home: HomeOption = None,
 ) -> None:
-    """Compile, seed and verify services (tables `services`, `tool_builds`, `tool_checks`)."""
+    """Compile, seed and verify services (tables `services`, `tool_builds`, `tool_checks`);
+    with --coder, a coding agent writes handlers for the tools left simulated
+    (`tool_codings`)."""
     from compoworld.settings import default_run_id
     from storage.store import Store
 
@@ -206,6 +216,10 @@ def synthesize(
         services=count,
         seed=seed,
         shard_size=shard_size,
+        coder=coder,
+        coder_model=coder_model,
+        coder_attempts=coder_attempts,
+        coder_max_tools=coder_max_tools,
         dask_address=dask_address,
         home=str(store.home),
     )
@@ -221,7 +235,7 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
         SELECT count(*) AS services, count(*) FILTER (WHERE verified) AS verified,
                sum(n_tools) AS tools, sum(n_mounted) FILTER (WHERE verified) AS mounted,
                sum(n_compiled) AS compiled, sum(n_simulated) AS simulated,
-               sum(n_builtin) AS builtin
+               sum(n_builtin) AS builtin, sum(n_coded) AS coded
         FROM services WHERE run_id = $run
         """,
         {"run": run_id},
@@ -231,8 +245,9 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
     console.print(
         f"[bold]synthesize {run_id}[/]: {c['verified']} of {c['services']} services verified, "
         f"{c['mounted'] or 0} of {c['tools'] or 0} tools mounted "
-        f"(compiled {c['compiled'] or 0}, simulated {c['simulated'] or 0}, "
-        f"builtin {c['builtin'] or 0}); {summary['ran']} shards run, "
+        f"(compiled {c['compiled'] or 0}, coded {c['coded'] or 0}, "
+        f"simulated {c['simulated'] or 0}, builtin {c['builtin'] or 0}); "
+        f"{summary['ran']} shards run, "
         f"{summary['skipped']} already done, {summary['seconds']} s"
     )
     console.print(
@@ -570,14 +585,15 @@ def stats(
     ] = OutputFormat.table,
     home: HomeOption = None,
 ) -> None:
-    """Show rows per table and run, each stage's shards (done, failed, remaining) and the
-    dependency graph of each run (nodes, edges, cross-service edges, degrees)."""
-    from storage.stats import graph_summary, stage_status, table_counts
+    """Show rows per table and run, each stage's shards (done, failed, remaining), the share
+    of tools compiled / coded / builtin / simulated, and the dependency graph of each run
+    (nodes, edges, cross-service edges, degrees)."""
+    from storage.stats import graph_summary, implementation_shares, stage_status, table_counts
     from storage.store import Store
 
     store = Store.open(home)
     sections = (("tables", table_counts(store)), ("stages", stage_status(store)),
-                ("graph", graph_summary(store)))
+                ("tools", implementation_shares(store)), ("graph", graph_summary(store)))
     for title, records in sections:
         if not records:
             typer.echo(f"{title}: nothing stored yet under {store.home}", err=True)

@@ -6,6 +6,7 @@ from typing import Any
 
 from prefect import flow
 
+from compoworld.services.coder_stage import coder_params
 from compoworld.services.selection import DEFAULT_SERVICES, select_services
 from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
@@ -25,6 +26,10 @@ def synthesize_flow(
     seed: int = 0,
     shard_size: int = 16,
     shard_tools: int = 400,
+    coder: str | None = None,
+    coder_model: str | None = None,
+    coder_attempts: int = 3,
+    coder_max_tools: int | None = None,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -34,8 +39,12 @@ def synthesize_flow(
     compoworld/services/selection.py); None builds every ingested service. A shard holds
     at most `shard_size` services and, past its first, `shard_tools` tools. Rerunning with
     the same `run_id` only runs unfinished shards; a new ingest invalidates them.
+    `coder` (an OpenAI-compatible base URL) with `coder_model` sends the tools left
+    simulated to the coding agent (`coder_attempts` candidates each, at most
+    `coder_max_tools` per service); handlers that pass every check become `coded`.
     """
     logger = stage_logger()
+    coding = coder_params(coder, coder_model, coder_attempts, coder_max_tools)
     store = Store.open(home)
     run_id = run_id or default_run_id()
     candidates = service_candidates(store, run_id)
@@ -51,7 +60,8 @@ def synthesize_flow(
         stage="synthesize",
         items=names,
         shard_size=shard_size,
-        params={"seed": seed, "ingest": stage_digest(store, run_id, "ingest")},
+        params={"seed": seed, "ingest": stage_digest(store, run_id, "ingest")}
+        | ({"coder": coding} if coding else {}),
         work="compoworld.services.synthesize:synthesize_shard",
         weights=[tools[name] for name in names],
         shard_weight=shard_tools,

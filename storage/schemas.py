@@ -75,6 +75,25 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("checks_passed", pa.int32()),
             ("checks_failed", pa.int32()),
             ("param_types", _JSON),
+            # `coded` tools: the accepted handler's source text and its sha256.
+            ("source", pa.string()),
+            ("source_hash", pa.string()),
+        ]
+    ),
+    # The coding agent's attempts, one row per candidate handler of a simulated tool.
+    "tool_codings": pa.schema(
+        [
+            ("service", pa.string()),
+            ("name", pa.string()),
+            ("attempt", pa.int32()),
+            ("passed", pa.bool_()),
+            ("violation", pa.string()),
+            ("failures", _JSON),
+            ("prompt_tokens", pa.int64()),
+            ("completion_tokens", pa.int64()),
+            ("source_hash", pa.string()),
+            ("outcome", pa.string()),
+            ("model", pa.string()),
         ]
     ),
     "tool_checks": pa.schema(
@@ -303,7 +322,7 @@ VIEWS: dict[str, str] = {
         SELECT s.* EXCLUDE (param_types),
                coalesce(b.param_types, s.param_types) AS param_types,
                b.implementation, b.mounted, b.reason AS build_reason,
-               b.checks_passed, b.checks_failed
+               b.checks_passed, b.checks_failed, b.source, b.source_hash
         FROM tool_specs AS s
         LEFT JOIN tool_builds AS b ON b.run_id = s.run_id AND b.name = s.name
     """,

@@ -1,5 +1,5 @@
-"""Summaries for `compoworld stats`: rows per table and run, each stage's shard status, and
-the dependency graph of each run."""
+"""Summaries for `compoworld stats`: rows per table and run, each stage's shard status, how
+each run's tools are implemented, and the dependency graph of each run."""
 
 from __future__ import annotations
 
@@ -42,6 +42,23 @@ def stage_status(store: Store) -> list[dict[str, Any]]:
         FROM {MANIFEST}
         GROUP BY run_id, stage
         ORDER BY run_id, stage
+        """,
+    )
+    return [dict(zip(columns, row, strict=True)) for row in rows]
+
+
+def implementation_shares(store: Store) -> list[dict[str, Any]]:
+    """One row per (run, implementation): tools built that way, how many are mounted, and
+    their share of the run's built tools (compiled / coded / builtin / simulated)."""
+    columns, rows = run_query(
+        store,
+        """
+        SELECT run_id, implementation, count(*) AS tools,
+               count(*) FILTER (WHERE mounted) AS mounted,
+               round(count(*) / sum(count(*)) OVER (PARTITION BY run_id), 4) AS share
+        FROM tool_builds WHERE implementation IS NOT NULL
+        GROUP BY run_id, implementation
+        ORDER BY run_id, implementation
         """,
     )
     return [dict(zip(columns, row, strict=True)) for row in rows]

@@ -4,7 +4,8 @@ Synthesis stores, per tool, how it was built (`tool_builds`: implementation, mou
 final parameter types) but not the services themselves: a service is a pure function of
 its spec and a world seed, so it is rebuilt (`build_service`) wherever it is needed, with
 exactly the tools synthesis mounted and each tool's recorded implementation (a compiled
-tool that failed verification is simulated here too). Tasks record only their world seed;
+tool that failed verification is simulated here too; a coded tool's stored source runs in
+the sandbox, as it did when it was verified). Tasks record only their world seed;
 this is how the composer, the task verifier and the rollouts all see the same world.
 
 A `LazyWorld` mounts services as calls reach them, each on a private copy of the
@@ -87,12 +88,13 @@ class ServiceLibrary:
     _specs: dict[str, ServiceSpec] = field(default_factory=dict)
     _fingerprints: dict[str, str] = field(default_factory=dict)
     _pools: dict[int, Pool] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # coded tool -> handler source
 
     @classmethod
     def from_store(cls, store: Any, run_id: str) -> ServiceLibrary:
         """The verified services of run `run_id` (tool specs, builds and service rows)."""
-        builds = store.read("tool_builds", run_id,
-                            columns=["name", "implementation", "mounted", "param_types"])
+        builds = store.read("tool_builds", run_id, columns=[
+            "name", "implementation", "mounted", "param_types", "source"])
         specs = store.read("tool_specs", run_id, columns=[
             "service", "name", "description", "effect", "resource", "parameters",
             "param_types", "return_types"])
@@ -114,7 +116,9 @@ class ServiceLibrary:
                     "specs", run_id, columns=["service", "spec"], where=("service", sorted(infos))))
             return {n: ServiceSpec.model_validate_json(raw[n]) for n in names if n in raw}
 
-        return cls(DependencyGraph.build(nodes), infos, load)
+        sources = {b["name"]: b["source"] for b in builds
+                   if b["mounted"] and b["implementation"] == "coded" and b["source"]}
+        return cls(DependencyGraph.build(nodes), infos, load, sources=sources)
 
     @classmethod
     def from_specs(cls, specs: Iterable[ServiceSpec], seed: int = 0) -> ServiceLibrary:
@@ -167,7 +171,8 @@ class ServiceLibrary:
                 by_service.setdefault(node.service, []).append(node)
             self._fingerprints.update(
                 (service, hashlib.sha256(canonical_json([
-                    (n.name, n.implementation, n.params, n.outputs, n.required) for n in nodes
+                    (n.name, n.implementation, n.params, n.outputs, n.required,
+                     self.sources.get(n.name)) for n in nodes
                 ])).hexdigest()[:16])
                 for service, nodes in by_service.items()
             )
@@ -182,6 +187,12 @@ class ServiceLibrary:
                 continue  # not mounted by synthesis
             if node.implementation == "simulated" and tool.implementation != "simulated":
                 tool = Tool(tool.spec, "simulated", model.handler_for(tool.spec))
+            elif node.implementation == "coded":
+                # Generated code runs in the sandbox here too, exactly as it was verified.
+                from compoworld.services.sandbox import SandboxedHandler
+
+                handler = SandboxedHandler(self.sources[tool_name], service.state.schemas)
+                tool = Tool(tool.spec, "coded", handler)
             tools[tool_name] = tool
         return Service(service.spec, tools, service.state)
 

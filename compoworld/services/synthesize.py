@@ -27,6 +27,7 @@ from compoworld.graph.semtypes import entity_id_type
 from compoworld.services.builtin import build_builtin, example_state
 from compoworld.services.compiler import compile_report, compile_service
 from compoworld.services.runtime import Service, Tool
+from compoworld.services.sandbox import source_hash
 from compoworld.services.verify import CheckResult, check_tool, failed_tools, verify_service
 from compoworld.services.world import draw_pool, seed_state
 from compoworld.shards import Shard
@@ -74,11 +75,15 @@ def build_service(spec: ServiceSpec, seed: int) -> tuple[Service, dict[str, str]
 MAX_TOOLS = 2000
 
 
-def synthesize_service(spec: ServiceSpec, seed: int) -> dict[str, list[dict[str, Any]]]:
-    """Rows of `services`, `tool_builds` and `tool_checks` for one service.
+def synthesize_service(spec: ServiceSpec, seed: int, coder: dict[str, Any] | None = None
+                       ) -> dict[str, list[dict[str, Any]]]:
+    """Rows of `services`, `tool_builds` and `tool_checks` (and, with a `coder`, of
+    `tool_codings`) for one service.
 
     Services over `MAX_TOOLS` tools (Microsoft Graph's 11k and 22k, Autotask's 3k) are
     skipped with that reason: verifying one would hold a worker for most of an hour.
+    `coder` (`base_url`, `model`, `attempts`, ...: see `coder_stage.code_simulated`) sends
+    the tools left simulated to the coding agent; accepted handlers become `coded`.
     """
     started = time.perf_counter()
     if len(spec.tools) > MAX_TOOLS:
@@ -101,7 +106,13 @@ def synthesize_service(spec: ServiceSpec, seed: int) -> dict[str, list[dict[str,
             failures.update(failed_tools(again))
     except Exception as error:  # noqa: BLE001 - one bad spec is a recorded reason, not a crash
         return _unbuildable(spec, seed, f"{type(error).__name__}: {error}", started)
-    return _rows(spec, seed, service, reasons, results, failures, start_digest, started)
+    codings: list[dict[str, Any]] = []
+    if coder:
+        from compoworld.services.coder_stage import code_simulated
+
+        codings = code_simulated(service, coder, seed, reasons, results, failures)
+    tables = _rows(spec, seed, service, reasons, results, failures, start_digest, started)
+    return tables | {"tool_codings": codings}
 
 
 def _rows(
@@ -142,7 +153,7 @@ def _rows(
             "checks_passed": passed.get(name, 0),
             "checks_failed": failed.get(name, 0),
             "param_types": orjson.dumps(service.tools[name].spec.param_types).decode(),
-        }
+        } | coded_source(service.tools[name])
         for name in sorted(service.tools)
     ]
     counts = Counter(final.values())
@@ -164,6 +175,14 @@ def _rows(
         "tool_builds": builds,
         "tool_checks": checks,
     }
+
+
+def coded_source(tool: Tool) -> dict[str, str | None]:
+    """A `tool_builds` row's `source` and `source_hash`: set for coded tools only."""
+    source = getattr(tool.handler, "source", None) if tool.implementation == "coded" else None
+    if source is None:
+        return {"source": None, "source_hash": None}
+    return {"source": source, "source_hash": source_hash(source)}
 
 
 def _service_row(spec: ServiceSpec, seed: int, started: float) -> dict[str, Any]:
@@ -202,10 +221,12 @@ def synthesize_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]
     rows = store.read(
         "specs", shard.run_id, columns=["service", "spec"], where=("service", shard.items)
     )
-    tables: dict[str, list[dict[str, Any]]] = {"services": [], "tool_builds": [], "tool_checks": []}
+    tables: dict[str, list[dict[str, Any]]] = {
+        "services": [], "tool_builds": [], "tool_checks": [], "tool_codings": []}
     for row in sorted(rows, key=lambda r: r["service"]):
         spec = ServiceSpec.model_validate_json(row["spec"])
-        built = synthesize_service(spec, world_seed(shard.params["seed"], spec.name))
+        built = synthesize_service(spec, world_seed(shard.params["seed"], spec.name),
+                                   shard.params.get("coder"))
         for table, records in built.items():
             tables[table].extend(records)
     return tables
