@@ -82,9 +82,25 @@ def hostile(body: str) -> str:
     return f"def handler(state, arguments):\n    {body}\n    return 'done'\n"
 
 
+_BEFORE: set[int] = set()
+
+
+@pytest.fixture(autouse=True)
+def _workers_before_the_test() -> None:
+    """Workers that other tests' live handlers hold (a mounted world's templates stay
+    cached for the session) are not this test's to count."""
+    _BEFORE.clear()
+    _BEFORE.update(_workers())
+
+
 def children() -> list[int]:
-    """Process ids of this process's sandbox workers (children running the worker module;
-    the suite's other children, e.g. a Prefect test server, are not ours to count)."""
+    """Process ids of the sandbox workers this test started and left running."""
+    return sorted(set(_workers()) - _BEFORE)
+
+
+def _workers() -> list[int]:
+    """This process's sandbox workers (children running the worker module; the suite's
+    other children, e.g. a Prefect test server, are not ours to count)."""
     me, found = str(os.getpid()), []
     for entry in Path("/proc").iterdir():
         try:
