@@ -24,7 +24,7 @@ from models.training import (
     record_run,
     require_checkpoint,
     resolve_config,
-    run_id_digest,
+    training_name,
 )
 from storage.catalog import refresh_catalog, run_query
 from storage.store import Store
@@ -91,8 +91,7 @@ def train_rl_flow(
                 "group_size": group_size, "mode": mode, "action_mode": action_mode,
                 "max_steps": max_steps, "max_tokens": max_tokens, "seed": seed,
                 "cfrr": [alpha, eps, beta], "overrides": overrides or []}
-    training_id = f"rl-{config_path.stem}-" + run_id_digest(
-        config_path.read_text(), base_checkpoint, reference, settings)
+    training_id = training_name("rl", config_path, base_checkpoint, reference, settings)
     done = finished_run(store, run_id, training_id)
     if done is not None:
         logger.info("%s already trained: %s", training_id, done["checkpoint"])

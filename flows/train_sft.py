@@ -22,9 +22,9 @@ from models.training import (
     record_run,
     require_checkpoint,
     resolve_config,
-    run_id_digest,
     run_recipe,
     step_summary,
+    training_name,
 )
 from storage.catalog import refresh_catalog
 from storage.store import Store
@@ -84,8 +84,7 @@ def train_sft_flow(
     if steps:
         extra.append(f"max_steps_per_epoch={steps}")
     extra.append(f"seed={seed}")
-    training_id = f"sft-{config_path.stem}-" + run_id_digest(
-        config_path.read_text(), base_checkpoint, digest, extra)
+    training_id = training_name("sft", config_path, base_checkpoint, digest, extra)
     done = finished_run(store, run_id, training_id)
     if done is not None:
         logger.info("%s already trained: %s", training_id, done["checkpoint"])

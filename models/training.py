@@ -90,6 +90,12 @@ def run_id_digest(*parts: Any) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
+def training_name(kind: str, config: Path, *inputs: Any) -> str:
+    """`<kind>-<config name>-<digest>` over the config's text and the run's inputs: the
+    same inputs name the same run, which is how a finished run is found again."""
+    return f"{kind}-{config.stem}-" + run_id_digest(config.read_text(), *inputs)
+
+
 def run_recipe(config: Path, overrides: list[str], log_path: Path, *,
                on_line: Callable[[str], None] | None = None) -> float:
     """Run the config's recipe with `overrides`; its output goes to `log_path` (and each
