@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import copy
 import os
-import random
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -25,7 +23,9 @@ from compoworld.services.coder import (
 )
 from compoworld.services.runtime import Service, State, Tool
 from compoworld.services.sandbox import Limits, source_hash
-from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.specs.records import ToolSpec
+from tests.services.helpers import notes_service as service_of
+from tests.services.helpers import value_for
 
 LIMITS = Limits(call_timeout=1.0, memory_mb=256)
 NOTE = {
@@ -67,18 +67,8 @@ def notes_service() -> Service:
     ]:
         spec = _spec(name, effect, props, required, NOTE)
         tools[spec.name] = Tool(spec, kind, handler)
-    service_spec = ServiceSpec(
-        name="notes", title="Notes", description="Short notes.", domain="other", source="test",
-        resources={"notes": NOTE}, tools=[t.spec for t in tools.values()],
-    )
-    service = Service(service_spec, tools)
-    for index in range(3):
-        service.state.put("notes", {"id": service.state.new_id("notes"), "title": f"n{index}"})
-    return service
+    return service_of(tools, NOTE, "Short notes.")
 
-
-def value_for(schema: dict, rng: random.Random, name: str) -> Any:
-    return {"integer": rng.randint(1, 9), "boolean": True}.get(schema.get("type"), f"v{name}")
 
 
 def block(source: str, words: str = "Here is the handler:") -> str:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import copy
 import itertools
-import random
 from typing import Any
 
 import pytest
 
 from compoworld.services.runtime import NotFound, Service, State, Tool
 from compoworld.services.verify import failed_tools, verify_service
-from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.specs.records import ToolSpec
+from tests.services.helpers import notes_service, value_for
 
 NOTE = {
     "type": "object",
@@ -68,18 +68,8 @@ def build(**overrides: Any) -> Service:
     for name, (effect, props, required, returns, handler) in GOOD.items():
         tool_spec = spec(name, effect, props, required, returns)
         tools[tool_spec.name] = Tool(tool_spec, "compiled", overrides.get(name, handler))
-    service_spec = ServiceSpec(
-        name="notes", title="Notes", description="", domain="other", source="test",
-        resources={"notes": NOTE}, tools=[t.spec for t in tools.values()],
-    )
-    service = Service(service_spec, tools)
-    for index in range(3):
-        service.state.put("notes", {"id": service.state.new_id("notes"), "title": f"n{index}"})
-    return service
+    return notes_service(tools, NOTE)
 
-
-def value_for(schema: dict, rng: random.Random, name: str) -> Any:
-    return {"integer": rng.randint(1, 9), "boolean": True}.get(schema.get("type"), f"v{name}")
 
 
 def test_a_correct_service_passes_every_check():
