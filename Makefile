@@ -13,7 +13,7 @@ LLAMA_CMAKE_ARGS ?= -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 
-.PHONY: help run test setup corpus lint clean ui
+.PHONY: help run test setup corpus lint clean ui sandbox-deps
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -25,7 +25,17 @@ test: setup corpus  ## set up, then run the tests (fails when no test ran)
 	@$(BIN)/python -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 
-setup: $(STAMP)  ## create .venv with the pinned dependencies
+setup: $(STAMP) sandbox-deps  ## create .venv with the pinned dependencies
+
+# The coder's sandbox isolates generated handlers with bubblewrap (namespaces) and a seccomp
+# filter (libseccomp through pyseccomp). Both come from Debian; root installs what is missing,
+# anyone else is told what to install (the coder refuses to run without them, saying why).
+sandbox-deps:  ## install bubblewrap and libseccomp (Debian) when missing
+	@command -v bwrap >/dev/null && ldconfig -p | grep -q 'libseccomp\.so\.2' || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap libseccomp2 >/dev/null 2>&1 || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap libseccomp2; }; \
+	  else echo "sandbox: install bubblewrap and libseccomp2 (Debian packages) for the coder's sandbox" >&2; fi; }
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
