@@ -32,7 +32,15 @@ def one_line_reasons(load: Callable[P, R]) -> Callable[P, R]:
         except SpecLoadError:
             raise
         except Exception as exc:  # noqa: BLE001 - any bug on messy input becomes a reason
-            message = " ".join(str(exc).split())[:300]
-            raise SpecLoadError(f"{type(exc).__name__}: {message}") from exc
+            raise SpecLoadError(one_line_reason(exc)) from exc
 
     return wrapper
+
+
+def one_line_reason(error: BaseException) -> str:
+    """The `spec_errors` reason of any failure: a SpecLoadError's own message, else the
+    exception's type and its message on one line (at most 300 characters)."""
+    message = " ".join(str(error).split())[:300]
+    if isinstance(error, SpecLoadError):
+        return message
+    return f"{type(error).__name__}: {message}"

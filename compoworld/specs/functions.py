@@ -17,6 +17,7 @@ from typing import Any
 from compoworld.graph.semtypes import pluralize, split_words
 from compoworld.specs.errors import SpecLoadError, one_line_reasons
 from compoworld.specs.fields import param_types
+from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import KNOWN_VERBS, verb_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.specs.refs import SchemaResolver
@@ -26,12 +27,14 @@ _SCHEMA_DEPTH = 4
 
 
 @one_line_reasons
-def load_function_list(items: list, doc_id: str) -> ServiceSpec:
-    """Turn a list of function definitions into one ServiceSpec; SpecLoadError if bad."""
-    return _load(items, doc_id)
+def load_function_list(items: list, doc_id: str, *,
+                       deadline: Deadline = NO_DEADLINE) -> ServiceSpec:
+    """Turn a list of function definitions into one ServiceSpec; SpecLoadError if bad
+    (or if it runs past `deadline`)."""
+    return _load(items, doc_id, deadline)
 
 
-def _load(items: Any, doc_id: str) -> ServiceSpec:
+def _load(items: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
     if not isinstance(items, list) or not items:
         raise SpecLoadError("a function list must be a non-empty JSON/YAML list")
     service = service_name(doc_id)
@@ -49,8 +52,8 @@ def _load(items: Any, doc_id: str) -> ServiceSpec:
         if not TOOL_NAME_RE.match(name):
             raise SpecLoadError(f"entry {index}: cannot make a valid tool name from it")
         # Functions may carry `$defs` refs of their own: resolve them against the schema.
-        parameters = SchemaResolver(spec["parameters"]).resolve(spec["parameters"],
-                                                                _SCHEMA_DEPTH)
+        parameters = SchemaResolver(spec["parameters"], deadline).resolve(spec["parameters"],
+                                                                          _SCHEMA_DEPTH)
         parameters = json.loads(json.dumps({"type": "object", "properties": {},
                                             **parameters}, default=str))
         words = split_words(spec["name"])

@@ -2,6 +2,9 @@
 
 This is the `ingest` stage's work function (see storage/stage.py). A document that cannot
 be ingested never stops the shard: it becomes a `spec_errors` row naming it and the reason.
+The guard covers everything done for one document (reading, parsing, loading, and turning
+the spec into rows: a schema nested a few hundred levels deep loads, then fails to
+serialise), and every document runs under the `DocumentLimits` the shard's parameters set.
 """
 
 from __future__ import annotations
@@ -11,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from compoworld.shards import Shard
-from compoworld.specs import SpecLoadError
+from compoworld.specs.errors import SpecLoadError, one_line_reason
+from compoworld.specs.limits import DEFAULT_LIMITS, Deadline, DocumentLimits
 from compoworld.specs.records import ServiceSpec
 from compoworld.specs.sources import list_documents, load_document, resolve_source
 
@@ -85,13 +89,28 @@ def source_documents(source: str, cache: Path) -> tuple[str, list[str]]:
     return str(root), list_documents(root)
 
 
-def load_spec(root: str, document: str) -> ServiceSpec:
+def load_spec(root: str, document: str, limits: DocumentLimits = DEFAULT_LIMITS,
+              deadline: Deadline | None = None) -> ServiceSpec:
     """One document of a source as a ServiceSpec (SpecLoadError when it cannot be)."""
     if root == BUILTIN:
         from compoworld.services.builtin import builtin_spec
 
         return builtin_spec(document)
-    return load_document(Path(root), document)
+    return load_document(Path(root), document, limits, deadline)
+
+
+def document_rows(root: str, document: str, limits: DocumentLimits
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The `specs` row and `tool_specs` rows of one document, within its limits."""
+    deadline = Deadline(limits.max_seconds)
+    spec = load_spec(root, document, limits, deadline)
+    try:
+        service, tools = spec_rows(spec, document)
+    except (ValueError, RecursionError) as error:  # pydantic's serialisation depth limit
+        raise SpecLoadError(f"its service spec cannot be stored ({one_line_reason(error)}); "
+                            "flatten its most deeply nested schemas") from error
+    deadline.check()
+    return service, tools
 
 
 def ingest_shard(shard: Shard, store: Any = None) -> dict[str, list[dict[str, Any]]]:
@@ -101,16 +120,17 @@ def ingest_shard(shard: Shard, store: Any = None) -> dict[str, list[dict[str, An
     """
     root = shard.params["root"]
     source = shard.params["source"]
+    limits = DocumentLimits.from_params(shard.params)
     specs: list[dict[str, Any]] = []
     tools: list[dict[str, Any]] = []
     errors: list[dict[str, Any]] = []
     for document in shard.items:
         try:
-            spec = load_spec(root, document)
-        except SpecLoadError as error:
-            errors.append({"document": document, "source": source, "reason": str(error)})
+            service, service_tools = document_rows(root, document, limits)
+        except Exception as error:  # noqa: BLE001 - one document never fails its shard
+            errors.append({"document": document, "source": source,
+                           "reason": one_line_reason(error)})
             continue
-        service, service_tools = spec_rows(spec, document)
         specs.append(service)
         tools.extend(service_tools)
     return {"specs": specs, "tool_specs": tools, "spec_errors": errors}

