@@ -312,6 +312,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("seconds", pa.float64()),
             ("error", pa.string()),
             ("finished_at", pa.timestamp("us", tz="UTC")),
+            # JSON {table: {file, rows, bytes}}: the files a `done` shard wrote, the only
+            # files reads list, and what resume checks them against.
+            ("files", _JSON),
         ]
     ),
 }
