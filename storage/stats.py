@@ -3,22 +3,35 @@ each run's tools are implemented, and the dependency graph of each run."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from storage.catalog import run_query
+from storage.catalog import QueryError, execute, query_connection, run_query
 from storage.schemas import SCHEMAS
 from storage.store import MANIFEST, Store
 
+logger = logging.getLogger("compoworld.storage")
+
 
 def table_counts(store: Store) -> list[dict[str, Any]]:
-    """One row per (table, run) with its row count; tables without rows are left out."""
-    parts = [
-        f"SELECT '{table}' AS table_name, run_id, count(*) AS rows FROM {table} GROUP BY run_id"
-        for table in SCHEMAS
-        if table != MANIFEST
-    ]
-    columns, rows = run_query(store, " UNION ALL ".join(parts) + " ORDER BY run_id, table_name")
-    return [dict(zip(columns, row, strict=True)) for row in rows]
+    """One row per (table, run) with its row count; tables without rows are left out, and so
+    is a table with a damaged file (one warning naming the file), so the others still
+    count."""
+    counts: list[dict[str, Any]] = []
+    with query_connection(store) as con:
+        for table in SCHEMAS:
+            if table == MANIFEST:
+                continue
+            try:
+                columns, rows = execute(
+                    con, f"SELECT '{table}' AS table_name, run_id, count(*) AS rows "
+                    f"FROM {table} GROUP BY run_id"
+                )
+            except QueryError as error:
+                logger.warning("%s", error)
+                continue
+            counts += [dict(zip(columns, row, strict=True)) for row in rows]
+    return sorted(counts, key=lambda count: (count["run_id"], count["table_name"]))
 
 
 def stage_status(store: Store) -> list[dict[str, Any]]:
@@ -109,14 +122,15 @@ def table_digests(store: Store, run_id: str) -> dict[str, tuple[int, str]]:
     columns and the run id left out): two runs of the same inputs and seed must agree, however
     their shards were interrupted and resumed."""
     digests: dict[str, tuple[int, str]] = {}
-    for table, schema in SCHEMAS.items():
-        excluded = ", ".join(["run_id", *(c for c in TIMING_COLUMNS if c in schema.names)])
-        _, rows = run_query(
-            store,
-            f"SELECT count(*), coalesce(sum(hash(t)), 0)::VARCHAR "
-            f"FROM (SELECT * EXCLUDE ({excluded}) FROM {table} WHERE run_id = $run) t",
-            {"run": run_id},
-        )
-        if rows[0][0]:
-            digests[table] = (rows[0][0], rows[0][1])
+    with query_connection(store) as con:
+        for table, schema in SCHEMAS.items():
+            excluded = ", ".join(["run_id", *(c for c in TIMING_COLUMNS if c in schema.names)])
+            _, rows = execute(
+                con,
+                f"SELECT count(*), coalesce(sum(hash(t)), 0)::VARCHAR "
+                f"FROM (SELECT * EXCLUDE ({excluded}) FROM {table} WHERE run_id = $run) t",
+                {"run": run_id},
+            )
+            if rows[0][0]:
+                digests[table] = (rows[0][0], rows[0][1])
     return digests

@@ -13,6 +13,20 @@ from storage.stats import stage_status, table_counts
 from storage.store import Store
 
 
+def write_old_manifest_row(store: Store, run_id: str, stage: str, shard: int, rows: int) -> None:
+    """A `done` manifest row as written before rows named their files (no `files` column)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = SCHEMAS["stage_runs"]
+    old = schema.remove(schema.get_field_index("files"))
+    row = {"stage": stage, "shard": shard, "shards": 1, "input_hash": "h", "status": "done",
+           "rows": rows, "items": 1, "seconds": 0.1, "error": None, "finished_at": None}
+    folder = store.partition("stage_runs", run_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    pq.write_table(pa.Table.from_pylist([row], schema=old), folder / store.file_name(stage, shard))
+
+
 def fill(store: Store, run_id: str, items: list[str]) -> None:
     shards = plan_shards(
         run_id=run_id,
@@ -105,7 +119,8 @@ def test_tools_view_joins_ingested_specs_with_their_builds(store: Store):
         [shard] = plan_shards(
             run_id="r1", stage=stage, items=["x"], shard_size=1, params={}, work="m:f"
         )
-        store.write_shard(shard, {table: rows})
+        store.record(shard, status="done", rows=store.write_shard(shard, {table: rows}),
+                     seconds=0.0)
 
     spec = {"service": "crm", "effect": "read", "n_params": 0}
     write("tool_specs", "ingest", [spec | {"name": "crm__get_a"}, spec | {"name": "crm__get_b"}])
@@ -127,6 +142,7 @@ def test_files_from_before_a_column_was_added_read_it_as_null(store: Store):
     row = {"service": "s", "name": "s__get", "implementation": "compiled", "mounted": True,
            "reason": None, "checks_passed": 3, "checks_failed": 0}
     pq.write_table(pa.Table.from_pylist([row], schema=old), folder / "synthesize-00000.parquet")
+    write_old_manifest_row(store, "old", "synthesize", 0, rows=1)
     refresh_catalog(store)
     _, rows = run_query(store, "select name, param_types from tool_builds")
     assert rows == [("s__get", None)]
