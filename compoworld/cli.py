@@ -18,8 +18,36 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from typer.core import TyperGroup
+
+
+def is_store_error(error: BaseException) -> bool:
+    """Errors the store raises for the user to act on (a damaged file it names, a refused
+    query, an unreadable folder), as opposed to bugs: ValueError, OSError and DuckDB's and
+    Arrow's errors (looked up only when loaded: else they cannot be the cause)."""
+    kinds: list[type] = [ValueError, OSError]
+    if (duckdb := sys.modules.get("duckdb")) is not None:
+        kinds.append(duckdb.Error)
+    if (arrow := sys.modules.get("pyarrow.lib")) is not None:
+        kinds.append(arrow.ArrowException)
+    return isinstance(error, tuple(kinds))
+
+
+class OneLineErrors(TyperGroup):
+    """Every command: a store error is one line on stderr and exit 1, not a traceback."""
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as error:
+            if not is_store_error(error):
+                raise
+            lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+            raise fail(lines[0] if lines else type(error).__name__, 1) from None
+
 
 app = typer.Typer(
+    cls=OneLineErrors,
     help="CompoWorld data factory: ingest tool specs, compose tasks, query datasets with SQL.",
     no_args_is_help=True,
     add_completion=False,
@@ -63,7 +91,7 @@ def print_rows(
 ) -> None:
     """Print query results as a table, CSV or JSON lines-free JSON array on stdout."""
     if fmt is OutputFormat.csv:
-        writer = csv.writer(sys.stdout)
+        writer = csv.writer(sys.stdout, lineterminator="\n")  # not csv's default \r\n
         writer.writerow(columns)
         writer.writerows([[_plain(value) for value in row] for row in rows])
     elif fmt is OutputFormat.json:
@@ -76,6 +104,18 @@ def print_rows(
         for row in rows:
             table.add_row(*("" if value is None else str(_plain(value)) for value in row))
         Console(width=max(120, Console().width)).print(table)
+
+
+def resolve_run_id(run_id: str | None) -> str:
+    """The run id a command works on (default: today's UTC date), checked before anything
+    starts, so a bad id is one line and not a Prefect server start later."""
+    from compoworld.settings import default_run_id
+    from storage.store import check_run_id
+
+    try:
+        return check_run_id(run_id or default_run_id())
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 @app.command()
@@ -99,13 +139,13 @@ def ingest(
     home: HomeOption = None,
 ) -> None:
     """Ingest tool specifications into the `specs`, `tools` and `spec_errors` tables."""
-    from compoworld.settings import cache_dir, default_run_id
+    from compoworld.settings import cache_dir
     from compoworld.specs.ingest import BUILTIN, source_documents, unreadable_documents
     from compoworld.specs.sources import SourceError
     from storage.store import Store
 
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolve_run_id(run_id)
     try:
         root, documents = source_documents(source, cache_dir())
         if not documents:
@@ -114,7 +154,6 @@ def ingest(
         if user_files and (bad := unreadable_documents(Path(root), documents)):
             more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
             raise fail(f"cannot read {Path(root) / bad[0][0]}: {bad[0][1]}{more}")
-        store.partition("specs", run_id)  # validates the run id before anything runs
     except (SourceError, ValueError) as error:
         raise fail(str(error)) from None
 
@@ -133,16 +172,33 @@ def ingest(
 
 
 def run_flow(flow: Any, **parameters: Any) -> dict[str, Any]:
-    """Run a stage's flow; a failed stage or a refused input is one line and a non-zero exit."""
+    """Run a stage's flow on the command's temporary Prefect server (flows/server.py) or on
+    PREFECT_API_URL; a server that does not start, a failed stage or a refused input is one
+    line and a non-zero exit."""
+    from flows.server import ServerStartFailed, temporary_server
     from flows.shards import StageFailed
 
     try:
-        return flow(**parameters)
+        with temporary_server():
+            return flow(**parameters)
+    except ServerStartFailed as error:
+        raise fail(str(error), 1) from None
     except StageFailed as error:
         rerun = f"rerun with --run-id {parameters['run_id']} to retry them"
         raise fail(f"{error} ({rerun})", 1) from None
     except ValueError as error:
         raise fail(str(error)) from None
+
+
+def sql_hint(label: str, query: str) -> str:
+    """`label: compoworld sql "query"`, quoted for a POSIX shell, so it pastes as it is."""
+    quoted = "".join("\\" + c if c in '"$`\\' else c for c in query)
+    return f'{label}: compoworld sql "{quoted}"'
+
+
+def print_hint(label: str, query: str, err: bool = True) -> None:
+    """Print a SQL hint on one line (never wrapped: it must paste into a shell)."""
+    typer.echo(sql_hint(label, query), err=err)
 
 
 def _print_ingest_summary(store: Any, run_id: str, summary: dict[str, Any]) -> None:
@@ -163,7 +219,7 @@ def _print_ingest_summary(store: Any, run_id: str, summary: dict[str, Any]) -> N
         f"{counts['tools']} tools; {summary['ran']} shards run, {summary['skipped']} "
         f"already done, {summary['seconds']} s"
     )
-    console.print(f"query: compoworld sql \"select count(*) from tools where run_id = '{run_id}'\"")
+    print_hint("query", f"select count(*) from tools where run_id = '{run_id}'")
 
 
 def parse_count(value: str) -> int | None:
@@ -202,12 +258,11 @@ def synthesize(
     """Compile, seed and verify services (tables `services`, `tool_builds`, `tool_checks`);
     with --coder, a coding agent writes handlers for the tools left simulated
     (`tool_codings`)."""
-    from compoworld.settings import default_run_id
     from storage.store import Store
 
     count = parse_count(services)
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolve_run_id(run_id)
     from flows.synthesize import synthesize_flow
 
     summary = run_flow(
@@ -250,10 +305,9 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
         f"{summary['ran']} shards run, "
         f"{summary['skipped']} already done, {summary['seconds']} s"
     )
-    console.print(
-        "why tools failed: compoworld sql \"select check, count(*) from tool_checks where "
-        f"not passed and run_id = '{run_id}' group by 1 order by 2 desc\""
-    )
+    # `check` is a reserved word in DuckDB: the column must be quoted.
+    print_hint("why tools failed", 'select "check", count(*) from tool_checks '
+               f"where not passed and run_id = '{run_id}' group by 1 order by 2 desc")
 
 
 @app.command()
@@ -279,11 +333,10 @@ def compose(
     home: HomeOption = None,
 ) -> None:
     """Build the dependency graph and compose verified tasks (`graph_edges`, `tasks`, `walks`)."""
-    from compoworld.settings import default_run_id
     from storage.store import Store
 
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolve_run_id(run_id)
     from flows.compose import compose_flow
 
     summary = run_flow(
@@ -323,10 +376,8 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
         f"services; {summary['ran']} shards run, {summary['skipped']} already done, "
         f"{summary['seconds']} s"
     )
-    console.print(
-        "why walks failed: compoworld sql \"select outcome, count(*) from walks where "
-        f"run_id = '{run_id}' group by 1 order by 2 desc\""
-    )
+    print_hint("why walks failed", "select outcome, count(*) from walks where "
+               f"run_id = '{run_id}' group by 1 order by 2 desc")
 
 
 class PolicyName(StrEnum):
@@ -375,11 +426,10 @@ def rollout(
 ) -> None:
     """Roll agents out on verified tasks; score them and compute CFRR rewards (`rollouts`,
     `rewards`)."""
-    from compoworld.settings import default_run_id
     from storage.store import Store
 
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolve_run_id(run_id)
     from flows.rollout import rollout_flow
 
     summary = run_flow(
@@ -388,22 +438,31 @@ def rollout(
         action_mode=action_mode.value, concurrency=concurrency,
         tasks_per_shard=tasks_per_shard, dask_address=dask_address, home=str(store.home),
     )
-    from storage.catalog import run_query
-
-    columns, rows = run_query(
-        store,
-        "select count(*) rollouts, round(avg(score), 3) score, round(avg(rubric_score), 3) "
-        "rubric, count(*) filter (where status = 'infra_error') infra from rollouts where "
-        "run_id = $run and policy = $policy and mode = $mode",
-        {"run": run_id, "policy": policy.value, "mode": mode.value},
-    )
-    c = dict(zip(columns, rows[0], strict=True))
+    c = _rollout_counts(store, run_id, summary["stage"], summary["shards"])
     Console(stderr=True).print(
         f"[bold]rollout {run_id}[/] {policy.value}/{mode.value}: {c['rollouts']} rollouts on "
         f"{summary['tasks']} tasks, mean score {c['score']}, mean rubric score {c['rubric']}, "
         f"{c['infra']} infra errors; {summary['ran']} shards run, {summary['skipped']} "
         f"already done, {summary['seconds']} s"
     )
+
+
+def _rollout_counts(store: Any, run_id: str, stage: str, shards: int) -> dict[str, Any]:
+    """Rollouts, mean scores and infra errors of this command's shards only (`<stage>-<i>`
+    files of the plan it ran), not every rollout of the run with the same policy and mode:
+    other models, older plans and other stages of the same policy stay out."""
+    from storage.store import Store
+
+    files = [Path(Store.file_name(stage, index)).stem for index in range(shards)]
+    rows = store.read("rollouts", run_id, columns=["score", "rubric_score", "status"],
+                      files=files)
+
+    def mean(column: str) -> float | None:
+        values = [row[column] for row in rows if row[column] is not None]
+        return round(sum(values) / len(values), 3) if values else None
+
+    return {"rollouts": len(rows), "score": mean("score"), "rubric": mean("rubric_score"),
+            "infra": sum(row["status"] == "infra_error" for row in rows)}
 
 
 class ExportKind(StrEnum):
@@ -423,11 +482,10 @@ def export(
 ) -> None:
     """Export the SFT trajectories (`sft`) or the RL task set (`rl_tasks`) as a table and
     JSONL."""
-    from compoworld.settings import default_run_id
     from storage.store import Store
 
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolve_run_id(run_id)
     from flows.export import export_flow
 
     summary = run_flow(export_flow, run_id=run_id, kind=kind.value, out=out,
@@ -481,13 +539,12 @@ def regenerate(
 ) -> None:
     """Run every stage (ingest, synthesize, compose, rollout, export) as one flow, then print
     what the run holds and the time of each stage. Rerunning a run id resumes it."""
-    from compoworld.settings import default_run_id
     from storage.store import Store
 
     if rl_policy not in ("none", *PolicyName):
         raise fail(f"--rl-policy must be one of {', '.join(PolicyName)} or none")
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolve_run_id(run_id)
     from flows.regenerate import regenerate_flow
 
     summary = run_flow(
@@ -504,11 +561,9 @@ def regenerate(
                title=f"run {run_id} in {store.home}")
     print_rows(["stage", "seconds"], [*seconds.items(), ("total", round(sum(seconds.values()),
                1))], OutputFormat.table, title="time per stage")
-    typer.echo(
-        f"query: compoworld sql \"select policy, count(*), avg(score) from rollouts where "
-        f"run_id = '{run_id}' group by 1\"\n"
-        f"stages: compoworld stats   datasets: {store.home}/exports/{run_id}/"
-    )
+    print_hint("query", "select policy, count(*), avg(score) from rollouts where "
+               f"run_id = '{run_id}' group by 1", err=False)
+    typer.echo(f"stages: compoworld stats   datasets: {store.home}/exports/{run_id}/")
 
 
 @app.command()
@@ -571,6 +626,9 @@ def sql(
     from storage.catalog import QueryError, run_query
     from storage.store import Store
 
+    if not query.strip():
+        raise fail('the query is empty: give one, e.g. compoworld sql "select count(*) from '
+                   'tasks"')
     try:
         columns, rows = run_query(Store.open(home), query)
     except QueryError as error:

@@ -21,6 +21,7 @@ from compoworld.cli import (
     app,
     fail,
     print_rows,
+    resolve_run_id,
     run_flow,
     serve_until_stopped,
 )
@@ -53,13 +54,12 @@ def tiny_model(
 ) -> None:
     """Build the tiny Qwen2-shaped test model (2 layers, 64 wide, random weights) with a
     tokenizer trained on the run's exported SFT trajectories, in Hugging Face form."""
-    from compoworld.settings import default_run_id
+    run_id = resolve_run_id(run_id)
     from models.data import read_trajectories
     from models.tiny import build_tiny_model
     from storage.store import Store
 
     store = Store.open(home)
-    run_id = run_id or default_run_id()
     trajectories = []
     if store.files("sft", run_id):
         trajectories = read_trajectories(store.home, run_id)
@@ -88,10 +88,10 @@ def train_sft(
 ) -> None:
     """Fine-tune a checkpoint on the run's verified trajectories with torchtune (exports
     them first); records a training_runs row and prints the loss and the checkpoint."""
-    from compoworld.settings import default_run_id
+    run_id = resolve_run_id(run_id)
     from flows.train_sft import train_sft_flow
 
-    row = _train(train_sft_flow, run_id=run_id or default_run_id(), config=config,
+    row = _train(train_sft_flow, run_id=run_id, config=config,
                  base_checkpoint=base_checkpoint, chat_format=chat_format, steps=steps,
                  overrides=override or [], seed=seed, home=home)
     Console(stderr=True).print(
@@ -131,7 +131,7 @@ def train_rl(
     """Rubric-weighted RL: each iteration serves the current checkpoint, rolls it out in
     groups on the next RL tasks, scores them with CFRR and applies a GRPO update. Prints
     the metrics of every iteration; rerun with the same arguments to resume."""
-    from compoworld.settings import default_run_id
+    run_id = resolve_run_id(run_id)
     from flows.train_rl import train_rl_flow
     from models.training import require_checkpoint
 
@@ -142,7 +142,7 @@ def train_rl(
         except FileNotFoundError as error:
             raise fail(str(error), 1) from None
     summary = _train(
-        train_rl_flow, run_id=run_id or default_run_id(), base_checkpoint=base_checkpoint,
+        train_rl_flow, run_id=run_id, base_checkpoint=base_checkpoint,
         reference=reference, config=config, iterations=iterations,
         tasks_per_iteration=tasks_per_iteration, group_size=group_size, mode=mode.value,
         action_mode=action_mode.value, max_steps=max_steps, max_tokens=max_tokens,

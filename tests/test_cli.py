@@ -38,8 +38,9 @@ def test_top_level_help_lists_commands():
         assert command in result.output
 
 
-def run_cli(*args: str, home: Path) -> subprocess.CompletedProcess:
-    env = os.environ | {"COMPOWORLD_HOME": str(home)}
+def run_cli(*args: str, home: Path, env: dict[str, str] | None = None
+            ) -> subprocess.CompletedProcess:
+    env = os.environ | {"COMPOWORLD_HOME": str(home)} | (env or {})
     return subprocess.run(
         [sys.executable, "-m", "compoworld.cli", *args],
         capture_output=True,
@@ -104,3 +105,55 @@ def test_stats_on_an_empty_store_says_so(tmp_path: Path):
     result = runner.invoke(app, ["stats", "--home", str(tmp_path / "home")])
     assert result.exit_code == 0
     assert "nothing stored yet" in result.output
+
+
+@pytest.mark.parametrize("query", ["", "   "])
+def test_empty_sql_is_one_line_with_exit_2(tmp_path: Path, query: str):
+    result = run_cli("sql", query, home=tmp_path / "home")
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("compoworld: error:"), result.stderr
+
+
+@pytest.mark.parametrize("command", [["ingest", "--source", "builtin"], ["synthesize"],
+                                     ["compose"], ["rollout"], ["export", "sft"],
+                                     ["regenerate", "--source", "builtin"]])
+def test_a_bad_run_id_is_refused_before_prefect_starts(tmp_path: Path, command: list[str]):
+    prefect_home = tmp_path / "prefect"
+    env = {"PREFECT_HOME": str(prefect_home), "PREFECT_API_URL": ""}
+    result = run_cli(*command, "--run-id", "no/such/run", home=tmp_path / "home", env=env)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "invalid run id 'no/such/run'" in lines[0], result.stderr
+    assert not prefect_home.exists(), "a Prefect server was started for a run id it refuses"
+
+
+def test_a_damaged_store_file_is_one_line_not_a_traceback(tmp_path: Path):
+    from compoworld.shards import plan_shards
+
+    store = Store.open(tmp_path / "home")
+    [shard] = plan_shards(run_id="r", stage="demo", items=["x"], shard_size=1, params={},
+                          work="m:f")
+    store.write_shard(shard, {"spec_errors": [{"document": "a.json", "reason": "bad",
+                                               "source": "s"}]})
+    store.record(shard, status="done", rows=1, seconds=0.1)
+    [damaged] = store.partition("spec_errors", "r").glob("*.parquet")
+    damaged.write_bytes(b"PAR1 this is no longer a parquet file PAR1")
+    result = run_cli("sql", "select count(*) from spec_errors", home=store.home)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("compoworld: error:"), result.stderr
+    assert damaged.name in lines[0]
+    result = run_cli("stats", home=store.home)  # names the file, and shows the rest
+    assert "Traceback" not in result.stderr and damaged.name in result.stderr, result.stderr
+
+
+def test_csv_lines_end_with_a_newline_only(tmp_path: Path):
+    # Bytes from a real process: CliRunner and text mode both turn \r\n into \n.
+    result = subprocess.run(
+        [sys.executable, "-m", "compoworld.cli", "sql", "select 1 as a, 'x' as b union all "
+         "select 2, 'y'", "--format", "csv", "--home", str(tmp_path / "home")],
+        capture_output=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == b"a,b\n1,x\n2,y\n"
