@@ -9,8 +9,8 @@ from prefect import flow
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.stage import DEFAULT_TASKS, plan_compose
 from compoworld.graph.depgraph import FANOUT
-from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
+from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.queries import stage_digest
 from storage.store import Store
@@ -20,7 +20,7 @@ class NothingToCompose(ValueError):
     """The run has no verified services to compose tasks from."""
 
 
-@flow(name="compose", flow_run_name="compose-{run_id}")
+@flow(name="compose", flow_run_name=run_name("compose"))
 def compose_flow(
     run_id: str | None = None,
     tasks: int = DEFAULT_TASKS,
@@ -41,7 +41,7 @@ def compose_flow(
     same `run_id` only runs unfinished shards; a new synthesize invalidates them."""
     logger = stage_logger()
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolved_run_id(run_id)
     library = ServiceLibrary.from_store(store, run_id)
     if not library.graph.nodes:
         raise NothingToCompose(

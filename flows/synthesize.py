@@ -8,8 +8,8 @@ from prefect import flow
 
 from compoworld.services.coder_stage import coder_params
 from compoworld.services.selection import DEFAULT_SERVICES, select_services
-from compoworld.settings import default_run_id
 from compoworld.shards import plan_shards
+from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.queries import service_candidates, stage_digest
 from storage.store import Store
@@ -19,7 +19,7 @@ class NothingToSynthesize(ValueError):
     """The run has no ingested services to build."""
 
 
-@flow(name="synthesize", flow_run_name="synthesize-{run_id}")
+@flow(name="synthesize", flow_run_name=run_name("synthesize"))
 def synthesize_flow(
     run_id: str | None = None,
     services: int | None = DEFAULT_SERVICES,
@@ -46,7 +46,7 @@ def synthesize_flow(
     logger = stage_logger()
     coding = coder_params(coder, coder_model, coder_attempts, coder_max_tools)
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolved_run_id(run_id)
     candidates = service_candidates(store, run_id)
     names = select_services(candidates, services)
     tools = {c["service"]: c["n_tools"] for c in candidates}

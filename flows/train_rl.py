@@ -10,7 +10,7 @@ from typing import Any
 from prefect import flow, task
 from prefect.artifacts import create_table_artifact
 
-from compoworld.settings import default_run_id
+from flows.names import resolved_run_id, run_name
 from flows.rollout import rollout_flow
 from flows.shards import stage_logger
 from flows.train_sft import train
@@ -43,7 +43,7 @@ def samples_of(home: str, run_id: str, stage: str, path: str) -> dict[str, list[
                          for r in rollouts]}
 
 
-@flow(name="train-rl", flow_run_name="train-rl-{run_id}")
+@flow(name="train-rl", flow_run_name=run_name("train-rl"))
 def train_rl_flow(
     run_id: str | None = None,
     base_checkpoint: str = "",
@@ -81,7 +81,7 @@ def train_rl_flow(
                          "rollouts within a group)")
     require_checkpoint(base_checkpoint, "base_checkpoint")
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolved_run_id(run_id)
     config_path = resolve_config(config)
     reference = require_checkpoint(reference or base_checkpoint, "reference")
     _, rows = run_query(store, "select count(*) from tasks where run_id = $run and verified",

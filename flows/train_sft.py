@@ -8,8 +8,8 @@ from typing import Any
 
 from prefect import flow, task
 
-from compoworld.settings import default_run_id
 from flows.export import export_flow
+from flows.names import resolved_run_id, run_name
 from flows.shards import stage_logger
 from models.data import file_digest, read_trajectories
 from models.tiny import build_tiny_model
@@ -47,7 +47,7 @@ def train(config: str, overrides: list[str], log_path: str) -> float:
                       else None)
 
 
-@flow(name="train-sft", flow_run_name="train-sft-{run_id}")
+@flow(name="train-sft", flow_run_name=run_name("train-sft"))
 def train_sft_flow(
     run_id: str | None = None,
     config: str = "models/configs/tiny_full.yaml",
@@ -66,7 +66,7 @@ def train_sft_flow(
     finished run with the same inputs is not trained again."""
     logger = stage_logger()
     store = Store.open(home)
-    run_id = run_id or default_run_id()
+    run_id = resolved_run_id(run_id)
     config_path = resolve_config(config)
     exported = export_flow(run_id=run_id, kind="sft", home=str(store.home))
     if not exported["lines"]:

@@ -1,12 +1,20 @@
 """The sandbox's worker process: runs one coded handler's source, one JSON line per call.
 
-Started by `sandbox.SandboxedHandler` (`python -I -S -B -c <boot> <sys.path entries>`); the
-factory imports this module only for its constants and codec. Lines: worker `{"booted"}`;
-parent `{"source", "schemas", "cpu_seconds", "memory_mb"}`; worker `{"ready"}` or
-`{"violation": {"kind", "message"}}`; per call parent `{"state", "arguments"}`, worker
-`{"ok", "state"}`, `{"error": {"code", "message"}}` or `{"violation"}`. Defences, outermost
-first: rlimits, an audit hook refusing side effects (files, network, processes, os calls,
-new imports), restricted builtins. Introspection stays: namedtuple and Enum need frames.
+Started by `sandbox.SandboxedHandler` inside bubblewrap (`sandbox_isolation.worker_command`:
+`python -I -S -B -c <boot> <settings JSON> <sys.path entries>`); the factory imports this
+module only for its constants and codec. Boot, all trusted: imports and preloads, rlimits,
+the switch to uid/gid 65534 when started as root, then the seccomp filter the parent built;
+only then is any input read. Lines: worker `{"booted"}`; parent `{"nonce", "source",
+"schemas"}`; worker `{"nonce", "ready"}` or `{"nonce", "violation": {"kind", "message"}}`;
+per call parent `{"nonce", "state", "arguments"}`, worker `{"nonce", "ok", "state"}`,
+`{"nonce", "error": {"code", "message"}}` or `{"nonce", "violation"}`. The nonce is the
+parent's, new for every line it sends.
+
+The boundary is the OS (namespaces, uid, seccomp, rlimits). The audit hook, the restricted
+builtins and the check that the hook was not tampered with only REPORT what a candidate
+tried, so that its violation gets a kind; they are Python and can be undone by Python.
+Replies are written with the standard json module, not orjson: it refuses NaN and Infinity,
+raises MemoryError when the memory limit strikes (orjson segfaults) and keeps big integers.
 """
 from __future__ import annotations
 
@@ -79,13 +87,46 @@ def _set_limits(cpu_seconds: float, memory_mb: int) -> None:
     soft = math.ceil(usage.ru_utime + usage.ru_stime + cpu_seconds)
     resource.setrlimit(resource.RLIMIT_CPU,
                        (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
-    # NPROC 0 stops fork/threads for an unprivileged user (root is exempt by the kernel).
     for limit, value in ((resource.RLIMIT_AS, memory_mb << 20), (resource.RLIMIT_FSIZE, 0),
                          (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NPROC, 0),
                          (resource.RLIMIT_NOFILE, 16)):
         _, hard = resource.getrlimit(limit)
         value = value if hard == resource.RLIM_INFINITY else min(value, hard)
         resource.setrlimit(limit, (value, value))
+
+
+def _drop_privileges(uid: int, gid: int) -> None:
+    """Become uid/gid `uid`/`gid` with no supplementary groups; as root this also clears
+    every capability. Under a user namespace bwrap has already mapped us to them."""
+    if os.getuid() == 0:
+        os.setgroups([])
+        os.setresgid(gid, gid, gid)
+        os.setresuid(uid, uid, uid)
+    if os.getresuid() != (uid, uid, uid) or os.getresgid() != (gid, gid, gid) or \
+            not set(os.getgroups()) <= {gid}:  # unmapped groups show as the overflow gid
+        raise SystemExit("the sandbox worker could not drop its privileges")
+
+
+def _load_seccomp(program: bytes) -> int:
+    """Install the parent's BPF filter (no_new_privs first, as the kernel requires) and
+    return the no_new_privs flag as the kernel reports it. Through ctypes: Python has no
+    prctl. ctypes leaves sys.modules afterwards; only the filter is a boundary."""
+    import ctypes
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    code = ctypes.create_string_buffer(program, len(program))
+    filter_program = Program(len(program) // 8, ctypes.addressof(code))
+    # PR_SET_NO_NEW_PRIVS = 38, PR_GET_NO_NEW_PRIVS = 39, PR_SET_SECCOMP = 22, FILTER = 2
+    no_new_privs = libc.prctl(38, 1, 0, 0, 0) == 0 and libc.prctl(39, 0, 0, 0, 0)
+    if not no_new_privs or libc.prctl(22, 2, ctypes.byref(filter_program), 0, 0) != 0:
+        raise SystemExit(f"the sandbox worker could not load its seccomp filter: "
+                         f"{os.strerror(ctypes.get_errno())}")
+    for name in [m for m in sys.modules if m == "ctypes" or m.startswith(("ctypes.", "_ctypes"))]:
+        del sys.modules[name]
+    return no_new_privs
 
 
 def _audit_hook(record: list[tuple[str, str]]) -> Callable[[str, tuple[Any, ...]], None]:
@@ -120,6 +161,34 @@ def _audit_hook(record: list[tuple[str, str]]) -> Callable[[str, tuple[Any, ...]
             refuse("forbidden_operation", f"{event} is not allowed in a coded handler")
 
     return hook
+
+
+def _fingerprint(*functions: Any) -> tuple[Any, ...]:
+    """What the report depends on: the functions' code and closures (recursively), this
+    module's tables and the os functions the hook calls. Compared after each call, so a
+    handler that rebinds them (to silence the hook) is reported, though not stopped."""
+    seen: list[Any] = [ALLOWED_MODULES, _INTERNAL, _REFUSED_EVENTS, _LISTINGS, _WRITE_FLAGS,
+                       os.path.realpath, os.path.dirname, os.fsdecode, os.sep, builtins.__import__]
+    todo, visited = list(functions), set()
+    while todo:
+        function = todo.pop()
+        visited.add(id(function))
+        seen += [function, function.__code__, function.__defaults__]
+        for cell in function.__closure__ or ():
+            value = cell.cell_contents
+            seen.append(value)
+            if isinstance(value, types.FunctionType) and id(value) not in visited:
+                todo.append(value)
+    return tuple(seen)
+
+
+def _tampered(expected: tuple[Any, ...], functions: tuple[Any, ...]) -> bool:
+    try:
+        found = _fingerprint(*functions)
+    except Exception:  # noqa: BLE001 - a closure emptied or replaced by the handler
+        return True
+    return len(found) != len(expected) or any(a is not b for a, b in zip(found, expected,
+                                                                          strict=True))
 
 
 def _namespace(runtime: types.ModuleType, record: list[tuple[str, str]]) -> dict[str, Any]:
@@ -182,62 +251,129 @@ def _load(source: str, runtime: types.ModuleType, record: list[tuple[str, str]])
     return namespace["handler"]
 
 
+def reply_line(nonce: str, message: dict[str, Any]) -> bytes:
+    """One reply line: the nonce first, then the message, in strict JSON (see the module
+    doc for why json, not orjson)."""
+    return json.dumps({"nonce": nonce, **message}, separators=(",", ":"),
+                      allow_nan=False).encode() + b"\n"
+
+
 def _call(handler: Any, request: Any, runtime: types.ModuleType, schemas: dict[str, Any],
-          record: list[tuple[str, str]]) -> bytes:
+          record: list[tuple[str, str]], max_reply: int) -> bytes:
     """One call's reply line; a violation recorded during the call wins over its result."""
-    reply = b""
+    nonce, reply = str(request.get("nonce")), b""
     try:
         dump = request["state"]
         # Built directly rather than by State.load: the records were just parsed, a deep
         # copy would only cost time.
         state = runtime.State(schemas, dump["collections"], dump["next_ids"])
         data = handler(state, request["arguments"])
-        reply = dumps({"ok": data, "state": {"collections": state.collections,
-                                             "next_ids": state.next_ids}})
     except MemoryError:
         record.append(("memory", "the handler ran out of memory (MemoryError)"))
     except runtime.ToolError as error:
         code = error.code if type(error.code) is int else 500
-        reply = dumps({"error": {"code": code, "message": str(getattr(error, "message", ""))}})
+        reply = reply_line(nonce, {"error": {"code": code,
+                                             "message": str(getattr(error, "message", ""))}})
     except BaseException as error:  # noqa: BLE001 - a bug in the handler: a 500, no violation
-        reply = dumps({"error": {"code": 500, "message": _describe(error)}})
+        reply = reply_line(nonce, {"error": {"code": 500, "message": _describe(error)}})
+    else:
+        try:
+            reply = reply_line(nonce, {"ok": data, "state": {"collections": state.collections,
+                                                             "next_ids": state.next_ids}})
+        except MemoryError:
+            record.append(("memory", "the handler's result and state ran out of memory as "
+                                     "JSON (MemoryError)"))
+        except (ValueError, TypeError, RecursionError) as error:
+            reply = reply_line(nonce, {"error": {"code": 500, "message": (
+                f"the handler's result or state is not JSON data ({_describe(error)}); return "
+                "dicts, lists, strings, finite numbers, booleans and None")}})
+        except BaseException as error:  # noqa: BLE001 - e.g. a hostile dict subclass
+            reply = reply_line(nonce, {"error": {"code": 500, "message": _describe(error)}})
+        if len(reply) > max_reply:
+            record.append(("memory", f"the handler's result and state take {len(reply) >> 20} "
+                                     f"MiB as JSON, more than the {max_reply >> 20} MiB allowed"))
     if record:
-        return dumps({"violation": {"kind": record[0][0], "message": record[0][1]}})
+        return reply_line(nonce, {"violation": {"kind": record[0][0], "message": record[0][1]}})
     return reply
 
 
-def main() -> None:
-    """Serve one handler until stdin closes."""
+def _probe(outbox: BinaryIO, no_new_privs: int) -> None:
+    """Report what the sandbox made of this process, then make a forbidden system call:
+    the parent checks the report and that seccomp killed us (SIGSYS)."""
+    _send(outbox, json.dumps({
+        "uid": os.getuid(), "gid": os.getgid(), "groups": sorted(set(os.getgroups()) - {
+            os.getgid()}), "no_new_privs": no_new_privs, "root": sorted(os.listdir("/")),
+    }).encode() + b"\n")
+    os.kill(os.getpid(), 0)
+    os._exit(3)  # not reached while the filter holds
+
+
+def preload() -> types.ModuleType:
+    """Import everything a handler may use (before any limit or filter): the runtime, the
+    allowed modules and what they load lazily. Returns the runtime module."""
+    runtime = _import_runtime()
+    for name in (*sorted(ALLOWED_MODULES), *_PRELOAD, "ctypes"):
+        importlib.import_module(name)
+    return runtime
+
+
+def main(settings_line: str) -> None:
+    """Boot (see the module doc), then serve one handler until stdin closes."""
+    settings = json.loads(settings_line)
     inbox, outbox = os.fdopen(os.dup(0), "rb"), os.fdopen(os.dup(1), "wb")
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
-    os.close(null)
+    os.dup2(2, 0)  # reading stdin fails (a write end): the requests are not there
     os.dup2(2, 1)  # anything the source writes to stdout lands in stderr, not the protocol
     sys.stdout = sys.stderr
-    runtime = _import_runtime()
-    for name in (*sorted(ALLOWED_MODULES), *_PRELOAD):
-        importlib.import_module(name)
+    runtime = preload()
+    uuid = sys.modules["uuid"]
+    # uuid1 would ask libuuid, which opens a socket to uuidd (refused): give it Python's
+    # time-based path and a random node, as on a machine without a MAC address.
+    uuid._generate_time_safe, uuid._node = None, uuid._random_getnode()
     for module, names in _DROPPED.items():
         for name in names:
             delattr(sys.modules[module], name)
+    if not settings.get("probe"):
+        _set_limits(settings["cpu_seconds"], settings["memory_mb"])
+    _drop_privileges(settings["uid"], settings["gid"])
+    no_new_privs = _load_seccomp(bytes.fromhex(settings["seccomp"]))
+    if settings.get("probe"):
+        _probe(outbox, no_new_privs)
     _send(outbox, b'{"booted":true}\n')
+    _serve(inbox, outbox, runtime, settings["max_reply"])
+    os._exit(0)  # no interpreter shutdown: it would restore signal handlers (refused)
+
+
+_TAMPERED = {"violation": {"kind": "forbidden_operation", "message": (
+    "the handler changed the sandbox worker's own code or data (its audit hook); "
+    "that is not allowed")}}
+
+
+def _serve(inbox: BinaryIO, outbox: BinaryIO, runtime: types.ModuleType, max_reply: int) -> None:
     init = loads(inbox.readline() or b"null")
     if not isinstance(init, dict):
         return
-    schemas = init["schemas"]
+    nonce, schemas = str(init.get("nonce")), init["schemas"]
     for schema in schemas.values():  # compiled now: validators are made with exec/imports
         runtime.compile_validator(schema)
     record: list[tuple[str, str]] = []
-    _set_limits(init["cpu_seconds"], init["memory_mb"])
-    sys.addaudithook(_audit_hook(record))  # kept by the interpreter only: no handle to undo it
+    hook = _audit_hook(record)
+    sys.addaudithook(hook)  # kept by the interpreter only: no handle to undo it
+    functions = (hook, _namespace, _fingerprint, _tampered, _call)
+    expected = _fingerprint(*functions)  # before the source's own module code runs
     handler = _load(init["source"], runtime, record)
+    if not isinstance(handler, dict) and _tampered(expected, functions):
+        handler = _TAMPERED
     if isinstance(handler, dict):
-        _send(outbox, dumps(handler))
+        _send(outbox, reply_line(nonce, handler))
         return
-    _send(outbox, b'{"ready":true}\n')
+    _send(outbox, reply_line(nonce, {"ready": True}))
     for line in inbox:
         record.clear()
-        _send(outbox, _call(handler, loads(line), runtime, schemas, record))
+        request = loads(line)
+        reply = _call(handler, request, runtime, schemas, record, max_reply)
+        if _tampered(expected, functions):
+            reply = reply_line(str(request.get("nonce")), _TAMPERED)
+        _send(outbox, reply)
 
 
 def _send(outbox: BinaryIO, line: bytes) -> None:
