@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from storage.schemas import SCHEMAS, VIEWS
-from storage.store import MANIFEST, Store, first_line
+from storage.store import MANIFEST, ShardFile, Store, first_line
 
 logger = logging.getLogger("compoworld.storage")
 
@@ -70,15 +70,20 @@ def _nulls(table: str, present: set[str] = frozenset()) -> str:
     )
 
 
-def _table_files(store: Store, table: str) -> tuple[list[Path], set[str], dict[str, str]]:
+def _table_files(
+    store: Store, table: str, done: dict[str, list[ShardFile]] | None = None
+) -> tuple[list[Path], set[str], dict[str, str]]:
     """The readable files of `table` (its manifest files for `stage_runs`), the columns they
-    hold, and per run the first damaged file's problem, as one sentence."""
+    hold, and per run the first damaged file's problem, as one sentence. `done` is
+    `store.done_files_by_table()` when the caller has it already."""
     if table == MANIFEST:
         paths = [path for run in store.runs() for path, _ in store.manifest_paths(run)]
         present = {name for path in paths for name in pq.read_schema(path).names}
         return paths, present, {}
+    if done is None:
+        done = store.done_files_by_table()
     paths, present, damaged = [], set(), {}
-    for file in store.done_files(table):
+    for file in done.get(table, []):
         metadata, problem = file.inspect()
         if problem is not None:
             damaged.setdefault(file.run_id, file.advice(problem))
@@ -88,10 +93,12 @@ def _table_files(store: Store, table: str) -> tuple[list[Path], set[str], dict[s
     return paths, present, damaged
 
 
-def view_sql(store: Store, table: str) -> tuple[str, list[Path]]:
+def view_sql(
+    store: Store, table: str, done: dict[str, list[ShardFile]] | None = None
+) -> tuple[str, list[Path]]:
     """`CREATE VIEW` statement for one table and the files it reads (typed and empty when it
     has none; a damaged file's run answers with an error naming the file)."""
-    paths, present, damaged = _table_files(store, table)
+    paths, present, damaged = _table_files(store, table, done)
     if paths:
         listed = ", ".join(_sql_string(path.as_posix()) for path in paths)
         # Files written before a column was added lack it: it reads as NULL, not an error.
@@ -114,9 +121,10 @@ def view_sql(store: Store, table: str) -> tuple[str, list[Path]]:
 def create_views(con: duckdb.DuckDBPyConnection, store: Store) -> list[Path]:
     """Create (or replace) every table's view on an open connection; returns the files the
     views read."""
+    done = store.done_files_by_table()
     paths: list[Path] = []
     for table in SCHEMAS:
-        sql, files = view_sql(store, table)
+        sql, files = view_sql(store, table, done)
         con.execute(sql)
         paths += files
     for name, query in VIEWS.items():

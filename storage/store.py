@@ -296,26 +296,31 @@ class Store:
             name = self.file_name(row["stage"], row["shard"])
             files = {table: {"file": name} for table in SCHEMAS if table != MANIFEST
                      and (self.partition(table, run_id) / name).exists()}
+        folder = f"run_id={check_run_id(run_id)}"
         return [
             ShardFile(table=table, run_id=run_id, stage=row["stage"], shard=row["shard"],
-                      path=self.partition(table, run_id) / entry["file"],
+                      path=Path(self.tables_dir, table, folder, entry["file"]),
                       rows=entry.get("rows"), size=entry.get("bytes"))
             for table, entry in sorted(files.items())
-            if table in SCHEMAS
+            if table in SCHEMAS and table != MANIFEST
         ]
 
+    def done_files_by_table(self, run_id: str | None = None) -> dict[str, list[ShardFile]]:
+        """Every data file that `done` manifest rows name, of one run or of every run, by
+        table and sorted by path: the only files any read lists."""
+        found: dict[str, list[ShardFile]] = {}
+        for run in [run_id] if run_id is not None else self.runs():
+            for _, row in self.manifest_paths(run):
+                for file in self.shard_files(run, row):
+                    found.setdefault(file.table, []).append(file)
+        for files in found.values():
+            files.sort(key=lambda file: file.path)
+        return found
+
     def done_files(self, table: str, run_id: str | None = None) -> list[ShardFile]:
-        """The files of `table` that `done` manifest rows name, of one run or of every run,
-        sorted by path: the only files any read of the table lists."""
+        """The files of `table` that `done` manifest rows name (see `done_files_by_table`)."""
         schema_for(table)
-        found = [
-            file
-            for run in ([run_id] if run_id is not None else self.runs())
-            for _, row in self.manifest_paths(run)
-            for file in self.shard_files(run, row)
-            if file.table == table
-        ]
-        return sorted(found, key=lambda file: file.path)
+        return self.done_files_by_table(run_id).get(table, [])
 
     def damage(self, run_id: str, row: dict[str, Any]) -> str | None:
         """What is wrong with the files a `done` row names, or None when each exists and its

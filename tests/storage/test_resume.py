@@ -9,6 +9,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from compoworld.shards import Shard, plan_shards
+from flows.shards import run_stage
 from storage.catalog import run_query
 from storage.schemas import SCHEMAS
 from storage.stage import execute_shard
@@ -52,6 +53,16 @@ def test_a_deleted_data_file_makes_its_shard_pending_and_the_rerun_restores_it(s
     run_all(store, shards)
     assert documents(store) == [f"d{i}" for i in range(6)]
     assert store.pending(shards) == []
+
+
+def test_run_stage_reruns_a_done_shard_whose_file_was_deleted(store: Store):
+    shards = plan([f"d{i}" for i in range(4)])
+    run_stage(shards, home=str(store.home))
+    (store.partition("spec_errors", "r1") / "demo-00000.parquet").unlink()
+    summary = run_stage(shards, home=str(store.home))  # what every stage flow calls
+    assert (summary["skipped"], summary["ran"]) == (1, 1)
+    assert documents(store) == [f"d{i}" for i in range(4)]
+    assert run_query(store, "select count(*) from spec_errors")[1] == [(4,)]
 
 
 def test_a_truncated_or_unreadable_file_makes_its_shard_pending(store: Store):
