@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
-import resource
 import secrets
 import select
 import signal
@@ -75,7 +73,7 @@ _REPLY_KEYS = ({"nonce", "ok", "state"}, {"nonce", "error"}, {"nonce", "ready"})
 class Limits:
     """What one worker may use.
 
-    `cpu_seconds` is a per-call budget: the worker's soft RLIMIT_CPU is re-armed at
+    `cpu_seconds` is a per-call budget: the worker re-arms its soft RLIMIT_CPU at
     "used so far + cpu_seconds" (whole seconds, rounded up) before each call, so a long-lived
     worker is not killed by the sum of many innocent calls. `reply_mb` caps one reply (the
     result and the whole state, as JSON).
@@ -137,8 +135,6 @@ class SandboxedHandler:
         self._process: subprocess.Popen[bytes] | None = None
         self._info = -1  # read end of bwrap's --info-fd
         self._init_fd = -1  # pidfd of the pid namespace's init
-        self._worker_fd = -1  # pidfd of the worker itself (for the CPU re-arm)
-        self._worker_pid = 0
         self._pending = bytearray()
         self._stderr = b""
         self._poll = select.poll()
@@ -153,7 +149,6 @@ class SandboxedHandler:
                 self._start(state.schemas if self.schemas is None else self.schemas)
             elif self._pending or self._readable():
                 raise self._fail("protocol", "the worker wrote a line no call asked for")
-            self._rearm_cpu()
             nonce = secrets.token_hex(16)
             deadline = time.monotonic() + self.limits.call_timeout
             self._send({"nonce": nonce, "state": {"collections": state.collections,
@@ -223,8 +218,8 @@ class SandboxedHandler:
             raise self._fail("protocol", "the worker did not report the source loaded")
 
     def _find_worker(self, deadline: float) -> None:
-        """Pidfds of the namespace's init (bwrap's --info-fd) and of the worker (its child),
-        taken while both still run: the boot reported, and the init waits for the worker."""
+        """A pidfd of the pid namespace's init (from bwrap's --info-fd), taken while it still
+        runs: the worker has reported its boot, and the init waits for the worker."""
         data = b""
         while not data.endswith(b"}") and time.monotonic() < deadline:
             select.select([self._info], [], [], max(deadline - time.monotonic(), 0))
@@ -237,9 +232,6 @@ class SandboxedHandler:
             init = int(info["child-pid"])
             self.worker_namespaces.append(int(info["pid-namespace"]))
             self._init_fd = os.pidfd_open(init)
-            with open(f"/proc/{init}/task/{init}/children") as children:
-                self._worker_pid = int(children.read().split()[0])
-            self._worker_fd = os.pidfd_open(self._worker_pid)
         except (ValueError, KeyError, IndexError, OSError) as error:
             raise self._fail("crash", f"bubblewrap did not say where the worker runs: "
                                       f"{error}") from None
@@ -247,22 +239,6 @@ class SandboxedHandler:
     def _readable(self) -> bool:
         assert self._process is not None and self._process.stdout is not None
         return bool(select.select([self._process.stdout.fileno()], [], [], 0)[0])
-
-    def _rearm_cpu(self) -> None:
-        """Give this call its own CPU budget (see `Limits`)."""
-        pid = self._worker_pid
-        if not pid or select.select([self._worker_fd], [], [], 0)[0]:
-            return  # it has exited: its pid may belong to another process by now
-        try:
-            with open(f"/proc/{pid}/stat", "rb") as stat:
-                fields = stat.read().rpartition(b")")[2].split()
-            used = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-            _, hard = resource.prlimit(pid, resource.RLIMIT_CPU)
-            soft = math.ceil(used + self.limits.cpu_seconds)
-            soft = soft if hard == resource.RLIM_INFINITY else min(soft, hard)
-            resource.prlimit(pid, resource.RLIMIT_CPU, (soft, hard))
-        except (OSError, ValueError, IndexError):
-            pass
 
     def _send(self, message: dict[str, Any], deadline: float, what: str) -> None:
         assert self._process is not None and self._process.stdin is not None
@@ -371,6 +347,10 @@ class SandboxedHandler:
             except ProcessLookupError:
                 pass
         if process is not None:
+            try:  # bwrap reaps the dead init and exits; killed first, the init is orphaned
+                process.wait(timeout=2 if self._init_fd >= 0 else 0)
+            except subprocess.TimeoutExpired:
+                pass
             if process.returncode is None:  # not reaped yet, so its group id is still its own
                 try:
                     os.killpg(process.pid, signal.SIGKILL)
@@ -382,11 +362,10 @@ class SandboxedHandler:
                     pipe.close()
         if self._init_fd >= 0:  # readable once the init has exited, after its namespace died
             select.select([self._init_fd], [], [], 5)
-        for fd in (self._init_fd, self._worker_fd, self._info):
+        for fd in (self._init_fd, self._info):
             if fd >= 0:
                 os.close(fd)
-        self._init_fd = self._worker_fd = self._info = -1
-        self._worker_pid = 0
+        self._init_fd = self._info = -1
 
 
 def _signal_name(number: int) -> str:

@@ -20,12 +20,13 @@ Seccomp. The filter is built here with pyseccomp (libseccomp) and handed to the 
 BPF program; the worker loads it with prctl after its boot and before it reads the
 handler's source. Default allow; these kill the whole worker (SIGSYS): execve/execveat,
 every fork/vfork/clone/clone3 (threads included: a handler needs none), sockets, signals to
-any process and pidfds, ptrace and process_vm_*, priority/affinity/scheduler/rlimit
-changes, signal dispositions, namespaces, mounts, keyrings, bpf, io_uring, and every file
-change: open/openat with a write, create, truncate or append flag, openat2 (its flags sit
-behind a pointer), mknod, link, unlink, rename, mkdir, chmod, chown, truncate, xattrs,
-utimes. Killing rather than EPERM makes the violation impossible to hide: the parent sees
-the worker die by SIGSYS and records `forbidden_operation`.
+any process and pidfds, ptrace and process_vm_*, priority/affinity/scheduler changes,
+rlimit changes other than the worker's own CPU limit, signal dispositions, namespaces,
+mounts, keyrings, bpf, io_uring, and every file change: open/openat with a write, create,
+truncate or append flag, openat2 (its flags sit behind a pointer), mknod, link, unlink,
+rename, mkdir, chmod, chown, truncate, xattrs, utimes. Killing rather than EPERM makes the
+violation impossible to hide: the parent sees the worker die by SIGSYS and records
+`forbidden_operation`.
 
 `sandbox_unavailable()` says why this machine cannot sandbox (no bwrap, namespaces refused,
 no libseccomp, a layer that did not hold in a trial worker), or None; nothing degrades
@@ -39,6 +40,7 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -64,7 +66,7 @@ _KILLED = (
     "kill", "tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open",
     "pidfd_send_signal", "pidfd_getfd", "ptrace", "process_vm_readv", "process_vm_writev",
     "process_madvise", "kcmp", "setpriority", "sched_setaffinity", "sched_setscheduler",
-    "sched_setparam", "sched_setattr", "ioprio_set", "prlimit64", "setrlimit",
+    "sched_setparam", "sched_setattr", "ioprio_set",
     "rt_sigaction", "prctl", "seccomp", "personality", "unshare", "setns", "mount", "umount2",
     "pivot_root", "chroot", "fsopen", "fsmount", "fsconfig", "fspick", "move_mount",
     "open_tree", "mount_setattr", "add_key", "request_key", "keyctl", "bpf",
@@ -106,6 +108,10 @@ def seccomp_program() -> bytes:
             rules.add_rule(seccomp.KILL_PROCESS, name)
         except OSError:  # a syscall this architecture does not have
             continue
+    # Only the worker's own CPU limit may change (it re-arms it per call: see the worker).
+    for name, arg, value in (("prlimit64", 0, 0), ("prlimit64", 1, resource.RLIMIT_CPU),
+                             ("setrlimit", 0, resource.RLIMIT_CPU)):
+        rules.add_rule(seccomp.KILL_PROCESS, name, seccomp.Arg(arg, seccomp.NE, value))
     for name, arg in _OPEN_FLAGS_ARG.items():
         for flag in _WRITE_FLAGS:
             try:

@@ -25,6 +25,7 @@ import math
 import os
 import resource
 import sys
+import traceback
 import types
 from collections.abc import Callable
 from typing import Any, BinaryIO
@@ -79,14 +80,21 @@ def _import_runtime() -> types.ModuleType:
     return importlib.import_module("compoworld.services.runtime")
 
 
-def _set_limits(cpu_seconds: float, memory_mb: int) -> None:
+def _arm_cpu(cpu_seconds: float) -> None:
+    """Soft RLIMIT_CPU at "used so far + cpu_seconds", before each call (a per-call budget;
+    SIGXCPU's default action kills even a loop stuck in C code). The worker does it itself:
+    the parent lacks CAP_SYS_RESOURCE on these machines, so it cannot prlimit uid 65534.
+    The filter lets only this limit change; a handler raising it only loses the `cpu` kind
+    (the wall clock still kills it)."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
-    # Soft CPU limit only: the parent raises it before each call (per-call budget); SIGXCPU's
-    # default action kills even a loop stuck in C code.
     _, hard = resource.getrlimit(resource.RLIMIT_CPU)
     soft = math.ceil(usage.ru_utime + usage.ru_stime + cpu_seconds)
     resource.setrlimit(resource.RLIMIT_CPU,
                        (soft if hard == resource.RLIM_INFINITY else min(soft, hard), hard))
+
+
+def _set_limits(cpu_seconds: float, memory_mb: int) -> None:
+    _arm_cpu(cpu_seconds)
     for limit, value in ((resource.RLIMIT_AS, memory_mb << 20), (resource.RLIMIT_FSIZE, 0),
                          (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NPROC, 0),
                          (resource.RLIMIT_NOFILE, 16)):
@@ -157,6 +165,8 @@ def _audit_hook(record: list[tuple[str, str]]) -> Callable[[str, tuple[Any, ...]
         elif event in _LISTINGS:
             if not readable(args[0]):
                 refuse("forbidden_operation", f"listing {args[0]!r} is not allowed")
+        elif event == "resource.setrlimit" and args[0] == resource.RLIMIT_CPU:
+            pass  # the worker re-arms its CPU budget per call (see `_arm_cpu`)
         elif event.startswith(_REFUSED_EVENTS):
             refuse("forbidden_operation", f"{event} is not allowed in a coded handler")
 
@@ -339,7 +349,12 @@ def main(settings_line: str) -> None:
     if settings.get("probe"):
         _probe(outbox, no_new_privs)
     _send(outbox, b'{"booted":true}\n')
-    _serve(inbox, outbox, runtime, settings["max_reply"])
+    try:
+        _serve(inbox, outbox, runtime, settings["max_reply"], settings["cpu_seconds"])
+    except BaseException:  # noqa: BLE001 - a worker bug: say so on stderr, then exit
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(70)
     os._exit(0)  # no interpreter shutdown: it would restore signal handlers (refused)
 
 
@@ -348,7 +363,8 @@ _TAMPERED = {"violation": {"kind": "forbidden_operation", "message": (
     "that is not allowed")}}
 
 
-def _serve(inbox: BinaryIO, outbox: BinaryIO, runtime: types.ModuleType, max_reply: int) -> None:
+def _serve(inbox: BinaryIO, outbox: BinaryIO, runtime: types.ModuleType, max_reply: int,
+           cpu_seconds: float) -> None:
     init = loads(inbox.readline() or b"null")
     if not isinstance(init, dict):
         return
@@ -370,6 +386,7 @@ def _serve(inbox: BinaryIO, outbox: BinaryIO, runtime: types.ModuleType, max_rep
     for line in inbox:
         record.clear()
         request = loads(line)
+        _arm_cpu(cpu_seconds)
         reply = _call(handler, request, runtime, schemas, record, max_reply)
         if _tampered(expected, functions):
             reply = reply_line(str(request.get("nonce")), _TAMPERED)

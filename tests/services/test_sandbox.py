@@ -24,6 +24,11 @@ from compoworld.services.sandbox import (
     source_hash,
 )
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from tests.services.sandbox_helpers import (
+    REAL_BUILTINS,
+    WRAP_CLOSE,
+    sandbox_processes,
+)
 
 CONTACT = {
     "type": "object",
@@ -83,46 +88,38 @@ def hostile(body: str) -> str:
 
 
 _BEFORE: set[int] = set()
+_MADE: list[SandboxedHandler] = []
 
 
 @pytest.fixture(autouse=True)
 def _workers_before_the_test() -> None:
     """Workers that other tests' live handlers hold (a mounted world's templates stay
     cached for the session) are not this test's to count."""
+    _MADE.clear()
     _BEFORE.clear()
     _BEFORE.update(_workers())
 
 
 def children() -> list[int]:
-    """Process ids of the sandbox workers this test started and left running."""
+    """Process ids of the sandbox processes this test started and left running."""
     return sorted(set(_workers()) - _BEFORE)
 
 
 def _workers() -> list[int]:
-    """This process's sandbox workers (children running the worker module; the suite's
-    other children, e.g. a Prefect test server, are not ours to count)."""
-    me, found = str(os.getpid()), []
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-            command = (entry / "cmdline").read_bytes()
-        except (OSError, ValueError):
-            continue
-        if stat.rpartition(")")[2].split()[1] == me and b"sandbox_worker" in command:
-            found.append(int(entry.name))
-    return found
+    """Worker processes under this process (bwrap and what it runs), and every process in
+    a pid namespace a worker of this test ran in (where anything it forked would be)."""
+    namespaces = {n for h in _MADE for n in getattr(h, "worker_namespaces", [])}
+    return sandbox_processes(namespaces)
 
 
 @pytest.fixture
 def sandbox() -> Iterator[Callable[..., SandboxedHandler]]:
-    made: list[SandboxedHandler] = []
-
     def make(source: str, limits: Limits = FAST) -> SandboxedHandler:
-        made.append(SandboxedHandler(source, limits=limits))  # schemas: the state's
-        return made[-1]
+        _MADE.append(SandboxedHandler(source, limits=limits))  # schemas: the state's
+        return _MADE[-1]
 
     yield make
-    for handler in made:
+    for handler in _MADE:
         handler.close()
     assert children() == []
 
@@ -292,10 +289,7 @@ def test_forbidden_code_is_a_violation(sandbox, tmp_path, body, kind):
     assert not target.exists()
 
 
-# Escapes from the restricted builtins reach the real ones; the audit hook must still hold.
-REAL_BUILTINS = "ToolError.__init__.__globals__['__builtins__']"
-WRAP_CLOSE = ("[c for c in ().__class__.__base__.__subclasses__() "
-              "if c.__name__ == '_wrap_close'][0].__init__.__globals__")
+# Escapes from the restricted builtins reach the real ones; the audit hook reports them.
 
 
 @pytest.mark.parametrize("body", [
@@ -311,7 +305,7 @@ WRAP_CLOSE = ("[c for c in ().__class__.__base__.__subclasses__() "
     f"{WRAP_CLOSE}['kill']({os.getpid()}, 0)",
     f"{WRAP_CLOSE}['sys'].modules['_imp'].create_dynamic(type('S', (), "
     "{'name': '_posixsubprocess', 'origin': '/x.so'})())",
-    f"{WRAP_CLOSE}['sys'].modules['resource'].setrlimit(0, (-1, -1))",
+    f"{WRAP_CLOSE}['sys'].modules['resource'].setrlimit(9, (-1, -1))",  # RLIMIT_AS
 ])
 def test_escaped_builtins_are_stopped_by_the_audit_hook(sandbox, tmp_path, body):
     target, victim = tmp_path / "pwned", tmp_path / "victim"
@@ -389,8 +383,9 @@ def test_print_does_not_break_the_protocol(sandbox):
 
 def test_close_is_idempotent_and_a_context_manager(sandbox):
     with SandboxedHandler(GOOD, SCHEMAS) as handler:
+        _MADE.append(handler)
         handler(make_state(), {"name": "Bo"})
-        assert len(children()) == 1
+        assert len(children()) == 3  # bwrap, its pid namespace's init, the worker
     assert children() == []
     handler.close()
 
