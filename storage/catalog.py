@@ -187,19 +187,16 @@ def execute(
     con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Run read-only SQL (SELECT statements only) on `con`: column names and rows."""
-    if not sql or not sql.strip():
-        raise QueryError("the query is empty: give a SELECT statement, e.g. "
-                         "\"select count(*) from tasks\"")
     try:
-        statements = con.extract_statements(sql)
+        # Empty, blank or only comments: DuckDB would return no result, not an error.
+        statements = con.extract_statements(sql) if sql and sql.strip() else []
         if not statements:
-            raise QueryError("the query holds no statement: give a SELECT statement, e.g. "
+            raise QueryError("the query is empty: give a SELECT statement, e.g. "
                              "\"select count(*) from tasks\"")
         for statement in statements:
             if statement.type != duckdb.StatementType.SELECT:
-                kind = statement.type.name
-                raise QueryError(f"only SELECT queries can run over the store, not {kind}: "
-                                 "the tables change only through the pipeline's stages")
+                raise QueryError(f"only SELECT queries can run here, not {statement.type.name}; "
+                                 "the tables change only through the pipeline's commands")
         cursor = con.execute(sql, params or {})
         if cursor.description is None:
             return [], []

@@ -54,7 +54,7 @@ def check_run_id(run_id: str) -> str:
     A run id names folders (`run_id=<id>`): DuckDB's hive partitioning decodes `%` in them,
     and file names have a length limit, so anything else is refused before it is used."""
     if not isinstance(run_id, str) or not RUN_ID.fullmatch(run_id):
-        shown = run_id if not isinstance(run_id, str) or len(run_id) <= 40 else run_id[:40] + "…"
+        shown = run_id if not isinstance(run_id, str) or len(run_id) <= 40 else run_id[:40] + "..."
         raise ValueError(f"invalid run id {shown!r}: use 1 to 100 letters, digits, '-' or '_'")
     return run_id
 
@@ -117,13 +117,8 @@ def _manifest_row(path: Path, stat: os.stat_result) -> dict[str, Any] | None:
     cached = _ROWS.get(str(path))
     if cached is not None and cached[0] == key:
         return cached[1]
-    row: dict[str, Any] | None = None
     try:
         rows = pq.read_table(path).to_pylist()
-    except (OSError, pa.ArrowException) as error:
-        logger.warning("ignoring the unreadable manifest row %s (%s): its shard will be "
-                       "redone", path, first_line(error))
-    else:
         row = rows[0] if len(rows) == 1 else None
         # A row must be the one its file name says, or it is no shard's row.
         if row is None or not isinstance(row.get("shard"), int) or \
@@ -132,6 +127,10 @@ def _manifest_row(path: Path, stat: os.stat_result) -> dict[str, Any] | None:
         else:
             files = row.get("files")
             row["files"] = json.loads(files) if isinstance(files, str) else None
+    except (OSError, ValueError, pa.ArrowException) as error:  # ArrowInvalid, bad JSON
+        logger.warning("ignoring the unreadable manifest row %s (%s): its shard will be "
+                       "redone", path, first_line(error))
+        row = None
     _ROWS[str(path)] = (key, row)
     return row
 
@@ -185,12 +184,12 @@ class Store:
                 folder = self.partition(table, shard.run_id)
                 folder.mkdir(parents=True, exist_ok=True)
                 temp = folder / f".tmp-{name}-{os.getpid()}"
+                temps.append((temp, folder / name))  # first: an interrupted write leaves half
                 pq.write_table(
                     pa.Table.from_pylist(records, schema=SCHEMAS[table]),
                     temp,
                     compression="zstd",
                 )
-                temps.append((temp, folder / name))
                 rows += len(records)
         except BaseException:
             for temp, _ in temps:

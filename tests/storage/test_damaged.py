@@ -86,3 +86,13 @@ def test_resume_redoes_the_damaged_shard_and_queries_answer_again(store: Store):
     assert store.pending(shards) == [shards[1]]
     execute_shard(shards[1], str(store.home))
     assert run_query(store, "select count(*) from spec_errors")[1] == [(7,)]  # r1: 3 + 1
+
+
+def test_a_table_whose_only_file_is_damaged_names_it_and_views_over_it_too(store: Store):
+    damaged_store(store)
+    path = store.partition("tool_specs", "r1") / "tools-00000.parquet"
+    path.write_bytes(b"")
+    for sql in ("select * from tool_specs", "select count(*) from tools"):
+        with pytest.raises(QueryError, match=str(path)):
+            run_query(store, sql)
+    assert run_query(store, "select count(*) from tool_builds")[1] == [(0,)]

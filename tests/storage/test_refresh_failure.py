@@ -98,3 +98,4 @@ def test_a_catalog_path_taken_by_a_folder_is_one_warning(store: Store, caplog):
         assert refresh_catalog(store) is None
     [warning] = storage_warnings(caplog)
     assert str(store.catalog_path) in warning and "\n" not in warning
+
