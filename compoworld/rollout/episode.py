@@ -11,6 +11,10 @@ a failure. Scoring evaluates every rubric criterion on the end state and the fin
 
 `run_episodes` runs many episodes concurrently (asyncio, a semaphore as the concurrency
 limit): model calls are I/O; the environment and scoring are microseconds to milliseconds.
+Given a `CircuitBreaker`, it stops starting episodes once that many in a row ended in
+`infra_error`, lets those in flight finish, and raises `EndpointDown`: when an endpoint is
+down, every further episode would only wait out its client's retries (with `429
+Retry-After: 20`, a 3-task shard took 256 s per attempt before it failed anyway).
 """
 
 from __future__ import annotations
@@ -47,6 +51,58 @@ GATEWAY_NOTE = ("- Tools are reached through four meta-tools: list_services, lis
 
 class InfraError(RuntimeError):
     """The policy's endpoint kept failing: the episode cannot be scored fairly."""
+
+
+class EndpointDown(RuntimeError):
+    """Most of a shard's rollouts could not reach the model endpoint (the shard is redone)."""
+
+
+class CircuitBreaker:
+    """Counts rollouts that end in `infra_error` one after another (in the order they end);
+    after `threshold` in a row it opens and stays open: no further episode starts.
+
+    While the last rollouts to end failed, new episodes wait until an episode in flight
+    settles the question (an `ok` closes the streak; another failure lengthens it), else
+    the slots the first failures free would start episodes against a down endpoint, each
+    costing a full retry budget, before the breaker opens. With nothing in flight, one
+    starts as a probe.
+    """
+
+    def __init__(self, threshold: int) -> None:
+        if threshold < 1:
+            raise ValueError(f"the breaker's threshold must be at least 1, got {threshold}")
+        self.threshold = threshold
+        self.streak = 0
+        self.running = 0
+        self.last_error: str | None = None
+        self._changed = asyncio.Condition()
+
+    @property
+    def is_open(self) -> bool:
+        """Whether no further episode should start."""
+        return self.streak >= self.threshold
+
+    async def admit(self) -> bool:
+        """Wait until an episode may start; False when the breaker is open."""
+        async with self._changed:
+            await self._changed.wait_for(
+                lambda: self.is_open or self.streak == 0 or self.running == 0)
+            if self.is_open:
+                return False
+            self.running += 1
+            return True
+
+    async def settle(self, rollout: Rollout | None) -> None:
+        """Count an admitted episode's end (None: it raised): an infra error lengthens the
+        streak, an `ok` rollout ends it (unless the breaker is open already)."""
+        async with self._changed:
+            self.running -= 1
+            if rollout is not None and rollout.status == "infra_error":
+                self.streak += 1
+                self.last_error = rollout.error
+            elif rollout is not None and not self.is_open:
+                self.streak = 0
+            self._changed.notify_all()
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,18 +204,41 @@ async def run_episode(episode: Episode, library: ServiceLibrary, now: str = NOW)
 
 async def run_episodes(
     episodes: Sequence[Episode], library: ServiceLibrary, *, concurrency: int = 8,
-    progress: Callable[[Rollout], None] | None = None,
+    progress: Callable[[Rollout], None] | None = None, breaker: CircuitBreaker | None = None,
 ) -> list[Rollout]:
-    """Run episodes concurrently (at most `concurrency` at once), results in input order."""
+    """Run episodes concurrently (at most `concurrency` at once), results in input order.
+
+    With a `breaker`, episodes not started when it opens are skipped, and EndpointDown is
+    raised once the started ones have finished.
+    """
     if concurrency < 1:
         raise ValueError(f"concurrency must be at least 1, got {concurrency}")
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(episode: Episode) -> Rollout:
+    async def one(episode: Episode) -> Rollout | None:
         async with gate:
-            rollout = await run_episode(episode, library)
+            if breaker is None:
+                rollout = await run_episode(episode, library)
+            elif not await breaker.admit():
+                return None
+            else:
+                ended: Rollout | None = None
+                try:
+                    rollout = ended = await run_episode(episode, library)
+                finally:
+                    await breaker.settle(ended)
         if progress is not None:
             progress(rollout)
         return rollout
 
-    return list(await asyncio.gather(*(one(e) for e in episodes)))
+    results = await asyncio.gather(*(one(e) for e in episodes))
+    rollouts = [r for r in results if r is not None]
+    if breaker is not None and len(rollouts) < len(results):
+        failed = sum(r.status == "infra_error" for r in rollouts)
+        raise EndpointDown(
+            f"{failed} of {len(rollouts)} rollouts could not reach the endpoint "
+            f"({breaker.last_error}), {breaker.streak} in a row, so the other "
+            f"{len(results) - len(rollouts)} were not attempted; rerun the stage when it "
+            "is back"
+        )
+    return rollouts

@@ -7,12 +7,16 @@ vector, then CFRR rewards and GRPO advantages over the group (`reward/cfrr.py`),
 CFRR parameters stored on each reward row. Rollouts whose endpoint kept failing are kept
 with status `infra_error` and left out of their group's rewards; when more than
 `max_infra_share` of a shard's rollouts failed so (the endpoint is down), the shard raises
-`EndpointDown` instead, so that it is retried and a rerun of the stage redoes it.
+`EndpointDown` instead, so that it is retried and a rerun of the stage redoes it. It fails
+fast: after `breaker_threshold` rollouts in a row ended in `infra_error`, the shard's
+remaining rollouts are not attempted (episode.CircuitBreaker), and each model call gives
+up after `retry_budget` seconds of retries (llm.LLMClient), whatever `Retry-After` says.
 """
 
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import orjson
@@ -21,18 +25,16 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
 from compoworld.compose.stage import task_from_row
 from compoworld.graph.words import derive_seed
+from compoworld.llm import RETRY_BUDGET, LLMClient
 from compoworld.reward.cfrr import CFRRParams, score_group
-from compoworld.rollout.episode import Episode, run_episodes
+from compoworld.rollout.episode import CircuitBreaker, EndpointDown, Episode, run_episodes
 from compoworld.rollout.policies import NoisyPolicy, Policy, RandomPolicy, ReferencePolicy
 from compoworld.rollout.records import Rollout
 from compoworld.shards import Shard
 
 POLICIES = ("reference", "noisy", "random", "openai")
 MAX_INFRA_SHARE = 0.5
-
-
-class EndpointDown(RuntimeError):
-    """Most of a shard's rollouts could not reach the model endpoint."""
+BREAKER_THRESHOLD = 3  # infra errors in a row: past client retries, so the endpoint is down
 
 
 def make_policy(params: dict[str, Any], task: Task, rollout_idx: int) -> Policy:
@@ -45,10 +47,10 @@ def make_policy(params: dict[str, Any], task: Task, rollout_idx: int) -> Policy:
     if kind == "random":
         return RandomPolicy(derive_seed(seed, task.task_id), rollout_idx)
     if kind == "openai":
-        from compoworld.llm import LLMClient
         from compoworld.rollout.openai_policy import OpenAIPolicy
 
-        client = LLMClient(params["base_url"], params["model"], timeout=params["timeout"])
+        client = LLMClient(params["base_url"], params["model"], timeout=params["timeout"],
+                           retry_budget=params.get("retry_budget", RETRY_BUDGET))
         return OpenAIPolicy(client, params["action_mode"], max_tokens=params["max_tokens"],
                             seed=derive_seed(seed, task.task_id, rollout_idx) % (1 << 31))
     raise ValueError(f"unknown policy {kind!r}; choose one of {', '.join(POLICIES)}")
@@ -62,6 +64,18 @@ def rollout_row(rollout: Rollout, task: Task) -> dict[str, Any]:
     return dump | {"services": task.services, "capabilities": task.capabilities}
 
 
+async def _run(episodes: list[Episode], library: ServiceLibrary,
+               params: dict[str, Any]) -> list[Rollout]:
+    """The shard's episodes under its circuit breaker, with one thread per concurrent
+    episode: policies call their (synchronous) clients in threads, and the loop's default
+    pool has only `cores + 4`, so with 8 episodes on 2 cores two waited for a thread, and
+    met a down endpoint one retry budget after the others."""
+    concurrency = params["concurrency"]
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(concurrency))
+    breaker = CircuitBreaker(params.get("breaker_threshold", BREAKER_THRESHOLD))
+    return await run_episodes(episodes, library, concurrency=concurrency, breaker=breaker)
+
+
 def rollout_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The stage's work function: every task of the shard, `group_size` rollouts each."""
     params = shard.params
@@ -73,7 +87,7 @@ def rollout_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                 f"{shard.stage}:{task.task_id}", index, params.get("max_steps"))
         for task in tasks for index in range(params["group_size"])
     ]
-    rollouts = asyncio.run(run_episodes(episodes, library, concurrency=params["concurrency"]))
+    rollouts = asyncio.run(_run(episodes, library, params))
     failed = [r for r in rollouts if r.status == "infra_error"]
     if len(failed) > params.get("max_infra_share", MAX_INFRA_SHARE) * len(rollouts):
         raise EndpointDown(f"{len(failed)} of {len(rollouts)} rollouts could not reach the "

@@ -10,7 +10,15 @@ import pytest
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
 from compoworld.compose.stage import candidates, order_starts, start_tools
-from compoworld.rollout.episode import Episode, InfraError, run_episode, run_episodes, score
+from compoworld.rollout.episode import (
+    CircuitBreaker,
+    EndpointDown,
+    Episode,
+    InfraError,
+    run_episode,
+    run_episodes,
+    score,
+)
 from compoworld.rollout.openai_policy import parse_action
 from compoworld.rollout.policies import Action, ReferencePolicy
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
@@ -139,3 +147,38 @@ def test_json_actions_become_assistant_messages(text, kind):
                                                 "content": "The email is a@b.co"}
     else:
         assert problem and message["content"] == text
+
+
+class Flaky(Scripted):
+    """A policy that fails like a down endpoint on the episodes `down` names (else answers),
+    counting the calls it gets."""
+
+    def __init__(self, down: bool, calls: list[int]):
+        super().__init__(fail=down)
+        self.calls = calls
+
+    async def act(self, messages, tools) -> Action:
+        self.calls.append(1)
+        return await super().act(messages, tools)
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_the_breaker_stops_a_shard_after_infra_errors_in_a_row(library, tasks, concurrency):
+    calls: list[int] = []
+    episodes = [Episode(tasks[i % len(tasks)], Flaky(True, calls), "direct", "g", i)
+                for i in range(12)]
+    with pytest.raises(EndpointDown, match="3 of 3 rollouts could not reach the endpoint "
+                                           r"\(endpoint down.*the other 9 were not attempted"):
+        asyncio.run(run_episodes(episodes, library, concurrency=concurrency,
+                                 breaker=CircuitBreaker(3)))
+    assert len(calls) == 3
+
+
+def test_an_ok_rollout_closes_the_breakers_streak(library, tasks):
+    calls: list[int] = []
+    down = [True, True, False] * 4  # never three failures in a row
+    episodes = [Episode(tasks[i % len(tasks)], Flaky(d, calls), "direct", "g", i)
+                for i, d in enumerate(down)]
+    rollouts = asyncio.run(run_episodes(episodes, library, concurrency=1,
+                                        breaker=CircuitBreaker(3)))
+    assert [r.status == "infra_error" for r in rollouts] == down and len(calls) == 12
