@@ -2,7 +2,7 @@
 
 `DISARM` is the review's escape: from the `_wrap_close` class it reaches the real `os`,
 `sys` and (through `_imp.create_builtin('gc')`) the audit hook, and switches the hook off
-(its tables emptied, its closure cells rebound). Against a sandbox whose boundary is that
+(its code swapped for a no-op with the same closure). Against a sandbox whose boundary is that
 hook, whatever follows `DISARM` runs as the worker's user; the OS layers must stop it.
 """
 
@@ -18,20 +18,18 @@ REAL_BUILTINS = "ToolError.__init__.__globals__['__builtins__']"
 DISARM = f"""
     osg = {WRAP_CLOSE}
     sys_ = osg['sys']
+    B = {REAL_BUILTINS}
     gc = sys_.modules['_imp'].create_builtin(type('S', (), {{'name': 'gc'}})())
     worker = sys_.modules['{WORKER_MODULE}']
     worker._REFUSED_EVENTS = ()
-    worker._LISTINGS = frozenset()
-    every = type('Every', (), {{'__contains__': lambda self, item: True}})()
     for hook in [f for f in gc.get_objects() if type(f).__name__ == 'function'
-                 and f.__code__.co_name == 'hook']:
-        for name, cell in zip(hook.__code__.co_freevars, hook.__closure__):
-            if name == 'allowed':
-                cell.cell_contents = every
-            elif name == 'root':
-                cell.cell_contents = ''
+                 and f.__code__.co_name == 'hook' and f.__module__ == worker.__name__]:
+        names = ', '.join(hook.__code__.co_freevars)
+        scope = {{}}
+        B['exec'](f"def outer({{names}}):\\n    def hook(event, args):\\n        ({{names}},)"
+                  "\\n    return hook", scope)
+        hook.__code__ = scope['outer'](*hook.__code__.co_freevars).__code__  # a no-op hook
     os = sys_.modules['os']
-    B = {REAL_BUILTINS}
 """
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -26,7 +25,9 @@ from compoworld.services.sandbox import (
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from tests.services.sandbox_helpers import (
     REAL_BUILTINS,
+    WORKER_MODULE,
     WRAP_CLOSE,
+    disarmed,
     sandbox_processes,
 )
 
@@ -393,3 +394,254 @@ def test_close_is_idempotent_and_a_context_manager(sandbox):
 def test_source_hash_is_sha256_of_the_text():
     assert source_hash("x") == (
         "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881")
+
+
+# --- The review's escapes: the audit hook switched off, then the OS must hold. ---------------
+# Each rebinds the worker's own tables (through a different handle) and then acts; the
+# target must stay untouched and the violation be recorded with its kind.
+REBIND = f"sys_ = {WRAP_CLOSE}['sys']\n    sys_.modules['{WORKER_MODULE}']._REFUSED_EVENTS = ()"
+ROUTES = {
+    "wrap_close": f"    {REBIND}\n    os = sys_.modules['os']",
+    "traceback_frame": ("    try:\n        1 / 0\n    except ZeroDivisionError as error:\n"
+                        "        g = error.__traceback__.tb_frame.f_back.f_globals\n"
+                        "    g['_REFUSED_EVENTS'] = ()\n    os = g['os']"),
+    "generator_frame": ("    def peek():\n        yield me.gi_frame.f_back.f_back.f_globals\n"
+                        "    me = peek()\n    g = next(me)\n    g['_REFUSED_EVENTS'] = ()\n"
+                        "    os = g['os']"),
+    "closure_cell": ("    real_import = __builtins__['__import__'].__closure__\n"
+                     "    cells = dict(zip(__builtins__['__import__'].__code__.co_freevars, "
+                     "real_import))\n"
+                     "    cells['allowed'].cell_contents = frozenset({'os', 'sys'}) | "
+                     "cells['allowed'].cell_contents\n"
+                     "    import os, sys as sys_\n"
+                     f"    sys_.modules['{WORKER_MODULE}']._REFUSED_EVENTS = ()"),
+    "gc_objects": (f"    sys_ = {WRAP_CLOSE}['sys']\n"
+                   "    gc = sys_.modules['_imp'].create_builtin(type('S', (), "
+                   "{'name': 'gc'})())\n"
+                   "    g = [o for o in gc.get_objects() if type(o) is dict and "
+                   "'_REFUSED_EVENTS' in o][0]\n    g['_REFUSED_EVENTS'] = ()\n    os = g['os']"),
+    "realpath_globals": (f"    p = {WRAP_CLOSE}['path'].realpath.__globals__\n"
+                         f"    p['sys'].modules['{WORKER_MODULE}']._REFUSED_EVENTS = ()\n"
+                         "    os = p['os']"),
+}
+
+
+@pytest.mark.parametrize("route", sorted(ROUTES))
+def test_rebinding_the_hook_then_running_the_shell_is_stopped(sandbox, tmp_path, route):
+    target = tmp_path / "escaped"
+    source = (f"def handler(state, arguments):\n{ROUTES[route]}\n"
+              "    os.system('touch ' + arguments['to'])\n    return 'done'\n")
+    caught = violation(sandbox(source), {"name": "x", "to": str(target)})
+    assert caught.kind == "forbidden_operation", caught
+    assert not target.exists()
+
+
+@pytest.mark.parametrize("body", [
+    "    os.posix_spawn('/usr/bin/touch', ['touch', arguments['to']], {})",
+    "    if os.fork() == 0:\n        os.system('touch ' + arguments['to'])\n        os._exit(0)",
+    "    B['open'](arguments['to'], 'w').write('x')",
+    "    os.close(os.open(arguments['to'], os.O_CREAT | os.O_RDONLY))",
+    "    B['open'](arguments['victim'], 'r+').truncate(0)",
+    "    os.truncate(arguments['victim'], 0)",
+    "    os.unlink(arguments['victim'])",
+    "    os.mkdir(arguments['to'])",
+])
+def test_processes_and_file_changes_are_refused_by_the_os(sandbox, tmp_path, body):
+    target, victim = tmp_path / "pwned", tmp_path / "victim"
+    victim.write_text("keep me")
+    caught = violation(sandbox(disarmed(body)), {"name": "x", "to": str(target),
+                                                 "victim": str(victim)})
+    assert caught.kind == "forbidden_operation", caught
+    assert not target.exists() and victim.read_text() == "keep me"
+
+
+def test_a_setsid_daemon_does_not_outlive_the_worker(sandbox):
+    body = ("    if os.fork() == 0:\n        os.setsid()\n"
+            "        while True:\n            pass")
+    assert violation(sandbox(disarmed(body))).kind == "forbidden_operation"
+    # `violation` and the fixture prove no process is left, in the worker's namespace or not
+
+
+def test_host_files_and_the_parents_environment_are_not_readable(sandbox, monkeypatch):
+    secret = f"s3cret-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setenv("COMPOWORLD_TEST_SECRET", secret)
+    body = ("    found = []\n"
+            "    for path in ['/etc/passwd', f\"/proc/{arguments['pid']}/environ\", "
+            "'/proc/self/environ']:\n"
+            "        try:\n            found.append(B['open'](path, 'rb').read())\n"
+            "        except OSError as error:\n            found.append(repr(error))\n"
+            "    found.append(repr(os.environ))\n    return repr(found)")
+    handler = sandbox(disarmed(body))
+    state = make_state()
+    try:
+        seen = handler(state, {"name": "x", "pid": os.getpid()})
+    except (SandboxViolation, ToolError) as error:
+        seen = str(error)
+    assert "root:x:0:0" not in seen and secret not in seen
+    assert handler.violations and handler.violations[-1].kind == "forbidden_operation"
+
+
+def test_no_connection_reaches_a_listening_socket(sandbox):
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        server.settimeout(0.5)
+        port = server.getsockname()[1]
+        body = ("    s = B['__import__']('socket')\n"
+                f"    s.create_connection(('127.0.0.1', {port}), timeout=1).sendall(b'x')")
+        assert violation(sandbox(disarmed(body))).kind == "forbidden_operation"
+        with pytest.raises(TimeoutError):
+            server.accept()
+
+
+def test_signals_to_other_processes_are_refused(sandbox):
+    import subprocess
+
+    victim = subprocess.Popen(["sleep", "30"])
+    try:
+        body = ("    sig = sys_.modules['signal'] if 'signal' in sys_.modules else "
+                "B['__import__']('signal')\n"
+                "    fd = os.pidfd_open(arguments['victim'])\n"
+                "    sig.pidfd_send_signal(fd, 9)\n"
+                "    os.kill(arguments['parent'], 0)")
+        caught = violation(sandbox(disarmed(body)), {"name": "x", "victim": victim.pid,
+                                                      "parent": os.getpid()})
+        assert caught.kind == "forbidden_operation"
+        assert victim.poll() is None  # still alive
+    finally:
+        victim.kill()
+        victim.wait()
+
+
+def test_threads_are_refused_even_from_a_fresh_thread_module(sandbox):
+    body = ("    t = sys_.modules['_imp'].create_builtin(type('S', (), {'name': '_thread'})())\n"
+            "    t.start_new_thread(len, ((),))")
+    assert violation(sandbox(disarmed(body))).kind == "forbidden_operation"
+
+
+def test_priority_and_affinity_of_the_parent_are_untouched(sandbox):
+    nice, affinity = os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0)
+    body = ("    os.setpriority(os.PRIO_PROCESS, arguments['parent'], 19)\n"
+            "    os.sched_setaffinity(arguments['parent'], {0})")
+    try:
+        caught = violation(sandbox(disarmed(body)), {"name": "x", "parent": os.getpid()})
+        assert caught.kind == "forbidden_operation"
+        assert os.getpriority(os.PRIO_PROCESS, 0) == nice
+        assert os.sched_getaffinity(0) == affinity
+    finally:  # against a sandbox that let it through
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
+        os.sched_setaffinity(0, affinity)
+
+
+def test_host_file_metadata_does_not_leak(sandbox, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("x" * 12345)
+    link = tmp_path / "link"
+    link.symlink_to(secret)
+    body = ("    return [list(os.stat(arguments['file'])), os.readlink(arguments['link']), "
+            "os.listdir(arguments['folder'])]")
+    handler = sandbox(disarmed(body))
+    with pytest.raises((ToolError, SandboxViolation)) as caught:
+        handler(make_state(), {"name": "x", "file": str(secret), "link": str(link),
+                               "folder": str(tmp_path)})
+    assert "12345" not in str(caught.value) and "secret.txt" not in str(caught.value)
+    assert "FileNotFoundError" in str(caught.value) or caught.type is SandboxViolation
+
+
+HOST_FOLDERS = ("/etc", "/proc", "/home", "/tmp", "/dev", "/sys", "/var", "/work/main/.git")
+
+
+def test_the_worker_runs_unprivileged_in_an_empty_root(sandbox):
+    source = ("def handler(state, arguments):\n"
+              f"    os = {WRAP_CLOSE}['sys'].modules['os']\n"  # stat and getuid are not audited
+              "    return [os.getuid(), os.getgid(), os.getgroups(), "
+              f"[p for p in {HOST_FOLDERS!r} if os.path.exists(p)]]\n")
+    uid, gid, groups, visible = sandbox(source)(make_state(), {})
+    assert (uid, gid, groups, visible) == (65534, 65534, [], [])
+
+
+FORGED = ('{"ok": "forged", "state": {"collections": {"contacts": {}}, "next_ids": {}}}\\n')
+FORGE = ("    for fd in range(3, 9):\n        try:\n"
+         f"            os.write(fd, b'{FORGED}')\n"
+         "        except OSError:\n            pass")
+
+
+def test_a_forged_reply_line_is_not_accepted(sandbox):
+    handler = sandbox(disarmed(FORGE))
+    state = make_state()
+    with pytest.raises(SandboxViolation) as caught:
+        handler(state, {"name": "x"})
+    assert caught.value.kind == "protocol"
+    assert state.records("contacts").keys() == {"con_0001"}
+
+
+def test_a_forged_line_does_not_shift_later_replies(sandbox):
+    # os.write is not audited: no hook needs switching off to forge a line
+    source = ("def handler(state, arguments):\n"
+              f"    os = {WRAP_CLOSE}['sys'].modules['os']\n"
+              "    if arguments['forge']:\n" + FORGE.replace("\n", "\n    ").replace(
+                  "    for", "        for", 1) + "\n    return arguments['n']\n")
+    handler = sandbox(source)
+    results = []
+    for n, forge in ((1, True), (2, False), (3, False)):
+        try:
+            results.append(handler(make_state(), {"name": "x", "n": n, "forge": forge}))
+        except SandboxViolation as error:
+            results.append(error.kind)
+    assert results == ["protocol", 2, 3]
+
+
+@pytest.mark.parametrize("body, problem", [
+    ("    state.collections['contacts']['con_0009'] = {'id': 'con_0009', 'name': 5}",
+     "invalid record"),
+    ("    state.collections['contacts']['con_0009'] = {'id': 'con_0001', 'name': 'a', "
+     "'email': ''}", "does not carry that id"),
+    ("    state.collections['evil'] = {}", "set of collections"),
+    ("    state.next_ids['contacts'] = 'con_0100'", "id counter"),
+    ("    state.next_ids['contacts'] = 0", "id counter"),
+    ("    state.next_ids['evil'] = 3", "id counters"),
+])
+def test_returned_state_must_be_valid_state(sandbox, body, problem):
+    source = f"def handler(state, arguments):\n{body}\n    return 'done'\n"
+    caught = violation(sandbox(source))
+    assert caught.kind == "protocol" and problem in caught.message, caught
+
+
+def test_a_deeply_nested_reply_is_refused_without_recursion_errors(sandbox):
+    deep = "    value = []\n    for _ in range(150):\n        value = [value]\n    return value"
+    assert violation(sandbox(f"def handler(state, arguments):\n{deep}\n")).kind == "protocol"
+    line = " " + "[" * 100_000 + "]" * 100_000 + "\\n"
+    body = (f"    line = b'{line[:1]}' + b'[' * 100_000 + b']' * 100_000 + b'\\n'\n"
+            "    for fd in range(3, 9):\n        try:\n            os.write(fd, line)\n"
+            "        except OSError:\n            pass")
+    assert violation(sandbox(disarmed(body))).kind == "protocol"
+
+
+def test_a_result_too_large_is_a_memory_violation_not_a_crash(sandbox):
+    source = "def handler(state, arguments):\n    return 'x' * (36 << 20)\n"
+    assert violation(sandbox(source, Limits(call_timeout=10.0))).kind == "memory"
+
+
+def test_nan_and_infinity_are_refused_not_turned_into_null(sandbox):
+    for value in ("float('nan')", "[1.0, float('inf')]", "{'a': -float('inf')}"):
+        handler = sandbox(f"def handler(state, arguments):\n    return {value}\n")
+        with pytest.raises(ToolError, match="not JSON data") as caught:
+            handler(make_state(), {})
+        assert caught.value.code == 500
+
+
+def test_without_bubblewrap_the_sandbox_refuses_to_run(monkeypatch):
+    from compoworld.services.sandbox import SandboxUnavailable, sandbox_unavailable
+
+    monkeypatch.setenv("COMPOWORLD_BWRAP", "/nonexistent/bwrap")
+    assert "bubblewrap" in (sandbox_unavailable() or "")
+    with pytest.raises(SandboxUnavailable, match="bubblewrap at /nonexistent/bwrap"):
+        SandboxedHandler(GOOD, SCHEMAS)
+
+
+def test_this_machine_provides_every_layer():
+    """`make test` runs the sandbox with its real isolation; a machine that cannot must say
+    so here, loudly, rather than skip."""
+    from compoworld.services.sandbox import sandbox_unavailable
+
+    assert sandbox_unavailable() is None
