@@ -7,7 +7,7 @@ from typing import Any
 from prefect import flow
 
 from compoworld.services.coder_stage import coder_params
-from compoworld.services.selection import DEFAULT_SERVICES, select_services
+from compoworld.services.selection import DEFAULT_SERVICES, select_services, size_filtered
 from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
@@ -50,10 +50,19 @@ def synthesize_flow(
     candidates = service_candidates(store, run_id)
     names = select_services(candidates, services)
     tools = {c["service"]: c["n_tools"] for c in candidates}
+    left_out = size_filtered(candidates) if services is not None else None
+    if not names and left_out:
+        raise NothingToSynthesize(
+            f"run {run_id!r} has no service the default selection takes: it leaves out "
+            f"{left_out}; build them with `--services all` (services: null in a deployment)"
+        )
     if not names:
         raise NothingToSynthesize(
             f"run {run_id!r} has no ingested services: run `compoworld ingest --run-id {run_id}`"
         )
+    if left_out:
+        logger.warning("synthesize %s: the selection leaves out %s; `--services all` "
+                       "builds every one", run_id, left_out)
     logger.info("synthesize %s: %d services selected", run_id, len(names))
     shards = plan_shards(
         run_id=run_id,

@@ -35,3 +35,18 @@ def select_services(
     eligible = [c for c in candidates if min_tools <= c["n_tools"] <= max_tools]
     ranked = sorted(eligible, key=lambda c: (-round(c["crud_share"], 1), c["service"]))
     return sorted(c["service"] for c in ranked[:count])
+
+
+def size_filtered(
+    candidates: list[dict[str, Any]], *, min_tools: int = MIN_TOOLS, max_tools: int = MAX_TOOLS
+) -> str | None:
+    """What the default selection leaves out for its size, as a clause for a message
+    (`"3 of 4 ingested services (2 with fewer than 5 tools, 1 with more than 200)"`), or
+    None when every candidate is in range."""
+    small = sum(c["n_tools"] < min_tools for c in candidates)
+    large = sum(c["n_tools"] > max_tools for c in candidates)
+    if not small and not large:
+        return None
+    parts = [f"{small} with fewer than {min_tools} tools"] if small else []
+    parts += [f"{large} with more than {max_tools}"] if large else []
+    return f"{small + large} of {len(candidates)} ingested services ({', '.join(parts)})"

@@ -64,3 +64,25 @@ def test_synthesize_on_real_corpus_services(prefect_harness, store: Store, corpu
 def test_synthesize_without_ingest_is_refused(prefect_harness, store: Store):
     with pytest.raises(NothingToSynthesize, match="compoworld ingest --run-id empty"):
         synthesize_flow(run_id="empty", home=str(store.home))
+
+
+def test_services_the_size_filter_drops_are_named_with_the_way_to_include_them(
+    prefect_harness, store: Store, tmp_path
+):
+    import json
+
+    from flows.ingest import ingest_flow
+
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    tools = [{"name": f"get_thing_{i}", "description": "Get a thing.",
+              "parameters": {"type": "object", "properties": {}}} for i in range(3)]
+    (folder / "tiny.json").write_text(json.dumps(tools))
+    ingest_flow(source=str(folder), run_id="tiny", home=str(store.home))
+    with pytest.raises(NothingToSynthesize) as refused:
+        synthesize_flow(run_id="tiny", services=10, home=str(store.home))
+    message = str(refused.value)
+    assert "1 of 1 ingested services (1 with fewer than 5 tools)" in message
+    assert "--services all" in message and "no ingested services" not in message
+    built = synthesize_flow(run_id="tiny", services=None, home=str(store.home))
+    assert built["services"] == 1
