@@ -556,6 +556,10 @@ def regenerate(
         rl_tasks=parse_count(rl_tasks), mode=mode.value, base_url=base_url, model=model,
         action_mode=action_mode.value, dask_address=dask_address, home=str(store.home),
     )
+    _print_regenerate_summary(store, run_id, summary)
+
+
+def _print_regenerate_summary(store: Any, run_id: str, summary: dict[str, Any]) -> None:
     counts, seconds = summary["counts"], summary["seconds"]
     print_rows(list(counts), [tuple(counts.values())], OutputFormat.table,
                title=f"run {run_id} in {store.home}")

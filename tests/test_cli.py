@@ -157,3 +157,40 @@ def test_csv_lines_end_with_a_newline_only(tmp_path: Path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == b"a,b\n1,x\n2,y\n"
+
+
+def test_every_sql_hint_the_cli_prints_runs_on_a_real_store(tmp_path: Path, capsys):
+    """Each summary's hints, pasted into a shell as printed, are queries the store answers."""
+    import shlex
+
+    from compoworld import cli
+    from flows.compose import compose_flow
+    from flows.ingest import ingest_flow
+    from flows.regenerate import summary_markdown
+    from flows.synthesize import synthesize_flow
+    from storage.catalog import run_query
+    from storage.stats import run_summary
+
+    store = Store.open(tmp_path / "home")
+    home = str(store.home)
+    # The flows' plain functions: the same stages in a process pool, no Prefect needed.
+    ingest_flow.fn(source="builtin", run_id="hints", home=home)
+    synthesize_flow.fn(run_id="hints", services=None, shard_size=5, home=home)
+    compose_flow.fn(run_id="hints", tasks=4, tasks_per_shard=4, home=home)
+    shards = {"ran": 1, "skipped": 0, "seconds": 1.0}
+    cli._print_ingest_summary(store, "hints", shards | {"documents": 10})
+    cli._print_synthesize_summary(store, "hints", shards)
+    cli._print_compose_summary(store, "hints", shards)
+    summary = {"run_id": "hints", "home": home, "counts": run_summary(store, "hints"),
+               "seconds": {"ingest": 1.0}}
+    cli._print_regenerate_summary(store, "hints", summary)
+    printed = capsys.readouterr()
+    hints = [line.split(": ", 1)[1] for line in (printed.out + printed.err).splitlines()
+             if "compoworld sql " in line]
+    hints += [line.split("`")[1] for line in summary_markdown(summary).splitlines()
+              if "compoworld sql " in line]
+    assert len(hints) == 5, hints
+    for hint in hints:
+        program, command, query = shlex.split(hint)
+        assert (program, command) == ("compoworld", "sql")
+        run_query(store, query)  # raises QueryError on a query the store cannot answer
