@@ -1,16 +1,24 @@
 """The `export` stage: verified trajectories for SFT and the RL task set.
 
-SFT rows are the rollouts that passed every criterion (`score` 1, status `ok`), in
+SFT rows are the rollouts that passed every criterion (`score` 1, status `ok`) and end with
+the assistant's final message (content and no tool calls: `ends_with_answer`), in
 CompoWorld's released format: one object per trajectory with `tools` (OpenAI function
 schemas), `messages` (OpenAI chat format: system, user, assistant with `tool_calls`, `tool`
 with `tool_call_id` and `name`), `meta` and `source`. They are stored in the `sft` table
 (JSON columns) and written as JSONL by `write_jsonl`. RL rows are the verified tasks with
 their rubrics (`rl_tasks`): what the RL recipe rolls out and rewards.
+
+A rollout can pass every criterion and still end on a `tool` message: a task that asks
+for no answer, worked by a policy that spent its step budget on the last call (the issue
+counted 118 such rows of 8,700 in the default run: noisy rollouts). Trained on, such a
+row teaches a model to stop without answering, and the released format requires a final
+assistant message, so it is left out of the SFT set (and logged with the count).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from pathlib import Path
 from typing import Any
@@ -18,6 +26,8 @@ from typing import Any
 import orjson
 
 from compoworld.shards import Shard
+
+logger = logging.getLogger("compoworld.export")
 
 META_KEYS = ("task_id", "rollout_idx", "rubric_score", "score", "net_score", "n_tool_calls",
              "n_real_tool_calls", "n_steps", "discover_mode", "finish_reason", "services",
@@ -35,6 +45,14 @@ def sft_record(row: dict[str, Any], domain: str) -> dict[str, Any]:
         "meta": meta,
         "source": {"policy": row["policy"], "model": row["model"]},
     }
+
+
+def ends_with_answer(messages: list[dict[str, Any]]) -> bool:
+    """Whether a trajectory's last message is the assistant's final answer: an assistant
+    message with text content and no tool calls."""
+    last = messages[-1] if messages else {}
+    return (last.get("role") == "assistant" and isinstance(last.get("content"), str)
+            and bool(last["content"].strip()) and not last.get("tool_calls"))
 
 
 def _domains(store: Any, run_id: str) -> dict[str, str]:
@@ -61,6 +79,10 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
             "rollouts", shard.run_id, equal={"score": 1.0, "status": "ok"}, files=[name])]
         rows.sort(key=lambda r: (r["task_id"], r["policy"], r["rollout_idx"]))
         records = [sft_record(r, domains.get(r["services"][0], "other")) for r in rows]
+        kept = [r for r in records if ends_with_answer(r["messages"])]
+        if len(kept) < len(records):
+            logger.info("export-sft %s: left out %d of %d passing rollouts that end without "
+                        "a final answer", shard.items, len(records) - len(kept), len(records))
         return {"sft": [
             {"task_id": r["meta"]["task_id"], "rollout_idx": r["meta"]["rollout_idx"],
              "policy": r["source"]["policy"], "model": r["source"]["model"],
@@ -68,7 +90,7 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
              "messages": orjson.dumps(r["messages"]).decode(),
              "meta": orjson.dumps(r["meta"]).decode(),
              "source": orjson.dumps(r["source"]).decode()}
-            for r in records
+            for r in kept
         ]}
     if shard.stage == "export-rl":
         tasks = sorted((r for r in store.read("tasks", shard.run_id) if r["verified"]),
