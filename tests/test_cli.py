@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +14,13 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from compoworld.cli import app
+
+# Imported here, not in the test that uses them: Prefect binds its console log handler to the
+# stderr of the moment it is imported, and a test's capsys stream is closed after it.
+from flows.compose import compose_flow
+from flows.ingest import ingest_flow
+from flows.regenerate import summary_markdown
+from flows.synthesize import synthesize_flow
 from storage.store import Store
 
 runner = CliRunner()
@@ -161,13 +169,7 @@ def test_csv_lines_end_with_a_newline_only(tmp_path: Path):
 
 def test_every_sql_hint_the_cli_prints_runs_on_a_real_store(tmp_path: Path, capsys):
     """Each summary's hints, pasted into a shell as printed, are queries the store answers."""
-    import shlex
-
     from compoworld import cli
-    from flows.compose import compose_flow
-    from flows.ingest import ingest_flow
-    from flows.regenerate import summary_markdown
-    from flows.synthesize import synthesize_flow
     from storage.catalog import run_query
     from storage.stats import run_summary
 
