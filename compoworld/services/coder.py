@@ -7,7 +7,9 @@ worker subprocess), never in this process, and must pass every verification chec
 `verify.check_tool` without a sandbox violation. A rejected candidate's failed checks go
 back to the model, up to `attempts` candidates; the first that passes is kept (`coded`),
 else the tool stays `simulated` with the last failure as its reason. The caller's service
-is never changed: candidates are checked on a copy of its tool table.
+is never changed: candidates are checked on a copy of its tool table. On a machine that
+cannot isolate candidates (see `sandbox_isolation`) it raises `SandboxUnavailable` with the
+reason before asking the model for anything.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from compoworld.services.sandbox import (
     Limits,
     SandboxedHandler,
     SandboxViolation,
+    require_sandbox,
     source_hash,
 )
 from compoworld.services.verify import ValueFor, check_tool, id_params
@@ -298,6 +301,7 @@ def code_tool(
     limits: Limits = DEFAULT_LIMITS,
 ) -> CodingResult:
     """Ask for a handler of `tool` until one passes every check, at most `attempts` times."""
+    require_sandbox()  # before the model is asked: no candidate may run unisolated
     messages = coding_prompt(service, tool)
     done: list[Attempt] = []
     reason: str | None = None
@@ -339,6 +343,7 @@ def code_service(
 ) -> tuple[Service, list[CodingResult]]:
     """Code each of `tools` in turn; a new service (same spec and state) whose accepted
     tools are `coded` (each with a fresh sandboxed handler), and every tool's result."""
+    require_sandbox()
     results = [
         code_tool(service, name, propose, seed=seed, value_for=value_for,
                   attempts=attempts, limits=limits)

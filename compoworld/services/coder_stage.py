@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from compoworld.services.runtime import Service
+from compoworld.services.sandbox_isolation import require_sandbox
 from compoworld.services.verify import CheckResult, check_tool, failed_tools
 
 DEFAULT_ATTEMPTS = 3
@@ -47,6 +48,7 @@ def code_simulated(service: Service, coder: dict[str, Any], seed: int,
     names = names[:coder.get("max_tools")] if coder.get("max_tools") else names
     if not names:
         return []
+    require_sandbox()  # SandboxUnavailable, with the reason, before any request or candidate
     client = LLMClient(coder["base_url"], coder["model"], timeout=coder["timeout"])
     propose = llm_proposer(client, max_tokens=coder["max_tokens"], seed=seed % (1 << 31))
     coded, outcomes = code_service(service, names, propose, seed=seed, value_for=value_for,

@@ -26,6 +26,7 @@ from compoworld.services.sandbox import Limits, source_hash
 from compoworld.specs.records import ToolSpec
 from tests.services.helpers import notes_service as service_of
 from tests.services.helpers import value_for
+from tests.services.sandbox_helpers import disarmed
 
 LIMITS = Limits(call_timeout=1.0, memory_mb=256)
 NOTE = {
@@ -311,3 +312,30 @@ def test_smollm2_codes_or_leaves_simulated_two_crm_tools(server, unharmed):
         for result in results:
             if result.outcome == "coded":
                 coded.tools[result.tool].handler.close()
+
+
+def test_an_escaping_handler_is_rejected_and_runs_nothing(unharmed, tmp_path: Path):
+    target = tmp_path / "escaped"
+    source = disarmed("    os.system('touch " + str(target) + "')")
+    result = run(Scripted(block(source)), attempts=1)
+    [attempt] = result.attempts
+    assert result.outcome == "simulated" and attempt.violation == "forbidden_operation"
+    assert not target.exists()
+
+
+def test_the_coder_refuses_before_asking_when_the_sandbox_is_missing(unharmed, monkeypatch):
+    from compoworld.services.coder_stage import code_simulated
+    from compoworld.services.sandbox import SandboxUnavailable
+    from tests.scripted_llm import ScriptedLLM
+
+    monkeypatch.setenv("COMPOWORLD_BWRAP", "/nonexistent/bwrap")
+    proposer = Scripted(block(GOOD_GET))
+    with pytest.raises(SandboxUnavailable, match="needs bubblewrap at /nonexistent/bwrap"):
+        run(proposer)
+    assert proposer.seen == []  # the model was never asked
+    with ScriptedLLM(lambda messages: block(GOOD_GET)) as llm:
+        coder = {"base_url": llm.base_url, "model": "scripted", "attempts": 1,
+                 "max_tools": None, "max_tokens": 100, "timeout": 5.0}
+        with pytest.raises(SandboxUnavailable, match="bubblewrap"):
+            code_simulated(notes_service(), coder, 3, {}, [], {})
+        assert llm.requests == []
