@@ -196,3 +196,22 @@ def test_every_sql_hint_the_cli_prints_runs_on_a_real_store(tmp_path: Path, caps
         program, command, query = shlex.split(hint)
         assert (program, command) == ("compoworld", "sql")
         run_query(store, query)  # raises QueryError on a query the store cannot answer
+
+
+def test_the_rollout_summary_counts_only_the_stage_this_command_ran(tmp_path: Path):
+    from compoworld import cli
+    from compoworld.shards import plan_shards
+
+    store = Store.open(tmp_path / "home")
+    # Two models rolled out with the same policy (openai) and mode: two stages of one run.
+    for stage, rollouts, score in (("rollout-openai-a-tools-gateway", 6, 1.0),
+                                   ("rollout-openai-b-tools-gateway", 2, 0.5)):
+        [shard] = plan_shards(run_id="r", stage=stage, items=["t"], shard_size=1, params={},
+                              work="m:f")
+        rows = [{"task_id": "t", "group_id": "g", "rollout_idx": i, "policy": "openai",
+                 "mode": "gateway", "score": score, "rubric_score": score,
+                 "status": "ok"} for i in range(rollouts)]
+        store.write_shard(shard, {"rollouts": rows})
+        store.record(shard, status="done", rows=rollouts, seconds=0.1)
+    counts = cli._rollout_counts(store, "r", "rollout-openai-b-tools-gateway", 1)
+    assert counts == {"rollouts": 2, "score": 0.5, "rubric": 0.5, "infra": 0}
