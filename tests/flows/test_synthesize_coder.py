@@ -19,6 +19,7 @@ from storage.catalog import run_query
 from storage.stats import implementation_shares
 from storage.store import Store
 from tests.scripted_llm import ScriptedLLM
+from tests.services.sandbox_helpers import disarmed
 
 pytestmark = pytest.mark.slow
 
@@ -126,3 +127,35 @@ def test_a_coder_without_a_model_is_refused(coded_run):
     store, _ = coded_run
     with pytest.raises(ValueError, match="coder-model"):
         synthesize_flow(run_id="coded", coder="http://127.0.0.1:9/v1", home=str(store.home))
+
+
+@pytest.fixture(scope="module")
+def escaping_run(tmp_path_factory, prefect_harness):
+    """synthesize --coder against an endpoint whose first handler escapes the audit hook and
+    runs `touch` (the review's end-to-end finding); its second is the good one."""
+    folder = tmp_path_factory.mktemp("escape")
+    shutil.copy(FIXTURE, folder / "notes.yaml")
+    target = folder / "escaped"
+    touch = f"    os.system('touch {target}')"
+    escaping = f"```python\n{disarmed(touch)}```"
+    store = Store.open(folder / "home")
+    ingest_flow(source=str(folder), run_id="escape", home=str(store.home))
+
+    def replies(messages: list[dict]) -> str:
+        answered = sum(1 for m in messages if m["role"] == "assistant")
+        return escaping if answered == 0 else f"```python\n{GOOD_SOURCE}```"
+
+    with ScriptedLLM(replies) as llm:
+        synthesize_flow(run_id="escape", services=None, coder=llm.base_url,
+                        coder_model="scripted", coder_attempts=3, home=str(store.home))
+    return store, target
+
+
+def test_an_escaping_candidate_touches_nothing_and_its_violation_is_recorded(escaping_run):
+    store, target = escaping_run
+    assert not target.exists()
+    attempts = sorted(store.read("tool_codings", "escape"), key=lambda r: r["attempt"])
+    assert [(a["attempt"], a["passed"], a["violation"]) for a in attempts] == [
+        (1, False, "forbidden_operation"), (2, True, None)]
+    assert "seccomp" in attempts[0]["failures"]
+    assert builds(store, "escape")[SHARE]["source"] == GOOD_SOURCE
