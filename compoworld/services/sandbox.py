@@ -18,12 +18,14 @@ one line carrying it. Any violation kills the worker's whole pid namespace (its 
 the kernel kills the rest); the next call starts a fresh worker. When a layer cannot be had
 here, `SandboxedHandler` raises `SandboxUnavailable` with the reason before anything runs.
 
-Measured on this project's 2-core box (load ~1.5), median of 8 workers and 400 calls:
-worker start 103 ms before the OS isolation, 135 ms with it (bwrap and the seccomp load add
-~30 ms); a call with 3 records 0.14 ms before, 0.25 ms now; with 1,000 records 1.5 ms
-before, 4.6 ms now (the worker writes its reply with json, not orjson, and the parent
-compares every record with its own and validates the changed ones). The first worker of a
-process also pays ~0.9 s once: listing the files to bind (`ldd`) and a trial worker.
+Measured on this project's 2-core box (load ~2.5), medians of 8 workers, 400 small and
+160 large calls, the audit-hook sandbox before and this one after: a worker start (with its
+first call) 79-103 ms before, 130 ms now (bwrap's namespaces and mounts, the uid switch and
+the seccomp load); a call with 3 records 0.16 ms before, 0.21 ms now; with 1,000 records
+1.3 ms before, 5.7 ms now (the worker writes its reply with json instead of orjson, ~3 ms,
+and the parent compares every record with its own and validates the changed ones). The
+first worker of a process also pays ~0.9 s once: listing the files to bind (an import
+probe and `ldd`) and the trial worker of `sandbox_unavailable`.
 """
 
 from __future__ import annotations
