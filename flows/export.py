@@ -45,9 +45,18 @@ def export_flow(
     path = Path(out) if out else store.home / "exports" / run_id / f"{kind}.jsonl"
     lines = write_jsonl(store, run_id, TABLES[kind], path)
     logger.info("export %s %s: %d lines in %s", run_id, kind, lines, path)
-    return {"run_id": run_id, "kind": kind, "path": str(path), "lines": lines} | summary
+    result = {"run_id": run_id, "kind": kind, "path": str(path), "lines": lines} | summary
+    if kind == "sft":  # passing rollouts left out for ending without a final answer
+        result["dropped"] = _passing_rollouts(store, run_id) - lines
+    return result
 
 
 def _rollout_stages(store: Store, run_id: str) -> set[str]:
-    folder = store.partition("stage_runs", run_id)
-    return {p.name.rsplit("-", 1)[0] for p in folder.glob("rollout-*.parquet")}
+    # The manifest rows, not a glob of its folder: a stray file must never count as a stage.
+    return {row["stage"] for _, row in store.manifest_paths(run_id)
+            if row["stage"].startswith("rollout-")}
+
+
+def _passing_rollouts(store: Store, run_id: str) -> int:
+    return len(store.read("rollouts", run_id, columns=["task_id"],
+                          equal={"score": 1.0, "status": "ok"}))

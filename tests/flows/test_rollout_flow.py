@@ -62,8 +62,12 @@ def test_export_sft_matches_the_released_format(rolled: Store, tmp_path):
     summary = export_flow(run_id="r", kind="sft", out=str(out), home=str(rolled.home))
     lines = out.read_text(encoding="utf-8").splitlines()
     _, rows = run_query(rolled, "select count(*) from rollouts where score = 1 and "
-                                "status = 'ok'")
+                                "status = 'ok' and finish_reason = 'answer' and "
+                                "trim(final_answer) <> ''")
+    _, passing = run_query(rolled, "select count(*) from rollouts where score = 1 and "
+                                   "status = 'ok'")
     assert summary["lines"] == len(lines) == rows[0][0] > 0
+    assert summary["dropped"] == passing[0][0] - len(lines)
     for line in lines:
         record = json.loads(line)
         assert set(record) == {"tools", "messages", "meta", "source"}
