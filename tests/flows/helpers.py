@@ -3,9 +3,12 @@ free local port, and the `compoworld` command in a process group of its own."""
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from flows.compose import compose_flow
@@ -42,3 +45,16 @@ def start_cli(command: str, args: list[str], env: dict[str, str]) -> subprocess.
         text=True,
         start_new_session=True,
     )
+
+
+def kill_after_shards(process: subprocess.Popen, manifest: Path, stage: str, shards: int,
+                      timeout: float = 300) -> None:
+    """SIGKILL `process`'s whole group once `shards` manifest files of `stage` exist in the
+    manifest folder `manifest`: a crash part way through a stage."""
+    deadline = time.monotonic() + timeout
+    while len(list(manifest.glob(f"{stage}-*.parquet"))) < shards:
+        assert process.poll() is None, process.stdout.read()
+        assert time.monotonic() < deadline, f"{stage} did not start in time"
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()

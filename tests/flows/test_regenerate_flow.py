@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import signal
 import time
 
 import pytest
@@ -12,7 +11,7 @@ from flows.regenerate import regenerate_flow
 from storage.catalog import run_query
 from storage.stats import table_digests
 from storage.store import Store
-from tests.flows.helpers import start_cli
+from tests.flows.helpers import kill_after_shards, start_cli
 
 pytestmark = pytest.mark.slow
 
@@ -61,13 +60,7 @@ def test_sigkill_during_compose_then_rerun_gives_the_uninterrupted_tables(
     manifest = store.partition("stage_runs", "killed")
 
     process = start_cli("regenerate", [*SMALL, "--run-id", "killed"], env)
-    deadline = time.monotonic() + 300
-    while len(list(manifest.glob("compose-*.parquet"))) < 2:
-        assert process.poll() is None, process.stdout.read()
-        assert time.monotonic() < deadline, "compose did not start in time"
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    kill_after_shards(process, manifest, "compose", 2)
     done_before = len(store.manifest("killed", "compose"))
     assert 2 <= done_before < 15, "the kill must land part way through the 15 compose shards"
     assert not list(manifest.glob("rollout-*.parquet"))

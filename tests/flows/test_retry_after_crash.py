@@ -8,15 +8,13 @@ and finishes it): it guards the behaviour, it did not reproduce the report."""
 from __future__ import annotations
 
 import os
-import signal
-import time
 
 import pytest
 
 from flows.ingest import ingest_flow
 from flows.synthesize import synthesize_flow
 from storage.store import Store
-from tests.flows.helpers import start_cli
+from tests.flows.helpers import kill_after_shards, start_cli
 
 pytestmark = pytest.mark.slow
 
@@ -50,13 +48,7 @@ def test_a_retried_crashed_compose_leaves_no_subflow_running(prefect_harness, st
     process = start_cli("compose", ["--run-id", "crash", "--tasks", "60",
                                     "--tasks-per-shard", "4"], env)
     manifest = store.partition("stage_runs", "crash")
-    deadline = time.monotonic() + 300
-    while len(list(manifest.glob("compose-*.parquet"))) < 2:
-        assert process.poll() is None, process.stdout.read()
-        assert time.monotonic() < deadline, "compose did not start in time"
-        time.sleep(0.05)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    kill_after_shards(process, manifest, "compose", 2)
     done_before = store.manifest("crash", "compose")
     planned = next(iter(done_before.values()))["shards"]
     assert len(done_before) < planned, "the kill must land part way"

@@ -14,8 +14,8 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+
+from tests.scripted_llm import LocalServer, QuietHandler, send
 
 Answer = tuple[int, dict[str, str], bytes]
 MALFORMED = b'{"id": "cmpl-1", "object": "chat.completion", "choices": [{"ind'  # cut short
@@ -46,43 +46,22 @@ def rate_limited(retry_after: str) -> Answer:
     return 429, {"Retry-After": retry_after}, b'{"error": {"message": "slow down"}}'
 
 
-class Endpoint:
+class Endpoint(LocalServer):
     """`with Endpoint(answer) as endpoint: LLMClient(endpoint.base_url, "m")`."""
 
     def __init__(self, answer: Callable[[int], Answer]) -> None:
-        self.requests: list[dict[str, Any]] = []
         lock = threading.Lock()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 with lock:
                     index = len(outer.requests)
                     outer.requests.append(body)
-                status, headers, data = answer(index)
-                self.send_response(status)
-                for name, value in {"Content-Type": "application/json", **headers}.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send(self, *answer(index))
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.base_url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-    def __enter__(self) -> Endpoint:
-        threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
-                         daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler)
 
 
 @contextmanager
