@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from flows.compose import compose_flow
@@ -47,14 +48,38 @@ def start_cli(command: str, args: list[str], env: dict[str, str]) -> subprocess.
     )
 
 
+def wait_for_shards(manifest: Path, stage: str, shards: int,
+                    check: Callable[[], None] = lambda: None, timeout: float = 300) -> None:
+    """Return once `shards` manifest files of `stage` exist in the manifest folder
+    `manifest`; `check` is called while waiting and raises when the writer has stopped."""
+    deadline = time.monotonic() + timeout
+    while len(list(manifest.glob(f"{stage}-*.parquet"))) < shards:
+        check()
+        assert time.monotonic() < deadline, f"{stage} did not start in time"
+        time.sleep(0.05)
+
+
 def kill_after_shards(process: subprocess.Popen, manifest: Path, stage: str, shards: int,
                       timeout: float = 300) -> None:
     """SIGKILL `process`'s whole group once `shards` manifest files of `stage` exist in the
     manifest folder `manifest`: a crash part way through a stage."""
-    deadline = time.monotonic() + timeout
-    while len(list(manifest.glob(f"{stage}-*.parquet"))) < shards:
+
+    def alive() -> None:
         assert process.poll() is None, process.stdout.read()
-        assert time.monotonic() < deadline, f"{stage} did not start in time"
-        time.sleep(0.05)
+
+    wait_for_shards(manifest, stage, shards, alive, timeout)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
+
+
+def descendants(client, flow_run_id) -> list:
+    """Every flow run below `flow_run_id` (subflows, their subflows, ...)."""
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
+
+    found, frontier = [], [flow_run_id]
+    while frontier:
+        children = client.read_flow_runs(flow_run_filter=FlowRunFilter(
+            parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=frontier)))
+        found += children
+        frontier = [child.id for child in children]
+    return found

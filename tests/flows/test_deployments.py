@@ -22,7 +22,7 @@ import yaml
 from storage.stats import run_summary
 from storage.store import Store
 from tests.conftest import REPO
-from tests.flows.helpers import free_port
+from tests.flows.helpers import descendants, free_port, wait_for_shards
 
 pytestmark = pytest.mark.slow
 
@@ -30,7 +30,6 @@ pytestmark = pytest.mark.slow
 # nightly run (scheduled on the default queue) should the test run at 02:00 UTC.
 QUEUE = "ui-test"
 SMALL_RUN = {"source": "builtin", "services": None, "tasks": 40, "rl_tasks": 10}
-
 
 
 def session_processes(session: int) -> list[int]:
@@ -250,3 +249,96 @@ def finished_shards(store: Store) -> dict[str, list[tuple[int, str, datetime]]]:
     for stage, shard, status, finished in rows:
         shards.setdefault(stage, []).append((shard, status, finished))
     return shards
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and every process below it (its Dask nannies and their workers)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    tree, frontier = [], [pid]
+    while frontier:
+        tree += frontier
+        frontier = [child for parent in frontier for child in children.get(parent, [])]
+    return tree
+
+
+def wait_for_final(client, flow_run_id, after: datetime | None = None, timeout: float = 600):
+    """The flow run's state once it is final (and newer than `after`, when given)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        state = client.read_flow_run(flow_run_id).state
+        if state is not None and state.is_final() and (after is None or state.timestamp > after):
+            return state
+        assert time.monotonic() < deadline, f"the flow run did not finish: {state}"
+        time.sleep(1)
+
+
+def wait_for_worker_line(log: Path, offset: int, text: str, timeout: float = 120) -> None:
+    """Wait until a line of the worker (`prefect.flow_runs.worker`) that contains `text`
+    appears in `log` past byte `offset`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        with log.open("rb") as stream:
+            stream.seek(offset)
+            lines = stream.read().decode(errors="replace").splitlines()
+        if any("prefect.flow_runs.worker" in line and text in line for line in lines):
+            return
+        assert time.monotonic() < deadline, f"the worker logged no line with {text!r}"
+        time.sleep(0.5)
+
+
+def test_a_crashed_regenerate_retried_from_the_ui_leaves_no_subflow_running(
+    ui: Ui, tmp_path: Path
+):
+    """The report: the flow-run process of a regenerate run dies in compose (the worker marks
+    the run Crashed), Retry is pressed in the UI, the retry completes in a new process, and
+    the `compose-shards` subflow of the crashed attempt stayed Running for good."""
+    from prefect.deployments import run_deployment
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+    from prefect.states import Scheduled
+
+    store = Store.open(tmp_path / "home")
+    parameters = SMALL_RUN | {"home": str(store.home), "run_id": "crash", "tasks_per_shard": 4}
+    with ui.logs_on_failure(), temporary_settings({PREFECT_API_URL: ui.api}), \
+            ui.client() as client:
+        run = run_deployment("regenerate/regenerate", parameters=parameters,
+                             work_queue_name=QUEUE, timeout=0)
+
+        def running() -> None:
+            state = client.read_flow_run(run.id).state
+            assert state is None or not state.is_final(), state
+
+        wait_for_shards(store.partition("stage_runs", "crash"), "compose", 2, running, 600)
+        offset = ui.logs[0].stat().st_size
+        pid = client.read_flow_run(run.id).infrastructure_pid
+        assert pid, "the worker recorded no process for the flow run"
+        for member in process_tree(int(str(pid).rsplit(":", 1)[-1])):
+            try:
+                os.kill(member, signal.SIGKILL)  # the run's process dies (OOM, a reboot)
+            except ProcessLookupError:
+                pass
+        crashed = wait_for_final(client, run.id, timeout=120)
+        assert crashed.is_crashed(), crashed
+        # Prefect 3.9.1 reports a crash twice: its executor at once, then the worker once
+        # it has reaped the process (seconds later under load), which overwrites a Retry
+        # pressed in between with Crashed. Press Retry after the worker's report, as a person
+        # would.
+        wait_for_worker_line(ui.logs[0], offset, "exceeded its memory allocation")
+        done = store.manifest("crash", "compose")
+        planned = next(iter(done.values()))["shards"]
+        assert len(done) < planned, "the kill must land part way through compose"
+
+        client.set_flow_run_state(run.id, Scheduled(name="AwaitingRetry"), force=True)
+        retried = wait_for_final(client, run.id, after=crashed.timestamp)
+        assert retried.is_completed(), retried
+        left = [(r.name, r.state.name) for r in descendants(client, run.id)
+                if not r.state.is_final()]
+        assert left == []
+        compose = store.manifest("crash", "compose")
+        assert len(compose) == planned
+        assert all(row["status"] == "done" for row in compose.values())

@@ -1,9 +1,11 @@
 """A crashed compose run retried (what the UI's Retry does after a worker marks it Crashed):
 the retry runs the unfinished shards, and no subflow of the crashed attempt stays Running.
 
-Reported: a crashed run's `compose-shards` stayed Running after its retry. Under prefect
-3.9.1 this reproduction passes as the code is (the retry reattaches to the Running subflow
-and finishes it): it guards the behaviour, it did not reproduce the report."""
+Reported: a crashed run's `compose-shards` stayed Running after its retry. The kill lands in
+compose's second `shards` call; on the retry the `graph` stage has nothing left to run, so
+the retry's `compose-shards` call took the first call's key and a new run, and the crashed
+attempt's one stayed Running (flows/retries.py). test_deployments.py has the same through a
+real worker and a regenerate deployment run."""
 
 from __future__ import annotations
 
@@ -14,22 +16,9 @@ import pytest
 from flows.ingest import ingest_flow
 from flows.synthesize import synthesize_flow
 from storage.store import Store
-from tests.flows.helpers import kill_after_shards, start_cli
+from tests.flows.helpers import descendants, kill_after_shards, start_cli
 
 pytestmark = pytest.mark.slow
-
-
-def descendants(client, flow_run_id) -> list:
-    """Every flow run below `flow_run_id` (subflows, their subflows, ...)."""
-    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterParentFlowRunId
-
-    found, frontier = [], [flow_run_id]
-    while frontier:
-        children = client.read_flow_runs(flow_run_filter=FlowRunFilter(
-            parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=frontier)))
-        found += children
-        frontier = [child.id for child in children]
-    return found
 
 
 def test_a_retried_crashed_compose_leaves_no_subflow_running(prefect_harness, store: Store):
