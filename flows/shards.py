@@ -31,6 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from compoworld.settings import worker_count
 from compoworld.shards import Shard
+from flows.retries import crash_abandoned_subflows
 from storage.catalog import refresh_catalog
 from storage.stage import execute_shard
 from storage.store import Store
@@ -125,7 +126,10 @@ def track(stage: str, outcomes: Iterator[tuple[bool, Any]], total: int) -> list[
     return results
 
 
-@flow(name="shards", flow_run_name="{stage}-shards", log_prints=True)
+# Never persisted (run_stage reads the store, not this result): on a retry Prefect may match
+# this call to an earlier attempt's finished call of another stage (flows/retries.py), and
+# reuses a finished run's result only when one was persisted; without one it runs anew.
+@flow(name="shards", flow_run_name="{stage}-shards", log_prints=True, persist_result=False)
 def shards_flow(stage: str, shards: list[Shard], home: str) -> list[dict[str, Any]]:
     """Run `shards` in parallel; raise StageFailed after all finished if any failed."""
     futures = [run_shard.submit(shard, home) for shard in shards]
@@ -179,6 +183,11 @@ def run_stage(
     logger = stage_logger()
     store = Store.open(home)
     stage = shards[0].stage if shards else "empty"
+    # Before this attempt's subflow, whether or not it has work: else a subflow whose
+    # process died stays Running under this retried run (see flows/retries.py).
+    if abandoned := crash_abandoned_subflows():
+        logger.info("%s: marked Crashed the runs a dead attempt left: %s", stage,
+                    ", ".join(abandoned))
     pending = store.pending(shards)
     logger.info(
         "%s: %d shards planned, %d already done, %d to run",
