@@ -23,6 +23,7 @@ from compoworld.services.sandbox import (
     source_hash,
 )
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from tests.conftest import REPO
 from tests.services.sandbox_helpers import (
     REAL_BUILTINS,
     WORKER_MODULE,
@@ -548,16 +549,23 @@ def test_host_file_metadata_does_not_leak(sandbox, tmp_path):
     assert "FileNotFoundError" in str(caught.value) or caught.type is SandboxViolation
 
 
-HOST_FOLDERS = ("/etc", "/proc", "/home", "/tmp", "/dev", "/sys", "/var", "/work/main/.git")
+HOST_FOLDERS = ("/etc", "/proc", "/home", "/tmp", "/dev", "/sys", "/var", str(REPO / ".git"))
 
 
-def test_the_worker_runs_unprivileged_in_an_empty_root(sandbox):
+def test_the_worker_runs_unprivileged_in_an_empty_root(sandbox, tmp_path):
+    # A folder above the checkout (a clone under /tmp) exists, holding only the way down to
+    # the worker's files: a file the test makes beside that way is not there.
+    marker = tmp_path / "host-file"
+    marker.write_text("host")
+    probes = (*HOST_FOLDERS, str(marker))
     source = ("def handler(state, arguments):\n"
               f"    os = {WRAP_CLOSE}['sys'].modules['os']\n"  # stat and getuid are not audited
               "    return [os.getuid(), os.getgid(), os.getgroups(), "
-              f"[p for p in {HOST_FOLDERS!r} if os.path.exists(p)]]\n")
+              f"[p for p in {probes!r} if os.path.exists(p)]]\n")
     uid, gid, groups, visible = sandbox(source)(make_state(), {})
-    assert (uid, gid, groups, visible) == (65534, 65534, [], [])
+    way_down = {str(folder) for folder in REPO.parents}
+    assert (uid, gid, groups, visible) == (65534, 65534, [],
+                                          [p for p in HOST_FOLDERS if p in way_down])
 
 
 FORGED = ('{"ok": "forged", "state": {"collections": {"contacts": {}}, "next_ids": {}}}\\n')
