@@ -62,11 +62,11 @@ def _sql_string(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _nulls(table: str, present: set[str] = frozenset()) -> str:
-    """Typed NULL columns for the fields of `table` not in `present`."""
+def _nulls(table: str, present: set[str] = frozenset(), value: str = "NULL") -> str:
+    """Typed columns (`value`, NULL by default) for the fields of `table` not in `present`."""
     return ", ".join(
-        f"CAST(NULL AS {_duckdb_type(field.type)}) AS {field.name}"
-        for field in SCHEMAS[table] if field.name not in present
+        f"CAST({value} AS {_duckdb_type(field.type)}) AS {field.name}"
+        for field in SCHEMAS[table] if field.name not in present and field.name != "run_id"
     )
 
 
@@ -112,9 +112,12 @@ def view_sql(
         body = f"SELECT {_nulls(table)}, CAST(NULL AS VARCHAR) AS run_id WHERE false"
     # One branch per run with a damaged file: it raises (naming the file) only when a query
     # reaches that run's rows; a filter on another run prunes it before it is evaluated.
+    # Every other column is the error itself, so no filter on them (`where verified`) can
+    # fold the branch away and answer from the intact files as if nothing were missing.
     for run_id, message in sorted(damaged.items()):
-        body += (f" UNION ALL BY NAME SELECT {_nulls(table)}, {_sql_string(run_id)} AS run_id "
-                 f"WHERE error({_sql_string(f'table {table}: {message}')}) IS NULL")
+        error = f"error({_sql_string(f'table {table}: {message}')})"
+        body += (f" UNION ALL BY NAME SELECT {_nulls(table, value=error)}, "
+                 f"{_sql_string(run_id)} AS run_id WHERE {error} IS NULL")
     return f"CREATE OR REPLACE VIEW {table} AS {body}", paths
 
 

@@ -43,6 +43,18 @@ def test_other_tables_stay_queryable_and_the_damaged_one_names_its_file(store: S
     assert "rerun stage 'demo' of run 'r1'" in message
 
 
+@pytest.mark.parametrize("where", ["reason is not null", "reason = 'x'", "source like '%'",
+                                   "run_id = 'r1' and reason is not null"])
+def test_a_filter_on_the_damaged_table_never_answers_from_the_intact_files_alone(
+    store: Store, where: str
+):
+    # A filter that the damaged branch's placeholder columns would fail must not fold that
+    # branch away: the answer would silently leave the damaged file's rows out.
+    path = damaged_store(store)
+    with pytest.raises(QueryError, match=str(path)):
+        run_query(store, f"select count(*) from spec_errors where {where}")
+
+
 def test_a_query_of_another_run_of_the_damaged_table_still_answers(store: Store):
     damaged_store(store)
     _, rows = run_query(store, "select count(*) from spec_errors where run_id = $run",
