@@ -42,8 +42,9 @@ class OneLineErrors(TyperGroup):
         except Exception as error:
             if not is_store_error(error):
                 raise
-            lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-            raise fail(lines[0] if lines else type(error).__name__, 1) from None
+            from storage.store import first_line
+
+            raise fail(first_line(error), 1) from None
 
 
 app = typer.Typer(
