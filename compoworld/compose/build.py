@@ -22,8 +22,8 @@ from compoworld.compose.instruction import hidden_values, visible_values, write_
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import GoldCall, Task
 from compoworld.compose.rubric import build_rubric
-from compoworld.graph.walk import WalkConfig, random_walk
-from compoworld.services.runtime import canonical_json
+from compoworld.compose.walk import WalkConfig, random_walk
+from compoworld.world.state import canonical_json
 
 DISTRACTORS = 2
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]

@@ -22,10 +22,11 @@ from typing import Any
 import orjson
 
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
-from compoworld.services.runtime import Service, State, Tool, canonical_json, error
+from compoworld.services.runtime import Service, Tool, error
 from compoworld.services.synthesize import build_service
-from compoworld.services.world import Pool, draw_pool
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.world.seeding import Pool, draw_pool
+from compoworld.world.state import State, canonical_json
 
 SpecLoader = Callable[[list[str]], dict[str, ServiceSpec]]
 MAX_TEMPLATES = 4096

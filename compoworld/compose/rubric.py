@@ -22,7 +22,7 @@ import orjson
 
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
 from compoworld.reward.rubric import evaluate_criterion, json_equal
-from compoworld.services.runtime import State, diff
+from compoworld.world.state import State, diff
 
 _AUTO_FIELD = re.compile(
     r"^_?(last_?)?(updated|modified|changed|edited)(_?(at|on|time|date|ts))?$"

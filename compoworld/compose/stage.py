@@ -26,10 +26,10 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.paraphrase import paraphrase_instruction
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
+from compoworld.compose.walk import START_FAILED
 from compoworld.graph.depgraph import DependencyGraph, is_link_type
-from compoworld.graph.walk import START_FAILED
-from compoworld.graph.words import derive_seed
 from compoworld.shards import Shard, plan_shards
+from compoworld.world.seeds import derive_seed
 
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up

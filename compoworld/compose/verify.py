@@ -30,7 +30,7 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
 from compoworld.compose.values import mentions
 from compoworld.reward.rubric import evaluate_rubric
-from compoworld.services.runtime import State
+from compoworld.world.state import State
 
 CHECKS = ("replay_deterministic", "gold_passes", "start_fails", "no_hidden_leak",
           "visible_stated", "cross_service", "within_budget", "unique")

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compoworld.compose.records import Criterion
-from compoworld.services.runtime import State, diff
+from compoworld.world.state import State, diff
 
 States = dict[str, State]
 

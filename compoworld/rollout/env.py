@@ -26,8 +26,9 @@ import orjson
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
 from compoworld.rollout.records import Mode
-from compoworld.services.runtime import State, error, ok
+from compoworld.services.runtime import error, ok
 from compoworld.specs.records import ToolSpec
+from compoworld.world.state import State
 
 NAME_PATTERN = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 DESCRIPTION_CHARS = 300

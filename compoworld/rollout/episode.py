@@ -31,8 +31,9 @@ from compoworld.reward.rubric import evaluate_rubric
 from compoworld.rollout.env import Environment
 from compoworld.rollout.policies import Policy
 from compoworld.rollout.records import Mode, Rollout
+from compoworld.world.clock import NOW_TEXT
 
-NOW = "2025-03-03T09:00:00Z"  # the worlds' fixed `now` (built-in services share it)
+NOW = NOW_TEXT  # the worlds' one fixed `now` (world/clock.py)
 SYSTEM_PROMPT = """You are a careful assistant who completes the user's request by calling \
 tools. The current date and time is {now}.
 

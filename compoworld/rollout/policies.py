@@ -25,11 +25,11 @@ from typing import Any, Literal, Protocol
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import Selector, Task
 from compoworld.compose.values import value_at
-from compoworld.graph.schemavalues import value_from_schema
-from compoworld.graph.words import derive_seed
 from compoworld.reward.rubric import json_equal
 from compoworld.rollout.env import META_TOOLS, exposed_name
 from compoworld.rollout.records import Mode
+from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.seeds import derive_seed
 
 GIVE_UP = "I could not complete the task."
 NO_MISTAKE = 0.3  # share of noisy episodes played exactly as the reference

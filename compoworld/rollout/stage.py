@@ -24,13 +24,13 @@ import orjson
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
 from compoworld.compose.stage import task_from_row
-from compoworld.graph.words import derive_seed
 from compoworld.llm import RETRY_BUDGET, LLMClient
 from compoworld.reward.cfrr import CFRRParams, score_group
 from compoworld.rollout.episode import CircuitBreaker, EndpointDown, Episode, run_episodes
 from compoworld.rollout.policies import NoisyPolicy, Policy, RandomPolicy, ReferencePolicy
 from compoworld.rollout.records import Rollout
 from compoworld.shards import Shard
+from compoworld.world.seeds import derive_seed
 
 POLICIES = ("reference", "noisy", "random", "openai")
 MAX_INFRA_SHARE = 0.5

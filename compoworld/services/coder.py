@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from compoworld.llm import LLMClient, LLMError
 from compoworld.services.builtin.sms import SmsToolkit
-from compoworld.services.runtime import Service, State, Tool
+from compoworld.services.runtime import Service, Tool
 from compoworld.services.sandbox import (
     ALLOWED_MODULES,
     Limits,
@@ -34,6 +34,7 @@ from compoworld.services.sandbox import (
     source_hash,
 )
 from compoworld.services.verify import ValueFor, check_tool, id_params
+from compoworld.world.state import State
 
 Propose = Callable[[list[dict[str, Any]]], tuple[str, int, int]]
 DEFAULT_LIMITS = Limits()

@@ -59,13 +59,7 @@ from compoworld.services.rest_shapes import (
     record_shape,
     required_fillers,
 )
-from compoworld.specs.paths import (
-    CREATE_VERBS,
-    DELETE_VERBS,
-    UPDATE_VERBS,
-    PathShape,
-    analyze_path,
-)
+from compoworld.specs.paths import CREATE_VERBS, DELETE_VERBS, UPDATE_VERBS, PathShape, analyze_path
 from compoworld.specs.records import ToolSpec
 
 _LIST_VERBS = frozenset({"search", "list", "query", "find", "filter", "browse"})

@@ -51,8 +51,9 @@ from compoworld.graph.semtypes import json_type
 from compoworld.services.compile_plan import CompileRefusal, plan_tool
 from compoworld.services.rest import RestPlan, build_handler
 from compoworld.services.rest_shapes import pattern_sample
-from compoworld.services.runtime import Handler, Implementation, Service, State, Tool
+from compoworld.services.runtime import Implementation, Service, Tool
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.world.state import Handler, State
 
 Simulate = Callable[[ToolSpec], Handler]
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from compoworld.services.rest_list import Filter, Paging, matcher, window
 from compoworld.services.rest_shapes import ListShape, RecordShape, pattern_sampler
-from compoworld.services.runtime import Conflict, Handler, NotFound, State, ToolError
+from compoworld.world.state import Conflict, Handler, NotFound, State, ToolError
 
 _ATOMS = frozenset({str, int, float, bool, type(None)})
 _MISSING = object()

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.services.runtime import BadRequest
+from compoworld.world.state import BadRequest
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,14 +43,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.services.runtime import (
-    BadRequest,
-    Conflict,
-    NotFound,
-    State,
-    ToolError,
-    Unprocessable,
-)
 from compoworld.services.sandbox_isolation import (
     SandboxUnavailable,
     require_sandbox,
@@ -59,6 +51,7 @@ from compoworld.services.sandbox_isolation import (
 )
 from compoworld.services.sandbox_reply import BadReply, check_depth, checked_state, parse_line
 from compoworld.services.sandbox_worker import ALLOWED_MODULES, dumps
+from compoworld.world.state import BadRequest, Conflict, NotFound, State, ToolError, Unprocessable
 
 __all__ = ["ALLOWED_MODULES", "Limits", "SandboxUnavailable", "SandboxViolation",
            "SandboxedHandler", "require_sandbox", "sandbox_unavailable", "source_hash"]

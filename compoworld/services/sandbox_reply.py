@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from compoworld.services.runtime import State, ToolError
+from compoworld.world.state import State, ToolError
 
 MAX_DEPTH = 100  # far beyond any API record; keeps every later recursive walk safe
 _LONG_INTEGER = re.compile(rb"\d{19}")  # orjson reads integers past 64 bits as floats

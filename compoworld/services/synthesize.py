@@ -14,7 +14,6 @@ huge schemas) is recorded as not verified with the reason; it never stops the sh
 
 from __future__ import annotations
 
-import hashlib
 import random
 import time
 from collections import Counter
@@ -22,23 +21,18 @@ from typing import Any
 
 import orjson
 
-from compoworld.graph.schemavalues import value_from_schema
 from compoworld.graph.semtypes import entity_id_type
 from compoworld.services.builtin import build_builtin, example_state
 from compoworld.services.compiler import compile_report, compile_service
 from compoworld.services.runtime import Service, Tool
 from compoworld.services.sandbox import source_hash
 from compoworld.services.verify import CheckResult, check_tool, failed_tools, verify_service
-from compoworld.services.world import draw_pool, seed_state
 from compoworld.shards import Shard
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.seeding import draw_pool, seed_state
+from compoworld.world.seeds import world_seed
 from compoworld.worldmodel.offline import OfflineWorldModel
-
-
-def world_seed(seed: int, service: str) -> int:
-    """A service's own world seed, derived from the run seed (stable across processes)."""
-    digest = hashlib.sha256(f"{seed}:{service}".encode()).digest()
-    return int.from_bytes(digest[:6], "big")
 
 
 def value_for(schema: dict[str, Any], rng: random.Random, name: str) -> Any:

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.graph.semtypes import entity_id_type
-from compoworld.services.runtime import Service, State, diff, output_check
+from compoworld.services.runtime import Service
+from compoworld.world.state import State, diff, output_check
 
 ValueFor = Callable[[dict[str, Any], random.Random, str], Any]
 UNKNOWN_ID = "no-such-id-404"

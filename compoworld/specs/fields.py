@@ -5,12 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from compoworld.graph.semtypes import (
-    entity_id_type,
-    semantic_type,
-    singularize,
-    split_words,
-)
+from compoworld.graph.semtypes import entity_id_type, semantic_type, singularize, split_words
 
 MAX_RETURN_DEPTH = 3
 MAX_RETURN_FIELDS = 100

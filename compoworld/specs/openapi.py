@@ -35,13 +35,7 @@ from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import analyze_path, default_tool_name, infer_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.specs.refs import SchemaResolver, is_object_schema
-from compoworld.specs.text import (
-    TOOL_NAME_RE,
-    clean_text,
-    join_text,
-    service_name,
-    snake_words,
-)
+from compoworld.specs.text import TOOL_NAME_RE, clean_text, join_text, service_name, snake_words
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MAX_DEPTH = 4

@@ -16,13 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from compoworld.specs.errors import SourceError, SpecLoadError
 from compoworld.specs.functions import load_function_list
-from compoworld.specs.limits import (
-    DEFAULT_LIMITS,
-    Deadline,
-    DocumentLimits,
-    check_size,
-    load_yaml,
-)
+from compoworld.specs.limits import DEFAULT_LIMITS, Deadline, DocumentLimits, check_size, load_yaml
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
 

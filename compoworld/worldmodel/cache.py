@@ -17,7 +17,7 @@ from typing import IO, Any
 
 import orjson
 
-from compoworld.services.runtime import canonical_json
+from compoworld.world.state import canonical_json
 
 _MISSING = object()
 

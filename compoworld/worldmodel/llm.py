@@ -24,8 +24,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from compoworld.llm import LLMError
-from compoworld.services.runtime import Handler, State
 from compoworld.specs.records import ToolSpec
+from compoworld.world.state import Handler, State
 from compoworld.worldmodel.cache import ResponseCache, cache_key
 from compoworld.worldmodel.offline import OfflineWorldModel, summarize_state
 

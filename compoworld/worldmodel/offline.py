@@ -22,12 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.graph.fieldsources import find_anchor, index_pool
-from compoworld.graph.schemavalues import ValuePlan, compile_schema
-from compoworld.graph.words import derive_seed
-from compoworld.services.runtime import Handler, State, canonical_json, output_check
-from compoworld.services.world import Pool
 from compoworld.specs.records import ToolSpec
+from compoworld.world.fieldsources import find_anchor, index_pool
+from compoworld.world.schemavalues import ValuePlan, compile_schema
+from compoworld.world.seeding import Pool
+from compoworld.world.seeds import derive_seed
+from compoworld.world.state import Handler, State, canonical_json, output_check
 
 SUMMARY_IDS = 5
 

@@ -10,7 +10,8 @@ import pytest
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
 from compoworld.compose.rubric import build_rubric
 from compoworld.services.builtin import build_builtin, builtin_spec, example_state
-from compoworld.services.runtime import Service, State
+from compoworld.services.runtime import Service
+from compoworld.world.state import State
 
 SEED = 7
 TITLES = {"crm": "CRM", "email": "Email"}

@@ -11,7 +11,7 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Binding, GoldCall
 from compoworld.compose.stage import start_tools
 from compoworld.compose.values import value_at
-from compoworld.graph.walk import WalkConfig, random_walk
+from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
 
 SEED = 11

@@ -8,14 +8,9 @@ import pytest
 
 from compoworld.compose.records import Criterion
 from compoworld.compose.rubric import build_rubric
-from compoworld.reward.rubric import (
-    evaluate_criterion,
-    evaluate_rubric,
-    json_equal,
-    value_in_text,
-)
+from compoworld.reward.rubric import evaluate_criterion, evaluate_rubric, json_equal, value_in_text
 from compoworld.services.builtin import build_builtin, example_state
-from compoworld.services.runtime import State
+from compoworld.world.state import State
 from tests.compose.test_rubric import NEW_CONTACT, TITLES, GoldRun, gold_run
 
 ANSWER = "Done. Their email is {email} and the deal is worth 1,250.50 EUR."

@@ -12,17 +12,13 @@ import pytest
 from pydantic import BaseModel, ConfigDict, Field
 
 from compoworld.graph.semtypes import entity_id_type
-from compoworld.services.builtin import (
-    BUILTIN_SERVICES,
-    build_builtin,
-    builtin_spec,
-    example_state,
-)
+from compoworld.services.builtin import BUILTIN_SERVICES, build_builtin, builtin_spec, example_state
 from compoworld.services.builtin.common import DEFAULT_WORLD, WORLD, Record, people
 from compoworld.services.builtin.derive import parse_docstring
 from compoworld.services.builtin.toolkit import Toolkit, tool, tool_defs
-from compoworld.services.runtime import Service, compile_validator, diff
+from compoworld.services.runtime import Service
 from compoworld.specs.text import TOOL_NAME_RE
+from compoworld.world.state import compile_validator, diff
 
 SERVICES = sorted(BUILTIN_SERVICES)
 SEED = 7

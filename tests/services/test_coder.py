@@ -21,9 +21,10 @@ from compoworld.services.coder import (
     feedback_message,
     llm_proposer,
 )
-from compoworld.services.runtime import Service, State, Tool
+from compoworld.services.runtime import Service, Tool
 from compoworld.services.sandbox import Limits, source_hash
 from compoworld.specs.records import ToolSpec
+from compoworld.world.state import State
 from tests.services.helpers import notes_service as service_of
 from tests.services.helpers import value_for
 from tests.services.sandbox_helpers import disarmed

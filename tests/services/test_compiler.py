@@ -9,9 +9,10 @@ import pytest
 
 from compoworld.services.compiler import compile_report, compile_service
 from compoworld.services.rest_shapes import UNFILLABLE, filler, pattern_sample
-from compoworld.services.runtime import Service, diff
+from compoworld.services.runtime import Service
 from compoworld.specs import load_openapi
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.world.state import diff
 
 
 def ref(name: str) -> dict[str, str]:

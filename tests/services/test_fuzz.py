@@ -28,10 +28,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from compoworld.services.builtin import BUILTIN_SERVICES, build_builtin, example_state
-from compoworld.services.runtime import Service, State
+from compoworld.services.runtime import Service
 from compoworld.services.synthesize import build_service, value_for
 from compoworld.services.verify import build_arguments
 from compoworld.specs.openapi import load_openapi
+from compoworld.world.state import State
 
 SEED = 11
 CODES = (400, 404, 409, 422, 500)

@@ -6,14 +6,9 @@ from typing import Any
 
 import pytest
 
-from compoworld.services.runtime import (
-    Conflict,
-    Service,
-    State,
-    Tool,
-    diff,
-)
+from compoworld.services.runtime import Service, Tool
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.world.state import Conflict, State, diff
 
 ITEM = {
     "type": "object",
@@ -127,7 +122,7 @@ def test_diff_reports_created_updated_deleted():
 
 
 def test_a_schema_fastjsonschema_cannot_compile_is_still_validated():
-    from compoworld.services.runtime import BadRequest, compile_validator
+    from compoworld.world.state import BadRequest, compile_validator
 
     schema = {"type": "object", "properties": {"a": {"type": "string", "pattern": "^[a-z$]+$"}}}
     validate = compile_validator(schema)
@@ -144,7 +139,7 @@ def test_copy_handles_integers_json_cannot_hold_in_64_bits():
 
 
 def test_canonical_json_copes_with_integers_beyond_64_bits():
-    from compoworld.services.runtime import State, canonical_json
+    from compoworld.world.state import State, canonical_json
 
     big = {"b": 2**64, "a": [1, -(2**70)]}
     assert canonical_json(big) == canonical_json({"a": [1, -(2**70)], "b": 2**64})

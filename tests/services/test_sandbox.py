@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from compoworld.services.runtime import NotFound, Service, State, Tool, ToolError
+from compoworld.services.runtime import Service, Tool
 from compoworld.services.sandbox import (
     ALLOWED_MODULES,
     Limits,
@@ -23,6 +23,7 @@ from compoworld.services.sandbox import (
     source_hash,
 )
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.world.state import NotFound, State, ToolError
 from tests.conftest import REPO
 from tests.services.sandbox_helpers import (
     REAL_BUILTINS,

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from compoworld.services.runtime import NotFound, Service, State, Tool
+from compoworld.services.runtime import Service, Tool
 from compoworld.services.verify import failed_tools, verify_service
 from compoworld.specs.records import ToolSpec
+from compoworld.world.state import NotFound, State
 from tests.services.helpers import notes_service, value_for
 
 NOTE = {

@@ -10,8 +10,8 @@ import json
 
 from compoworld.llm import LLMError
 from compoworld.services.runtime import Service, Tool
-from compoworld.services.world import draw_pool
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.seeding import draw_pool
 from compoworld.worldmodel import LLMWorldModel, OfflineWorldModel, ResponseCache
 from tests.worldmodel.conftest import TOOLS, WEATHER
 

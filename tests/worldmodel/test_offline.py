@@ -6,8 +6,8 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from compoworld.services.runtime import Service, Tool
-from compoworld.services.world import draw_pool
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.seeding import draw_pool
 from compoworld.worldmodel import OfflineWorldModel, WorldModelError, summarize_state
 from tests.worldmodel.conftest import TOOLS, WEATHER, tool
 

@@ -23,8 +23,9 @@ from compoworld.services.builtin.payments import PaymentsToolkit
 from compoworld.services.builtin.sheets import SheetsToolkit
 from compoworld.services.builtin.sms import SmsToolkit
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Service, State
+from compoworld.services.runtime import Service
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.state import State
 
 BUILTIN_SERVICES: dict[str, type[Toolkit]] = {
     cls.name: cls

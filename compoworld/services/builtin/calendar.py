@@ -8,16 +8,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from compoworld.services.builtin.common import (
-    DateTime,
-    EmailAddress,
-    Name,
-    Person,
-    Record,
-    matches,
-)
+from compoworld.services.builtin.common import DateTime, EmailAddress, Name, Person, Record, matches
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict, Unprocessable
+from compoworld.world.state import Conflict, Unprocessable
 
 
 class Event(Record):

@@ -19,7 +19,7 @@ from compoworld.services.builtin.common import (
     newest_first,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict
+from compoworld.world.state import Conflict
 
 ChannelName = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]{0,39}$")]
 

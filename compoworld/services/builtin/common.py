@@ -5,25 +5,30 @@ Field types carry the JSON Schema hints the dependency graph reads (`format: ema
 message's `to` get the same semantic type without anyone writing a schema by hand.
 
 The *world* is one record in the `world` collection of a service's state: the fixed
-`now` and the user the tools act for. Tools read it (never a clock); a state without it
-falls back to `DEFAULT_WORLD`. `people(seed)` draws the pool of people that every
-service's example state reuses, so with one seed the same person is a CRM contact, an
-email sender and a chat member.
+`now` (`world.clock`) and the user the tools act for. Tools read it (never a clock); a
+state without it falls back to `DEFAULT_WORLD`. `people(seed)` is the world's own cast
+(`world.seeding.draw_pool`), shared with the corpus services, so with one seed the same
+person is a CRM contact, an email sender, a chat member and a corpus service's customer.
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from compoworld.world.clock import NOW_TEXT
+from compoworld.world.seeding import draw_pool
+from compoworld.world.words import CITIES as WORLD_CITIES
+from compoworld.world.words import STREET_KINDS
+from compoworld.world.words import STREETS as WORLD_STREETS
+
 WORLD = "world"
 DEFAULT_WORLD: dict[str, Any] = {
     "id": "world",
-    "now": "2025-03-03T09:00:00Z",
+    "now": NOW_TEXT,
     "user_email": "me@example.com",
     "user_name": "Sam Taylor",
     "user_phone": "+15550100000",
@@ -73,7 +78,8 @@ def newest_first(messages: list[Any], limit: int) -> list[Any]:
 
 @dataclass(frozen=True, slots=True)
 class Person:
-    """One person of the seeded pool (person 0 is the world's user)."""
+    """One person of the world's cast as the built-in records use them (person 0 is the
+    world's user)."""
 
     first_name: str
     last_name: str
@@ -89,7 +95,7 @@ class Person:
 
 @dataclass(frozen=True, slots=True)
 class City:
-    """A city of the seeded pool, with its centre."""
+    """A city of the world's cast, with its centre."""
 
     name: str
     country: str
@@ -97,36 +103,18 @@ class City:
     longitude: float
 
 
-FIRST_NAMES = ("Ada", "Bruno", "Chloe", "Dev", "Elena", "Farid", "Grace", "Hiro", "Ines",
-               "Jonas", "Kemi", "Liam", "Maya", "Noor", "Omar", "Priya", "Quinn", "Rosa",
-               "Sven", "Tara")
-LAST_NAMES = ("Abara", "Berg", "Costa", "Dubois", "Eriksen", "Fischer", "Garcia", "Haddad",
-              "Ito", "Jensen", "Kowalski", "Lopez", "Moreau", "Nakamura", "Okafor", "Patel",
-              "Rossi", "Silva", "Tanaka", "Varga")
-COMPANIES = (("Acme Logistics", "acme-logistics.com"), ("Bluefin Analytics", "bluefin.io"),
-             ("Cedar Health", "cedarhealth.org"), ("Delta Robotics", "deltarobotics.com"),
-             ("Evergreen Foods", "evergreenfoods.com"), ("Fjord Studio", "fjord.studio"),
-             ("Granite Bank", "granitebank.com"), ("Helix Labs", "helixlabs.dev"))
-CITIES = (City("Lisbon", "PT", 38.7223, -9.1393), City("Berlin", "DE", 52.52, 13.405),
-          City("Toronto", "CA", 43.6532, -79.3832), City("Austin", "US", 30.2672, -97.7431),
-          City("Osaka", "JP", 34.6937, 135.5023), City("Nairobi", "KE", -1.2921, 36.8219),
-          City("Melbourne", "AU", -37.8136, 144.9631), City("Madrid", "ES", 40.4168, -3.7038))
-STREETS = ("Oak Street", "Harbour Road", "Market Square", "Station Avenue", "Mill Lane",
-           "Park Row", "River Walk", "Castle Hill")
+CITIES = tuple(City(name, country, lat, lon) for name, country, lat, lon, *_ in WORLD_CITIES)
+STREETS = tuple(f"{name} {kind}" for name, kind in zip(WORLD_STREETS, STREET_KINDS * 9,
+                                                        strict=False))
 
 
 def people(seed: int, count: int = 8) -> list[Person]:
-    """The seeded pool of distinct people shared by every service's example state."""
-    rng = random.Random(f"compoworld-people-{seed}")
-    firsts = rng.sample(FIRST_NAMES, count)
-    lasts = rng.sample(LAST_NAMES, count)
-    out = []
-    for first, last in zip(firsts, lasts, strict=True):
-        company, domain = rng.choice(COMPANIES)
-        phone = f"+1{rng.randint(200, 989)}555{rng.randint(1000, 9999)}"
-        out.append(Person(first, last, f"{first}.{last}@{domain}".lower(), phone, company,
-                          rng.choice(CITIES).name))
-    return out
+    """The first `count` people of the world's cast (`world.seeding.draw_pool(seed)`), the
+    same people the corpus services' records are drawn from: with one seed, a built-in CRM
+    contact can be a corpus mail service's recipient."""
+    cast = draw_pool(seed).people[:count]
+    return [Person(p.first_name, p.last_name, p.email, p.phone, p.company.name, p.place.city)
+            for p in cast]
 
 
 def world_record(seed: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from compoworld.services.builtin.common import (
     matches,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict
+from compoworld.world.state import Conflict
 
 Stage = Literal["lead", "qualified", "proposal", "won", "lost"]
 CLOSED = ("won", "lost")

@@ -10,7 +10,7 @@ from pydantic import Field
 
 from compoworld.services.builtin.common import DateTime, EmailAddress, Person, Record, Url, matches
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict, Unprocessable
+from compoworld.world.state import Conflict, Unprocessable
 
 Filename = Annotated[str, Field(pattern=r"^[^/\\]{1,200}$")]
 Folder = Annotated[str, Field(pattern=r"^/([^/]+(/[^/]+)*)?$")]

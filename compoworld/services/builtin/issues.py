@@ -18,7 +18,7 @@ from compoworld.services.builtin.common import (
     matches,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict
+from compoworld.world.state import Conflict
 
 Status = Literal["open", "in_progress", "closed"]
 Priority = Literal["low", "medium", "high", "urgent"]

@@ -21,7 +21,7 @@ from compoworld.services.builtin.common import (
     matches,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict
+from compoworld.world.state import Conflict
 
 Category = Literal["cafe", "restaurant", "hotel", "museum", "park", "office", "shop", "station"]
 Latitude = Annotated[float, Field(ge=-90, le=90)]

@@ -17,7 +17,7 @@ from compoworld.services.builtin.common import (
     Record,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import BadRequest, Conflict, Unprocessable
+from compoworld.world.state import BadRequest, Conflict, Unprocessable
 
 Status = Literal["completed", "refunded"]
 

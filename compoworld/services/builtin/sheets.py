@@ -9,7 +9,7 @@ from pydantic import Field
 
 from compoworld.services.builtin.common import DateTime, Name, Person, Record, matches
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict, NotFound, Unprocessable
+from compoworld.world.state import Conflict, NotFound, Unprocessable
 
 Column = Annotated[str, Field(min_length=1, max_length=60)]
 RowNumber = Annotated[int, Field(ge=1)]

@@ -18,7 +18,7 @@ from compoworld.services.builtin.common import (
     newest_first,
 )
 from compoworld.services.builtin.toolkit import Toolkit, tool
-from compoworld.services.runtime import Conflict, NotFound, Unprocessable
+from compoworld.world.state import Conflict, NotFound, Unprocessable
 
 Direction = Literal["inbound", "outbound"]
 SmsText = Annotated[str, Field(min_length=1, max_length=640)]

@@ -33,9 +33,10 @@ from compoworld.services.builtin.derive import (
     record_schema,
     tool,
 )
-from compoworld.services.runtime import BadRequest, NotFound, Service, State, Tool, Unprocessable
+from compoworld.services.runtime import Service, Tool
 from compoworld.specs.fields import param_types, return_types
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.world.state import BadRequest, NotFound, State, Unprocessable
 
 __all__ = ["Toolkit", "tool", "tool_defs"]
 

@@ -24,9 +24,10 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
-from compoworld.graph.patterns import matches_pattern, sample_pattern
 from compoworld.graph.semtypes import SHARED_TYPES
-from compoworld.graph.words import (
+from compoworld.world.clock import NOW
+from compoworld.world.patterns import matches_pattern, sample_pattern
+from compoworld.world.words import (
     CITIES,
     COMPANY_NAMES,
     COUNTRIES,
@@ -47,8 +48,10 @@ from compoworld.graph.words import (
     slugify,
 )
 
-_EPOCH = datetime(2024, 1, 1)
-_SPAN_SECONDS = 3 * 365 * 86400
+# Instants fall from about 13 months before the world's `now` to 5 months after it: past
+# activity mostly, some of it scheduled.
+_EPOCH = NOW.replace(tzinfo=None) - timedelta(days=400)
+_SPAN_SECONDS = 550 * 86400
 
 
 def _title(rng: random.Random) -> str:

@@ -15,7 +15,6 @@ import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from hashlib import sha256
 from typing import Any
 
 # --- word lists -------------------------------------------------------------------------
@@ -189,12 +188,6 @@ class Product:
     price: float
     currency: str
     description: str
-
-
-def derive_seed(*parts: str | int | bytes) -> int:
-    """A 64-bit seed from the SHA-256 of the parts (never Python's salted `hash`)."""
-    raw = b"\x1f".join(p if isinstance(p, bytes) else str(p).encode() for p in parts)
-    return int.from_bytes(sha256(raw).digest()[:8], "big")
 
 
 def slugify(text: str, sep: str = "-") -> str:

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from compoworld.graph.semtypes import split_words
-from compoworld.graph.words import (
+from compoworld.world.seeds import derive_seed
+from compoworld.world.words import (
     CITIES,
-    derive_seed,
     make_company,
     make_person,
     make_place,
@@ -29,7 +29,7 @@ from compoworld.graph.words import (
 )
 
 if TYPE_CHECKING:
-    from compoworld.services.world import Pool
+    from compoworld.world.seeding import Pool
 
 PERSON_TYPES = frozenset({"email", "phone", "first_name", "last_name", "person_name", "username"})
 PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "timezone", "latitude",

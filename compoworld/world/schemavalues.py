@@ -17,7 +17,15 @@ from typing import TYPE_CHECKING, Any
 import fastjsonschema
 import orjson
 
-from compoworld.graph.fieldsources import (
+from compoworld.graph.semtypes import (
+    entity_id_type,
+    is_entity_id,
+    json_type,
+    semantic_type,
+    singularize,
+    split_words,
+)
+from compoworld.world.fieldsources import (
     FIELD_GETTERS,
     NO_FLAGS,
     PERSON_NOUNS,
@@ -30,19 +38,11 @@ from compoworld.graph.fieldsources import (
     field_role,
     field_source,
 )
-from compoworld.graph.semtypes import (
-    entity_id_type,
-    is_entity_id,
-    json_type,
-    semantic_type,
-    singularize,
-    split_words,
-)
-from compoworld.graph.values import conform, generate, schema_kind, usable_enum
-from compoworld.graph.words import WORDS
+from compoworld.world.values import conform, generate, schema_kind, usable_enum
+from compoworld.world.words import WORDS
 
 if TYPE_CHECKING:
-    from compoworld.services.world import Pool
+    from compoworld.world.seeding import Pool
 
 MAX_DEPTH = 4
 # Chance that an optional property is present, by object nesting level; none past MAX_DEPTH.

@@ -12,9 +12,10 @@ from pathlib import Path
 from jsonschema import Draft202012Validator
 
 from compoworld.services.runtime import Service
-from compoworld.services.world import World, draw_pool, seed_state, service_seed
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.seeding import World, draw_pool, seed_state
+from compoworld.world.seeds import service_seed
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -217,8 +218,8 @@ def test_reset_is_fast():
 
 def test_digests_do_not_depend_on_the_process_hash_seed():
     code = (
-        "from tests.services.test_world import crm_spec, mail_spec\n"
-        "from compoworld.services.world import draw_pool, seed_state\n"
+        "from tests.world.test_seeding import crm_spec, mail_spec\n"
+        "from compoworld.world.seeding import draw_pool, seed_state\n"
         "print(seed_state(crm_spec(), 3, draw_pool(3)).digest(),"
         " seed_state(mail_spec(), 3, draw_pool(3)).digest())\n"
     )

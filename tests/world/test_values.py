@@ -14,21 +14,21 @@ import fastjsonschema
 import pytest
 from jsonschema import Draft202012Validator
 
-from compoworld.graph.fieldsources import find_anchor, index_pool
-from compoworld.graph.patterns import sample_pattern
-from compoworld.graph.schemavalues import compile_schema, value_from_schema
 from compoworld.graph.semtypes import SHARED_TYPES
-from compoworld.graph.values import generate
-from compoworld.graph.words import (
+from compoworld.world.fieldsources import find_anchor, index_pool
+from compoworld.world.patterns import sample_pattern
+from compoworld.world.schemavalues import compile_schema, value_from_schema
+from compoworld.world.seeding import draw_pool
+from compoworld.world.seeds import derive_seed
+from compoworld.world.values import generate
+from compoworld.world.words import (
     CITIES,
     COMPANY_NAMES,
     COUNTRIES,
     CURRENCIES,
     FIRST_NAMES,
     LAST_NAMES,
-    derive_seed,
 )
-from compoworld.services.world import draw_pool
 
 CITY_NAMES = {row[0] for row in CITIES}
 

@@ -16,12 +16,15 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from compoworld.graph.schemavalues import compile_schema, value_from_schema
 from compoworld.graph.semtypes import entity_id_type, json_type, semantic_type
-from compoworld.graph.values import conform
-from compoworld.graph.words import (
+from compoworld.specs.records import ServiceSpec
+from compoworld.world.schemavalues import compile_schema, value_from_schema
+from compoworld.world.seeds import derive_seed, service_seed
+from compoworld.world.state import State, Unprocessable, canonical_json
+from compoworld.world.values import conform
+from compoworld.world.words import (
     CITIES,
     COMPANY_NAMES,
     FIRST_NAMES,
@@ -31,15 +34,12 @@ from compoworld.graph.words import (
     Person,
     Place,
     Product,
-    derive_seed,
     make_company,
     make_person,
     make_place,
     make_product,
     sample_weighted,
 )
-from compoworld.services.runtime import Service, State, Unprocessable, canonical_json
-from compoworld.specs.records import ServiceSpec
 
 ATTEMPTS = 3  # draws per record before it is left out (a schema the generator cannot meet)
 
@@ -77,11 +77,6 @@ def draw_pool(
         person_list.append(make_person(rng, first, last, company, place))
     product_list = tuple(make_product(rng, row) for row in rng.sample(PRODUCTS, products))
     return Pool(seed, tuple(person_list), company_list, place_list, product_list)
-
-
-def service_seed(seed: int, service: str) -> int:
-    """The seed of one service in a world (independent of every other service)."""
-    return derive_seed("service", seed, service)
 
 
 def seed_state(
@@ -168,6 +163,13 @@ def _convert_id(value: Any, schema: dict[str, Any]) -> Any:
     return value
 
 
+class Stateful(Protocol):
+    """What a world holds per service: a spec and a state it may rebind (a `Service`)."""
+
+    spec: ServiceSpec
+    state: State
+
+
 class World:
     """Services over one seeded pool, with fast snapshots and reset to the start state.
 
@@ -176,7 +178,7 @@ class World:
     start. `reset` and `restore` rebind `service.state`: hold the `Service`, not its state.
     """
 
-    def __init__(self, seed: int, services: dict[str, Service], pool: Pool | None = None):
+    def __init__(self, seed: int, services: dict[str, Stateful], pool: Pool | None = None):
         self.seed = seed
         self.services = services
         self.pool = pool if pool is not None else draw_pool(seed)
@@ -184,7 +186,7 @@ class World:
 
     @classmethod
     def seeded(
-        cls, seed: int, services: dict[str, Service], records_per_collection: int = 5
+        cls, seed: int, services: dict[str, Stateful], records_per_collection: int = 5
     ) -> World:
         """Seed every service's state from `seed` (one shared pool), then hold them."""
         pool = draw_pool(seed)

@@ -30,9 +30,10 @@ from compoworld.compose.instruction import render_value, visible_values
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.values import Found, find_values, mentions
 from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
-from compoworld.graph.schemavalues import value_from_schema
 from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
-from compoworld.services.runtime import Service, canonical_json
+from compoworld.services.runtime import Service
+from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.state import canonical_json
 
 START_FAILED = "start call failed or returned nothing usable"
 # How strongly a value of a type ties two calls together: an email or an id names one
