@@ -290,7 +290,8 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
         """
         SELECT count(*) AS services, count(*) FILTER (WHERE verified) AS verified,
                sum(n_tools) AS tools, sum(n_mounted) FILTER (WHERE verified) AS mounted,
-               sum(n_compiled) AS compiled, sum(n_simulated) AS simulated,
+               sum(n_compiled) AS compiled, sum(n_modeled) AS modeled,
+               sum(n_simulated) AS simulated,
                sum(n_builtin) AS builtin, sum(n_coded) AS coded
         FROM services WHERE run_id = $run
         """,
@@ -301,7 +302,7 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
     console.print(
         f"[bold]synthesize {run_id}[/]: {c['verified']} of {c['services']} services verified, "
         f"{c['mounted'] or 0} of {c['tools'] or 0} tools mounted "
-        f"(compiled {c['compiled'] or 0}, coded {c['coded'] or 0}, "
+        f"(compiled {c['compiled'] or 0}, modeled {c['modeled'] or 0}, coded {c['coded'] or 0}, "
         f"simulated {c['simulated'] or 0}, builtin {c['builtin'] or 0}); "
         f"{summary['ran']} shards run, "
         f"{summary['skipped']} already done, {summary['seconds']} s"
@@ -649,7 +650,7 @@ def stats(
     home: HomeOption = None,
 ) -> None:
     """Show rows per table and run, each stage's shards (done, failed, remaining), the share
-    of tools compiled / coded / builtin / simulated, and the dependency graph of each run
+    of tools compiled / modeled / coded / builtin / simulated, and the dependency graph of each run
     (nodes, edges, cross-service edges, degrees)."""
     from storage.stats import graph_summary, implementation_shares, stage_status, table_counts
     from storage.store import Store

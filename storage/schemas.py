@@ -58,6 +58,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("n_tools", pa.int32()),
             ("n_mounted", pa.int32()),
             ("n_compiled", pa.int32()),
+            ("n_modeled", pa.int32()),
             ("n_simulated", pa.int32()),
             ("n_builtin", pa.int32()),
             ("n_coded", pa.int32()),

@@ -62,7 +62,7 @@ def stage_status(store: Store) -> list[dict[str, Any]]:
 
 def implementation_shares(store: Store) -> list[dict[str, Any]]:
     """One row per (run, implementation): tools built that way, how many are mounted, and
-    their share of the run's built tools (compiled / coded / builtin / simulated)."""
+    their share of the run's built tools (compiled / modeled / coded / builtin / simulated)."""
     columns, rows = run_query(
         store,
         """

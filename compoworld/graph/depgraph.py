@@ -58,8 +58,9 @@ class ToolNode:
 
     @property
     def writes(self) -> bool:
-        """Whether a call changes the service's state (simulated writes change nothing)."""
-        return self.effect != "read" and self.implementation in ("compiled", "builtin", "coded")
+        """Whether a call changes the service's state (simulated tools change nothing)."""
+        return self.effect != "read" and self.implementation in (
+            "compiled", "modeled", "builtin", "coded")
 
 
 @dataclass(frozen=True, slots=True)

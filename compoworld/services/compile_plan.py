@@ -173,7 +173,7 @@ def _singular_words(noun: str) -> list[str]:
     return [*words[:-1], singularize(words[-1])] if words else words
 
 
-def _names_collection(param: str, noun: str) -> bool:
+def names_collection(param: str, noun: str) -> bool:
     """`id`, `contactId`, `contact_id`, `contact`, `contact_key`... name `contacts`."""
     words, single = split_words(param), _singular_words(noun)
     return bool(words and single) and (
@@ -205,7 +205,7 @@ def _key(noun: str, params: list[str], record: dict[str, Any] | None,
          props: dict[str, Any], *, checked: bool) -> Key:
     if not params:
         raise CompileRefusal("no_id", f"no path parameter names a {noun} record")
-    named = [p for p in params if _names_collection(p, noun)]
+    named = [p for p in params if names_collection(p, noun)]
     param = named[0] if named else params[-1]
     if param not in props:
         raise CompileRefusal("undeclared_param", f"path parameter `{param}` is not declared")

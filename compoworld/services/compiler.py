@@ -47,8 +47,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from compoworld.graph.semtypes import json_type
+from compoworld.graph.semtypes import entity_id_type, json_type
 from compoworld.services.compile_plan import CompileRefusal, plan_tool
+from compoworld.services.modeled import (
+    ACTION_LOG,
+    Respond,
+    action_handler,
+    is_action,
+    model_plan,
+    record_refs,
+    stateless_reason,
+    status_change,
+)
 from compoworld.services.rest import RestPlan, build_handler
 from compoworld.services.rest_shapes import pattern_sample
 from compoworld.services.runtime import Implementation, Service, Tool
@@ -62,22 +72,41 @@ Simulate = Callable[[ToolSpec], Handler]
 class CompileDecision:
     """How one tool is implemented and why."""
 
-    implementation: Implementation  # compiled | simulated
-    operation: str  # create | get | list | update | delete; "" when simulated
-    code: str  # `compiled`, or the short key of why not (module docstring)
+    implementation: Implementation  # compiled | modeled | simulated
+    operation: str  # create | get | list | update | delete | action; "" when simulated
+    code: str  # `compiled`, `modeled`, `modeled_action`, or the short key of why not
     reason: str  # one plain sentence
     keys: tuple[tuple[str, str], ...] = ()  # (parameter, collection) for every argument
-    # the compiled handler resolves to a record: path keys, parents, references
+    # the handler resolves to a record: path keys, parents, references
 
 
-def compile_service(spec: ServiceSpec, simulate: Simulate) -> Service:
-    """A runnable service: compiled REST tools over typed state, the rest simulated.
+@dataclass(frozen=True, slots=True)
+class Modeled:
+    """A refused tool the stateful world model runs (modeled.py): a record operation
+    re-planned as REST (`plan`), or an action over the records `refs` name."""
 
-    Its spec is `spec` with the link fields sub-resources store added to the record
-    schemas (the same object when none is missing); its state is empty.
+    refusal: CompileRefusal
+    plan: RestPlan | None = None
+    refs: tuple[tuple[str, str], ...] = ()
+    status: tuple[str, str] | None = None
+
+
+Plan = RestPlan | Modeled | CompileRefusal
+
+
+def compile_service(spec: ServiceSpec, simulate: Simulate, respond: Respond | None = None
+                    ) -> Service:
+    """A runnable service: compiled REST tools over typed state, modeled tools (modeled.py)
+    over the same state, the rest simulated (stateless) by `simulate`.
+
+    Actions are modeled only with a `respond` (the world model's answer function); without
+    one they are simulated. Its spec is `spec` with the link fields sub-resources store
+    added to the record schemas (the same object when none is missing); its state is empty.
     """
-    plans = _plan_service(spec)
-    resources = _with_links(spec.resources, plans.values())
+    plans, key_schemas = _plan_service(spec)
+    rest = [p.plan if isinstance(p, Modeled) else p for p in plans.values()]
+    resources = _with_id_types(_with_links(spec.resources, rest),
+                               _id_param_schemas(spec, key_schemas))
     if resources != spec.resources:
         spec = spec.model_copy(update={"resources": resources})
     tools = {}
@@ -85,46 +114,76 @@ def compile_service(spec: ServiceSpec, simulate: Simulate) -> Service:
         plan = plans[tool.name]
         if isinstance(plan, RestPlan):
             tools[tool.name] = Tool(tool, "compiled", build_handler(plan))
+        elif isinstance(plan, Modeled) and plan.plan is not None:
+            tools[tool.name] = Tool(tool, "modeled", build_handler(plan.plan))
+        elif isinstance(plan, Modeled) and respond is not None:
+            handler = action_handler(tool, plan.refs, respond, plan.status)
+            tools[tool.name] = Tool(tool, "modeled", handler)
         else:
             tools[tool.name] = Tool(tool, "simulated", simulate(tool))
     return Service(spec, tools, State(spec.resources))
 
 
 def compile_report(spec: ServiceSpec) -> dict[str, CompileDecision]:
-    """Per tool name: compiled or simulated, the REST operation, and the reason."""
+    """Per tool name: compiled, modeled or simulated, the operation, and the reason."""
     out = {}
-    for name, plan in _plan_service(spec).items():
-        if isinstance(plan, RestPlan):
+    for name, plan in _plan_service(spec)[0].items():
+        if isinstance(plan, Modeled) and plan.plan is not None:
+            rest = plan.plan
+            keys = tuple((k.param, k.collection) for k in (*rest.parents, rest.key) if k)
+            out[name] = CompileDecision(
+                "modeled", rest.operation, "modeled",
+                f"{_explain(rest)} (inferred from its name and schemas: {plan.refusal.reason})",
+                keys + rest.refs)
+        elif isinstance(plan, Modeled):
+            what = f"; sets {plan.status[0]} to {plan.status[1]!r}" if plan.status else ""
+            out[name] = CompileDecision(
+                "modeled", "action", "modeled_action",
+                f"action: logs an event in `{ACTION_LOG}`{what} ({plan.refusal.reason})",
+                plan.refs)
+        elif isinstance(plan, RestPlan):
             keys = tuple((k.param, k.collection) for k in (*plan.parents, plan.key) if k)
             out[name] = CompileDecision("compiled", plan.operation, "compiled", _explain(plan),
                                         keys + plan.refs)
         else:
-            out[name] = CompileDecision("simulated", "", plan.code, plan.reason)
+            tool = next(t for t in spec.tools if t.name == name)
+            out[name] = CompileDecision("simulated", "", plan.code,
+                                        stateless_reason(tool, plan))
     return out
 
 
-def _plan_service(spec: ServiceSpec) -> dict[str, RestPlan | CompileRefusal]:
-    plans: dict[str, RestPlan | CompileRefusal] = {}
+def _plan_service(spec: ServiceSpec
+                  ) -> tuple[dict[str, Plan], dict[str, list[dict[str, Any]]]]:
+    """Every tool's plan, and per collection the schemas of the parameters that look its
+    records up by id."""
+    plans: dict[str, Plan] = {}
     for tool in spec.tools:
         try:
             plans[tool.name] = plan_tool(tool, spec.resources)
         except CompileRefusal as refusal:
-            plans[tool.name] = refusal
+            inferred = model_plan(tool, spec.resources, refusal)
+            plans[tool.name] = Modeled(refusal, inferred) if inferred else refusal
     # A collection no tool reads back is not REST-shaped: its "create" is an action in
     # disguise (`POST /Actions/Items/EquipItem`, `POST /invocations`).
-    readable = {p.collection for p in plans.values()
-                if isinstance(p, RestPlan) and p.operation in ("get", "list")}
+    readable = {p.collection for p in map(_rest, plans.values())
+                if p is not None and p.operation in ("get", "list")}
     for name, plan in plans.items():
-        if isinstance(plan, RestPlan) and plan.collection not in readable:
+        rest = _rest(plan)
+        if rest is not None and rest.collection not in readable:
             plans[name] = CompileRefusal(
-                "write_only", f"no tool of the service reads `{plan.collection}` back, so "
-                f"this {plan.operation} is likely an action")
+                "write_only", f"no tool of the service reads `{rest.collection}` back, so "
+                f"this {rest.operation} is likely an action")
+    tools = {t.name: t for t in spec.tools}
+    for name, plan in plans.items():
+        if isinstance(plan, CompileRefusal) and is_action(tools[name]):
+            plans[name] = Modeled(plan, None, record_refs(tools[name], spec.resources),
+                                  status_change(tools[name], spec.resources))
     # What the path parameters say about each collection's ids and natural keys.
     key_schemas: dict[str, list[dict[str, Any]]] = {}
     natural: dict[str, dict[str, str]] = {}
     for tool in spec.tools:
-        plan = plans[tool.name]
-        if not isinstance(plan, RestPlan):
+        plan = _rest(plans[tool.name])
+        if plan is None:
             continue
         props = tool.parameters.get("properties") or {}
         for key in (*plan.parents, *([plan.key] if plan.key else [])):
@@ -137,13 +196,22 @@ def _plan_service(spec: ServiceSpec) -> dict[str, RestPlan | CompileRefusal]:
                 schema = spec.resources[key.collection]["properties"].get(key.field)
                 kind = json_type(schema) if isinstance(schema, dict) else "string"
                 natural.setdefault(key.collection, {})[key.field] = kind
-    for name, plan in plans.items():
-        if isinstance(plan, RestPlan) and plan.operation == "create":
+    for name, found in plans.items():
+        plan = _rest(found)
+        if plan is not None and plan.operation == "create":
             kind, pattern = _id_kind(spec.resources[plan.collection],
                                      key_schemas.get(plan.collection, []))
-            plans[name] = replace(plan, id_kind=kind, id_pattern=pattern,
-                                  natural=tuple(natural.get(plan.collection, {}).items()))
-    return plans
+            plan = replace(plan, id_kind=kind, id_pattern=pattern,
+                           natural=tuple(natural.get(plan.collection, {}).items()))
+            plans[name] = replace(found, plan=plan) if isinstance(found, Modeled) else plan
+    return plans, key_schemas
+
+
+def _rest(plan: Plan) -> RestPlan | None:
+    """The REST plan a tool runs on (compiled, or modeled as a record operation)."""
+    if isinstance(plan, Modeled):
+        return plan.plan
+    return plan if isinstance(plan, RestPlan) else None
 
 
 def _id_kind(record: dict[str, Any], key_schemas: list[dict[str, Any]]) -> tuple[str, str]:
@@ -163,6 +231,51 @@ def _id_kind(record: dict[str, Any], key_schemas: list[dict[str, Any]]) -> tuple
     if any("type" in s and json_type(s) == "integer" for s in schemas[1:]):
         return "digits", ""
     return "string", ""
+
+
+_ID_CONSTRAINTS = ("type", "format", "pattern", "minLength", "maxLength")
+
+
+def _id_param_schemas(spec: ServiceSpec, key_schemas: dict[str, list[dict[str, Any]]]
+                      ) -> dict[str, list[dict[str, Any]]]:
+    """Per collection, the schemas of every parameter that takes one of its ids: the path
+    keys the plans resolve, and any parameter typed as the collection's id."""
+    out = {name: list(schemas) for name, schemas in key_schemas.items()}
+    types = {entity_id_type(spec.name, c): c for c in spec.resources}
+    for tool in spec.tools:
+        props = tool.parameters.get("properties") or {}
+        for param, kind in tool.param_types.items():
+            if kind in types and isinstance(props.get(param), dict):
+                out.setdefault(types[kind], []).append(props[param])
+    return out
+
+
+def _with_id_types(resources: dict[str, dict[str, Any]],
+                   key_schemas: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """Record schemas whose untyped id field (or a derived record's plain-string one) takes
+    the type, format, pattern and length of the parameters that take its ids (`/media/{id}`
+    with an integer `id`): seeded ids then fit the tools that take them, as new ids do."""
+    out = dict(resources)
+    for collection, schemas in key_schemas.items():
+        record = out.get(collection)
+        typed = [s for s in schemas if isinstance(s, dict) and "type" in s]
+        if record is None or not typed:
+            continue
+        props = record.get("properties") or {}
+        id_field = record.get("x-id-field", "id")
+        own = props.get(id_field) if isinstance(props.get(id_field), dict) else {}
+        if any(k in own for k in ("format", "pattern", "enum")) or json_type(own) != "string":
+            continue
+        if "type" in own and "x-derived" not in record:
+            continue  # the service's own records say string ids: new ones are digit strings
+        first = typed[0]
+        wanted = {k: first[k] for k in _ID_CONSTRAINTS if k in first}
+        if any({k: s.get(k) for k in wanted} != wanted for s in typed[1:]):
+            continue  # the tools disagree: leave the record's own id schema
+        if wanted == {"type": "string"}:
+            continue
+        out[collection] = {**record, "properties": {**props, id_field: {**own, **wanted}}}
+    return out
 
 
 def _with_links(resources: dict[str, dict[str, Any]],

@@ -24,7 +24,7 @@ import orjson
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.world.state import Handler, State, ToolError, compile_validator
 
-Implementation = Literal["compiled", "coded", "builtin", "simulated"]
+Implementation = Literal["compiled", "modeled", "coded", "builtin", "simulated"]
 
 
 @dataclass(slots=True)

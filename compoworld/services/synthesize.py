@@ -2,9 +2,12 @@
 
 The `synthesize` stage's work function. For each service spec of the shard:
 
-1. compile it (compiled REST handlers; the rest simulated by the offline world model);
+1. compile it: compiled REST handlers; modeled tools (services/modeled.py: record operations
+   inferred from names and schemas, actions logged) over the same typed state; the rest,
+   pure lookups, simulated (stateless) by the offline world model, each with its reason;
 2. seed its start state from the world seed (shared pool first, then its collections);
-3. run every verification check; each compiled tool that fails is rebuilt as `simulated`
+3. run every verification check; each compiled or modeled tool that fails is rebuilt as
+   `simulated`
    and checked again, and recorded so;
 4. mount the tools that pass; the service is verified when at least one tool is mounted.
 
@@ -52,7 +55,7 @@ def build_service(spec: ServiceSpec, seed: int) -> tuple[Service, dict[str, str]
     if spec.source.startswith("builtin:"):
         name = spec.source.removeprefix("builtin:")
         return build_builtin(name, example_state(name, seed)), {}, model
-    service = compile_service(spec, simulate=model.handler_for)
+    service = compile_service(spec, simulate=model.handler_for, respond=model.respond)
     reasons = {}
     for name, decision in compile_report(spec).items():
         tool = service.tools[name]
@@ -90,11 +93,11 @@ def synthesize_service(spec: ServiceSpec, seed: int, coder: dict[str, Any] | Non
         results = [(service.tools[r.tool].implementation, r) for r in first]
         failures = failed_tools(first)
         for name in sorted(failures):
-            if service.tools[name].implementation != "compiled":
+            if service.tools[name].implementation not in ("compiled", "modeled"):
                 continue
-            spec_of = service.tools[name].spec
+            spec_of, was = service.tools[name].spec, service.tools[name].implementation
             service.tools[name] = Tool(spec_of, "simulated", model.handler_for(spec_of))
-            reasons[name] = f"compiled failed {failures.pop(name)}"
+            reasons[name] = f"{was} failed {failures.pop(name)}"
             again = check_tool(service, service.state, name, seed, value_for)
             results.extend(("simulated", result) for result in again)
             failures.update(failed_tools(again))
@@ -160,6 +163,7 @@ def _rows(
                 "reason": None if mounted else "no tool passed verification",
                 "n_mounted": mounted,
                 "n_compiled": counts.get("compiled", 0),
+                "n_modeled": counts.get("modeled", 0),
                 "n_simulated": counts.get("simulated", 0),
                 "n_builtin": counts.get("builtin", 0),
                 "n_coded": counts.get("coded", 0),
@@ -199,7 +203,7 @@ def _unbuildable(
         "services": [
             _service_row(spec, seed, started)
             | {"verified": False, "reason": reason, "n_mounted": 0, "n_compiled": 0,
-               "n_simulated": 0, "n_builtin": 0, "n_coded": 0, "start_digest": None}
+               "n_modeled": 0, "n_simulated": 0, "n_builtin": 0, "n_coded": 0, "start_digest": None}
         ],
         "tool_builds": [
             {"service": spec.name, "name": tool.name, "implementation": None, "mounted": False,

@@ -14,7 +14,7 @@ see each other's writes. Per tool:
 - `rejection_keeps_state`    rejected calls leave the state digest unchanged;
 - `read_is_pure`             (effect `read`) a successful read changes nothing.
 
-Per collection, over its compiled tools (each tool involved gets the check):
+Per collection, over its compiled and modeled tools (each tool involved gets the check):
 
 - `create_then_get`          what create returned, get returns;
 - `update_changes_named_fields`  update changes no field it was not given;
@@ -192,11 +192,12 @@ def _list_size(service: Service, tool: str | None, arguments: dict[str, Any]) ->
 def check_collection(
     service: Service, start: State, collection: str, seed: int, value_for: ValueFor
 ) -> list[CheckResult]:
-    """Create/get/update/delete/list checks over the compiled tools of one collection."""
+    """Create/get/update/delete/list checks over the compiled and modeled tools of one
+    collection."""
     tools = sorted(
         name
         for name, tool in service.tools.items()
-        if tool.spec.resource == collection and tool.implementation == "compiled"
+        if tool.spec.resource == collection and tool.implementation in ("compiled", "modeled")
     )
     by_role: dict[str, list[str]] = {role: [] for role in ("create", "get", "list", "update")}
     by_role["delete"] = []

@@ -35,6 +35,7 @@ from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import analyze_path, default_tool_name, infer_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.specs.refs import SchemaResolver, is_object_schema
+from compoworld.specs.resources import derive_resources
 from compoworld.specs.text import TOOL_NAME_RE, clean_text, join_text, service_name, snake_words
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -103,7 +104,7 @@ def _load(document: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
         description=clean_text(info.get("description")) or title,
         domain=snake_words(str(domain), 40) or "other",
         source=f"openapi:{doc_id}",
-        resources=_resources(tools, read_by_id),
+        resources=_with_derived(tools, _resources(tools, read_by_id)),
         tools=tools,
     )
 
@@ -279,6 +280,11 @@ def _dedupe(bases: list[str]) -> list[str]:
         taken.add(f"{base}_{n}")
         out.append(f"{base}_{n}")
     return out
+
+
+def _with_derived(tools: list[ToolSpec], resources: dict[str, dict[str, Any]]
+                  ) -> dict[str, dict[str, Any]]:
+    return resources | derive_resources(tools, resources)
 
 
 def _resources(tools: list[ToolSpec], read_by_id: list[bool]) -> dict[str, dict[str, Any]]:

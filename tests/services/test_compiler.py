@@ -317,6 +317,10 @@ def fake_simulate(spec: ToolSpec):
     return handler
 
 
+def fake_respond(spec: ToolSpec, arguments: dict, touched: dict | None) -> dict:
+    return {"simulated": spec.name}
+
+
 @pytest.fixture
 def crm_spec() -> ServiceSpec:
     return load_openapi(copy.deepcopy(CRM), "example.com/crm")
@@ -324,12 +328,13 @@ def crm_spec() -> ServiceSpec:
 
 @pytest.fixture
 def crm(crm_spec: ServiceSpec) -> Service:
-    return compile_service(crm_spec, fake_simulate)
+    return compile_service(crm_spec, fake_simulate, fake_respond)
 
 
 @pytest.fixture
 def shop() -> Service:
-    return compile_service(load_openapi(copy.deepcopy(SHOP), "example.com/shop"), fake_simulate)
+    return compile_service(load_openapi(copy.deepcopy(SHOP), "example.com/shop"), fake_simulate,
+                           fake_respond)
 
 
 def call(svc: Service, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -362,9 +367,9 @@ def test_report_compiles_crud_and_explains_simulated_tools(crm_spec: ServiceSpec
             "get_contact": "get", "update_contact": "update", "delete_contact": "delete",
             "list_notes": "list", "create_note": "create", "get_note": "get",
             "delete_note": "delete"}
-    send = report["send_message"]
-    assert (send.implementation, send.code) == ("simulated", "action")
-    assert "send" in send.reason
+    send = report["send_message"]  # a custom action: modeled, logged in the action log
+    assert (send.implementation, send.code) == ("modeled", "modeled_action")
+    assert "send" in send.reason and "action_log" in send.reason
     assert "offset" in report["list_contacts"].reason
 
 
@@ -372,17 +377,28 @@ def test_service_tools_follow_the_report(crm: Service, crm_spec: ServiceSpec) ->
     report = compile_report(crm_spec)
     assert {n: t.implementation for n, t in crm.tools.items()} == {
         n: d.implementation for n, d in report.items()}
-    assert call(crm, "send_message", contactId="x", text="hi") == {
+    ada = add_contact(crm, "Ada", "ada@example.com")
+    assert call(crm, "send_message", contactId=ada["id"], text="hi") == {
         "success": True, "data": {"simulated": f"{crm.name}__send_message"}}
+    assert list(crm.state.records("action_log").values()) == [
+        {"id": "act_0001", "tool": "send_message", "at": "2025-03-03T09:00:00Z",
+         "contactId": ada["id"], "text": "hi"}]
+    assert code(crm, "send_message", contactId="con_9999", text="hi") == 404  # no such contact
+    assert len(crm.state.records("action_log")) == 1
 
 
 def test_simulation_codes_for_rpc_non_lists_and_write_only_collections() -> None:
     report = compile_report(load_openapi(copy.deepcopy(SHOP), "example.com/shop"))
     codes = {name.split("__")[1]: d.code for name, d in report.items()}
-    assert codes["describe_things"] == "rpc"
-    assert codes["list_orders"] == "not_a_list"
+    # an RPC read of a known collection is re-planned as a list by the world model
+    assert codes["describe_things"] == "modeled"
+    assert "RPC-style" in report["example_com_shop__describe_things"].reason
+    assert codes["list_orders"] == "not_a_list"  # an object, no records: stays stateless
+    assert report["example_com_shop__list_orders"].reason.startswith("stateless:")
     assert codes["get_order"] == "compiled"
-    assert codes["create_report"] == "write_only"
+    # a create nothing reads back is an action: logged, not stored as a record
+    assert codes["create_report"] == "modeled_action"
+    assert "reads `reports` back" in report["example_com_shop__create_report"].reason
     assert all(d.reason for d in report.values())
 
 
@@ -641,7 +657,7 @@ def test_results_are_copies_and_arguments_are_not_kept(crm: Service) -> None:
 
 def test_compiled_calls_are_deterministic(crm_spec: ServiceSpec) -> None:
     def run() -> str:
-        svc = compile_service(crm_spec, fake_simulate)
+        svc = compile_service(crm_spec, fake_simulate, fake_respond)
         ada = add_contact(svc, "Ada", "ada@example.com")
         ok(svc, "create_note", contactId=ada["id"], text="x")
         ok(svc, "update_contact", contactId=ada["id"], name="Ada L.")

@@ -1,0 +1,143 @@
+"""Record schemas for every collection a spec names, derived from what the spec does say.
+
+A collection's record schema is best taken from the record a read-by-id or a create returns
+(openapi.py). Many services say less: a list whose items are the records, an update that
+answers with the record, only request bodies, or (function lists) only parameters. Without
+a record schema a collection gets no typed state and its tools no world that remembers, so
+`derive_resources` fills the gaps, in this order of trust:
+
+1. `list item`: the objects a list read returns (a bare array, or the array under
+   `data`/`items`/`results`/the collection's own name...);
+2. `result`: any other tool's record-shaped result for the collection (update, action);
+3. `request`: the fields of the requests that make or change a record (create, update:
+   their parameters without the path and header knobs), merged;
+4. `parameters`: the scalar parameters of every tool of the collection, as a last resort
+   (a `list_files(folder, owner)` gives files a folder and an owner).
+
+Each derived schema carries `x-derived` (how) and an id field (`x-id-field`, added when
+the source names none); properties are kept as the spec wrote them, nothing is required
+beyond the id, so records seeded from it validate and an agent's create can name any
+subset of them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from compoworld.graph.semtypes import singularize, snake_case, split_words
+from compoworld.specs.fields import record_schema
+from compoworld.specs.records import ToolSpec
+
+# Envelope properties that hold a list's records, in order of preference (the collection's
+# own name is tried right after the first three).
+_LIST_KEYS = ("data", "items", "results", "value", "values", "records", "entries", "list",
+              "elements", "hits", "rows", "objects", "nodes", "content", "result")
+_SCALARS = frozenset({"string", "integer", "number", "boolean"})
+MAX_FIELDS = 60  # a derived record keeps at most this many fields
+
+
+def derive_resources(tools: list[ToolSpec], known: dict[str, dict[str, Any]]
+                     ) -> dict[str, dict[str, Any]]:
+    """Record schemas for the collections the tools name that `known` lacks.
+
+    Returns only the new collections (so `known | derive_resources(...)` is the whole set);
+    a collection nothing can be said about still gets an id-only schema under
+    `x-derived: "name"`.
+    """
+    by_resource: dict[str, list[ToolSpec]] = {}
+    for tool in tools:
+        if tool.resource and tool.resource not in known:
+            by_resource.setdefault(tool.resource, []).append(tool)
+    out: dict[str, dict[str, Any]] = {}
+    for resource, group in by_resource.items():
+        schema = (_from_lists(group, resource) or _from_results(group, resource)
+                  or _from_requests(group, resource) or _from_parameters(group, resource))
+        out[resource] = json.loads(json.dumps(schema))
+    return out
+
+
+def _derived(props: dict[str, Any], resource: str, how: str) -> dict[str, Any]:
+    props = dict(list(props.items())[:MAX_FIELDS])
+    schema = record_schema({"type": "object", "properties": props}, resource)
+    if schema is None:
+        schema = {"type": "object", "properties": {"id": {"type": "string"}},
+                  "x-id-field": "id"}
+    id_field = schema["x-id-field"]
+    return {**schema, "required": [id_field], "x-derived": how}
+
+
+def _object_props(schema: Any) -> dict[str, Any]:
+    if not isinstance(schema, dict):
+        return {}
+    props = schema.get("properties")
+    return props if isinstance(props, dict) else {}
+
+
+def list_items(returns: Any, resource: str) -> dict[str, Any] | None:
+    """The item schema of the records a list result holds; None when it holds none."""
+    if not isinstance(returns, dict):
+        return None
+    if returns.get("type") == "array":
+        items = returns.get("items")
+        return items if _object_props(items) else None
+    props = _object_props(returns)
+    arrays = {snake_case(name): sub for name, sub in props.items()
+              if isinstance(sub, dict) and sub.get("type") == "array"}
+    own = snake_case(resource)
+    for key in (*_LIST_KEYS[:3], own, singularize(own), *_LIST_KEYS[3:]):
+        items = arrays.get(key, {}).get("items")
+        if _object_props(items):
+            return items
+    return None
+
+
+def _from_lists(group: list[ToolSpec], resource: str) -> dict[str, Any] | None:
+    for tool in group:
+        if tool.effect == "read":
+            items = list_items(tool.returns, resource)
+            if items is not None:
+                return _derived(_object_props(items), resource, "list item")
+    return None
+
+
+def _from_results(group: list[ToolSpec], resource: str) -> dict[str, Any] | None:
+    for tool in group:
+        props = _object_props(tool.returns)
+        # a bare record, not an envelope of one list or one status flag
+        if len(props) >= 2 and sum(1 for s in props.values()
+                                   if isinstance(s, dict) and s.get("type") in _SCALARS) >= 2:
+            return _derived(props, resource, "result")
+    return None
+
+
+def _request_fields(tool: ToolSpec, resource: str) -> dict[str, Any]:
+    own_id = {"id", *(f"{w}_id" for w in [snake_case(singularize(resource))])}
+    out = {}
+    for name, sub in _object_props(tool.parameters).items():
+        if not isinstance(sub, dict) or snake_case(name) in own_id:
+            continue
+        if name.lower().startswith(("x-", "$")) or "authorization" in name.lower():
+            continue
+        out[name] = sub
+    return out
+
+
+def _from_requests(group: list[ToolSpec], resource: str) -> dict[str, Any] | None:
+    props: dict[str, Any] = {}
+    for tool in group:
+        if tool.effect in ("create", "update"):
+            for name, sub in _request_fields(tool, resource).items():
+                props.setdefault(name, sub)
+    return _derived(props, resource, "request") if props else None
+
+
+def _from_parameters(group: list[ToolSpec], resource: str) -> dict[str, Any]:
+    props: dict[str, Any] = {}
+    for tool in group:
+        for name, sub in _request_fields(tool, resource).items():
+            words = split_words(name)
+            if sub.get("type") in _SCALARS and words and words[-1] not in ("limit", "offset",
+                                                                          "page", "cursor"):
+                props.setdefault(name, {k: v for k, v in sub.items() if k != "default"})
+    return _derived(props, resource, "parameters" if props else "name")
