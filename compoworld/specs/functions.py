@@ -37,7 +37,9 @@ delete names):
 4. The parameter naming one record of the tool's own collection (`invoice_id`, `id`,
    `invoiceKey`) is typed as that collection's id; so is a qualified id of a collection of
    the service (`parent_folder_id` -> `<service>.folders.id`,
-   `primary_customer_id` -> `<service>.customers.id`).
+   `primary_customer_id` -> `<service>.customers.id`), except a qualified id of the
+   tool's own collection on a read, update or delete (`list_folders(parent_folder_id)`
+   lists, it does not get the parent).
 """
 
 from __future__ import annotations
@@ -178,7 +180,11 @@ def _settle(draft: _Draft, doc_id: str, service: str, counts: Counter[str],
         effect = "create"
     types = param_types(draft.parameters, service=service, resource=resource, owners={})
     if resource is not None:
-        types |= {p: entity_id_type(service, c) for p, c in refs.items()}
+        # A qualified id of the tool's own collection (`parent_folder_id` of folders) is
+        # typed so only where no key is looked for: on a read, update or delete it would
+        # read as the record the call is about.
+        types |= {p: entity_id_type(service, c) for p, c in refs.items()
+                  if c != resource or effect in ("create", "action")}
         if effect != "create":
             types |= {p: entity_id_type(service, resource) for p in own_keys}
     returns = spec.get("outputSchema")

@@ -1,0 +1,265 @@
+"""A folder of hand-written function lists (OpenAI plain and wrapped, MCP `inputSchema`):
+every function gets the effect, collection and key parameter a reader of its name and
+description would give it, and every collection a record schema."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from compoworld.specs import load_function_list
+from compoworld.specs.functions import is_computation
+from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.specs.sources import list_documents, load_document
+
+FOLDER = Path(__file__).parent / "fixtures" / "function_lists"
+
+# (service, function) -> (effect, resource, the parameter(s) typed as that collection's id),
+# written by hand from the fixture files.
+EXPECTED: dict[tuple[str, str], tuple[str, str | None, str | tuple[str, ...] | None]] = {
+    ("helpdesk", "create_ticket"): ("create", "tickets", None),
+    ("helpdesk", "get_ticket"): ("read", "tickets", "ticket_id"),
+    ("helpdesk", "list_tickets"): ("read", "tickets", None),
+    ("helpdesk", "search_tickets"): ("read", "tickets", None),
+    ("helpdesk", "find_tickets_by_requester"): ("read", "tickets", None),
+    ("helpdesk", "update_ticket"): ("update", "tickets", "ticket_id"),
+    ("helpdesk", "close_ticket"): ("action", "tickets", "ticket_id"),
+    ("helpdesk", "reopen_ticket"): ("action", "tickets", "ticket_id"),
+    ("helpdesk", "assign_ticket"): ("action", "tickets", "ticket_id"),
+    ("helpdesk", "escalate_ticket"): ("action", "tickets", "ticket_id"),
+    ("helpdesk", "delete_ticket"): ("delete", "tickets", "ticket_id"),
+    ("helpdesk", "add_comment"): ("create", "comments", None),
+    ("helpdesk", "list_comments"): ("read", "comments", None),
+    # a reminder is an event about its ticket: logged against the ticket it names
+    ("helpdesk", "send_reminder"): ("action", "tickets", "ticket_id"),
+    ("helpdesk", "list_agents"): ("read", "agents", None),
+    ("helpdesk", "get_agent"): ("read", "agents", "agent_id"),
+    ("invoicing", "create_invoice"): ("create", "invoices", None),
+    ("invoicing", "get_invoice"): ("read", "invoices", "invoice_id"),
+    ("invoicing", "list_invoices"): ("read", "invoices", None),
+    ("invoicing", "update_invoice"): ("update", "invoices", "invoice_id"),
+    ("invoicing", "send_invoice"): ("action", "invoices", "invoice_id"),
+    ("invoicing", "void_invoice"): ("action", "invoices", "invoice_id"),
+    ("invoicing", "delete_invoice"): ("delete", "invoices", "invoice_id"),
+    ("invoicing", "add_line_item"): ("create", "line_items", None),
+    ("invoicing", "list_line_items"): ("read", "line_items", None),
+    ("invoicing", "record_payment"): ("create", "payments", None),
+    ("invoicing", "list_payments"): ("read", "payments", None),
+    ("invoicing", "get_payment"): ("read", "payments", "payment_id"),
+    ("invoicing", "refund_payment"): ("action", "payments", "payment_id"),
+    ("crm", "create_customer"): ("create", "customers", None),
+    ("crm", "get_customer"): ("read", "customers", "customer_id"),
+    ("crm", "find_customers"): ("read", "customers", None),
+    ("crm", "list_customers"): ("read", "customers", None),
+    ("crm", "update_customer"): ("update", "customers", "customer_id"),
+    ("crm", "delete_customer"): ("delete", "customers", "customer_id"),
+    # an action checks that every record it names exists
+    ("crm", "merge_customers"): ("action", "customers",
+                                 ("duplicate_customer_id", "primary_customer_id")),
+    ("crm", "tag_customer"): ("action", "customers", "customer_id"),
+    ("crm", "add_note"): ("create", "notes", None),
+    ("crm", "list_notes"): ("read", "notes", None),
+    ("crm", "create_company"): ("create", "companies", None),
+    ("crm", "get_company"): ("read", "companies", "company_id"),
+    ("crm", "list_companies"): ("read", "companies", None),
+    ("crm", "update_company"): ("update", "companies", "company_id"),
+    ("files", "upload_file"): ("create", "files", None),
+    ("files", "get_file"): ("read", "files", "file_id"),
+    ("files", "download_file"): ("read", "files", "file_id"),
+    ("files", "list_files"): ("read", "files", None),
+    ("files", "search_files"): ("read", "files", None),
+    ("files", "rename_file"): ("update", "files", "file_id"),
+    ("files", "move_file"): ("action", "files", "file_id"),
+    ("files", "archive_file"): ("action", "files", "file_id"),
+    ("files", "share_file"): ("action", "files", "file_id"),
+    ("files", "delete_file"): ("delete", "files", "file_id"),
+    # a create names no record of its own: the parent it takes is a folder id
+    ("files", "create_folder"): ("create", "folders", "parent_folder_id"),
+    ("files", "get_folder"): ("read", "folders", "folder_id"),
+    ("files", "list_folders"): ("read", "folders", None),
+    ("messaging", "send_sms"): ("create", "messages", None),
+    ("messaging", "send_email"): ("create", "messages", None),
+    ("messaging", "list_messages"): ("read", "messages", None),
+    ("messaging", "get_message"): ("read", "messages", "message_id"),
+    ("messaging", "messaging_get_delivery_status"): ("read", "messages", "message_id"),
+    ("messaging", "cancel_message"): ("action", "messages", "message_id"),
+    ("messaging", "reply_to_message"): ("action", "messages", "message_id"),
+    ("messaging", "delete_message"): ("delete", "messages", "message_id"),
+    ("messaging", "list_conversations"): ("read", "conversations", None),
+    ("messaging", "get_conversation"): ("read", "conversations", "conversation_id"),
+    ("calendar", "create_event"): ("create", "events", None),
+    ("calendar", "get_event"): ("read", "events", "event_id"),
+    ("calendar", "list_events"): ("read", "events", None),
+    ("calendar", "update_event"): ("update", "events", "event_id"),
+    ("calendar", "cancel_event"): ("action", "events", "event_id"),
+    ("calendar", "delete_event"): ("delete", "events", "event_id"),
+    ("calendar", "add_attendee"): ("create", "attendees", None),
+    ("calendar", "list_attendees"): ("read", "attendees", None),
+    ("calendar", "remove_attendee_from_event"): ("delete", "attendees", "attendee_id"),
+    ("calendar", "create_calendar"): ("create", "calendars", None),
+    ("calendar", "list_calendars"): ("read", "calendars", None),
+    ("calendar", "get_calendar"): ("read", "calendars", "calendar_id"),
+    ("shop", "create_order"): ("create", "orders", None),
+    ("shop", "get_order"): ("read", "orders", "order_id"),
+    ("shop", "list_orders"): ("read", "orders", None),
+    ("shop", "update_order"): ("update", "orders", "order_id"),
+    ("shop", "cancel_order"): ("action", "orders", "order_id"),
+    ("shop", "refund_order"): ("action", "orders", "order_id"),
+    ("shop", "ship_order"): ("action", "orders", "order_id"),
+    ("shop", "orders_delete"): ("delete", "orders", "id"),
+    ("shop", "create_product"): ("create", "products", None),
+    ("shop", "get_product"): ("read", "products", "product_id"),
+    ("shop", "list_products"): ("read", "products", None),
+    ("shop", "update_product"): ("update", "products", "product_id"),
+    ("utilities", "convert_currency"): ("read", None, None),
+    ("utilities", "validate_email"): ("read", None, None),
+    ("utilities", "geocode_address"): ("read", None, None),
+    ("utilities", "calculate_tax"): ("read", None, None),
+    ("utilities", "translate_text"): ("read", None, None),
+    ("utilities", "format_phone_number"): ("read", None, None),
+    ("utilities", "parse_date"): ("read", None, None),
+    ("utilities", "estimate_shipping_cost"): ("read", None, None),
+    # a lookup of reference data the world holds, not a computation by its verb
+    ("utilities", "get_exchange_rate"): ("read", "exchange_rates", None),
+}
+
+# Ids of another collection of the service, by parameter (what a walk carries between tools).
+REFERENCES = {
+    ("helpdesk", "add_comment", "ticket_id"): "helpdesk.tickets.id",
+    ("helpdesk", "list_comments", "ticket_id"): "helpdesk.tickets.id",
+    ("invoicing", "record_payment", "invoice_id"): "invoicing.invoices.id",
+    ("invoicing", "list_line_items", "invoice_id"): "invoicing.invoices.id",
+    ("crm", "merge_customers", "primary_customer_id"): "crm.customers.id",
+    ("crm", "merge_customers", "duplicate_customer_id"): "crm.customers.id",
+    ("files", "create_folder", "parent_folder_id"): "files.folders.id",
+    ("files", "upload_file", "folder_id"): "files.folders.id",
+    ("files", "move_file", "folder_id"): "files.folders.id",
+    # on a read it would be taken for the folder to get: it keeps its own name's type
+    ("files", "list_folders", "parent_folder_id"): "files.parent_folders.id",
+    ("calendar", "create_event", "calendar_id"): "calendar.calendars.id",
+    ("calendar", "add_attendee", "event_id"): "calendar.events.id",
+}
+
+# Shared interfaces that let a value cross services (a customer's email, phone, money).
+SHARED = {
+    ("helpdesk", "create_ticket", "requester_email"): "email",
+    ("invoicing", "send_invoice", "to"): "email",
+    ("invoicing", "create_invoice", "amount"): "money",
+    ("invoicing", "create_invoice", "currency"): "currency",
+    ("crm", "create_customer", "email"): "email",
+    ("crm", "create_customer", "phone"): "phone",
+    ("messaging", "send_sms", "phone_number"): "phone",
+    ("messaging", "send_email", "to"): "email",
+    ("shop", "create_order", "customer_email"): "email",
+    ("calendar", "add_attendee", "email"): "email",
+    ("files", "share_file", "email"): "email",
+    ("utilities", "convert_currency", "amount"): "money",
+}
+
+
+@pytest.fixture(scope="module")
+def services() -> dict[str, ServiceSpec]:
+    specs = [load_document(FOLDER, doc) for doc in list_documents(FOLDER)]
+    return {spec.name: spec for spec in specs}
+
+
+def _tool(services: dict[str, ServiceSpec], service: str, function: str) -> ToolSpec:
+    return next(t for t in services[service].tools if t.name == f"{service}__{function}")
+
+
+def test_the_fixture_is_a_world_of_services_and_formats(services) -> None:
+    assert len(services) == 8
+    assert sum(len(s.tools) for s in services.values()) == len(EXPECTED) == 99
+    raw = [entry for doc in list_documents(FOLDER)
+           for entry in json.loads((FOLDER / doc).read_text())]
+    assert {"function" in e for e in raw} == {True, False}  # wrapped and plain
+    assert any("inputSchema" in e for e in raw) and any("outputSchema" in e for e in raw)
+
+
+@pytest.mark.parametrize(("service", "function"), sorted(EXPECTED))
+def test_every_function_gets_its_effect_resource_and_key(services, service: str,
+                                                         function: str) -> None:
+    effect, resource, key = EXPECTED[service, function]
+    tool = _tool(services, service, function)
+    assert (tool.effect, tool.resource) == (effect, resource)
+    own_id = f"{service}.{resource}.id"
+    keyed = sorted(p for p, t in tool.param_types.items() if t == own_id)
+    assert keyed == sorted([key] if isinstance(key, str) else key or [])
+    assert tool.source == f"functions:{service}#{function}"
+
+
+def test_ids_of_other_collections_and_shared_types_are_typed(services) -> None:
+    for (service, function, param), wanted in (REFERENCES | SHARED).items():
+        assert _tool(services, service, function).param_types[param] == wanted, (function,
+                                                                                   param)
+
+
+def test_mcp_input_and_output_schemas_are_read(services) -> None:
+    sms = _tool(services, "messaging", "send_sms")
+    assert sms.parameters["required"] == ["phone_number", "body"]
+    assert sms.returns == {}
+    message = _tool(services, "messaging", "get_message")
+    assert message.returns["properties"]["status"]["enum"][-1] == "cancelled"
+    # the MCP `tools/list` result object loads the same as its list
+    entries = json.loads((FOLDER / "messaging.json").read_text())
+    assert load_function_list({"tools": entries}, "messaging") == services["messaging"]
+
+
+def test_only_the_pure_computations_are_computations(services) -> None:
+    found = {(s, t.name.split("__", 1)[1]) for s, spec in services.items() for t in spec.tools
+             if is_computation(t)}
+    assert found == {k for k, (_, resource, _) in EXPECTED.items()
+                     if resource is None}
+    assert len(found) == 8
+
+
+def test_a_computation_over_a_stored_record_is_not_pure() -> None:
+    spec = load_function_list([
+        {"name": "get_invoice", "parameters": {"type": "object", "properties": {
+            "invoice_id": {"type": "string"}}}},
+        {"name": "calculate_invoice_total", "description": "Total of an invoice's lines.",
+         "parameters": {"type": "object", "properties": {"invoice_id": {"type": "string"}}}},
+    ], "billing")
+    total = spec.tools[1]
+    assert not is_computation(total)
+    assert (total.effect, total.resource) == ("action", "invoices")
+    assert total.param_types["invoice_id"] == "billing.invoices.id"
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "effect", "resource"),
+    [
+        ("ticket_details", "Gets the details of a ticket.", "read", "tickets"),
+        ("customer_create", "", "create", "customers"),
+        ("github_create_issue", "", "create", "issues"),
+        ("batch_delete_files", "", "delete", "files"),
+        ("lists", "Lists the saved lists.", "read", "lists"),
+    ],
+)
+def test_names_without_a_leading_verb(name: str, description: str, effect: str,
+                                      resource: str) -> None:
+    spec = load_function_list([{"name": name, "description": description}], "f")
+    assert (spec.tools[0].effect, spec.tools[0].resource) == (effect, resource)
+
+
+def test_each_collection_gets_the_fields_its_create_functions_take(services) -> None:
+    """derive_resources (called by the loader) over these tools: every collection a read
+    or write names has a record schema; those with a create function hold its fields."""
+    for spec in services.values():
+        named = {t.resource for t in spec.tools if t.resource}
+        assert set(spec.resources) == named
+        for tool in spec.tools:
+            if tool.effect != "create":
+                continue
+            record = spec.resources[tool.resource]
+            fields = set(record["properties"])
+            assert set(tool.parameters["properties"]) <= fields, tool.name
+            assert record["x-id-field"] in fields
+    tickets = services["helpdesk"].resources["tickets"]
+    assert tickets["properties"]["status"]["enum"] == ["open", "pending", "resolved", "closed"]
+    assert services["invoicing"].resources["payments"]["properties"]["invoice_id"] == {
+        "type": "string"}
+    # the messages record comes from get_message's MCP outputSchema, keyed by message_id
+    assert services["messaging"].resources["messages"]["x-id-field"] == "message_id"
