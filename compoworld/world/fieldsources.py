@@ -32,8 +32,9 @@ if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
 
 PERSON_TYPES = frozenset({"email", "phone", "first_name", "last_name", "person_name", "username"})
+# `region` (a state or province) is no shared type: `vocab.field_kind` names it.
 PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "timezone", "latitude",
-                    "longitude", "language"})
+                         "longitude", "language", "region"})
 PRODUCT_NOUNS = frozenset("product item sku listing offer plan good variant article book "
                         "price line_item order_item cart_item".split())
 # Words that say what a field is rather than whose it is: `to_email` -> role `to`.
@@ -46,7 +47,7 @@ _TYPE_WORDS = frozenset(
     "street line 1 2 iso alpha nationality currency location geo coordinates coordinate "
     "position details detail info information title subject headline description text body "
     "content message comment note notes summary bio amount price cost fee balance subtotal "
-    "total unit".split()
+    "total unit state province region".split()
 )
 # Roles that are the record's own person: `contact_email` and `email` are one person.
 _MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
@@ -70,6 +71,7 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "country": lambda p: p.place.country, "timezone": lambda p: p.place.timezone,
         "latitude": lambda p: p.place.latitude, "longitude": lambda p: p.place.longitude,
         "language": lambda p: p.place.language, "currency": lambda p: p.place.currency,
+        "region": lambda p: p.place.region,
     },
     "company": {
         "company": lambda c: c.name, "hostname": lambda c: c.domain, "url": lambda c: c.url,
@@ -78,14 +80,14 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "city": lambda c: c.place.city, "country": lambda c: c.place.country,
         "timezone": lambda c: c.place.timezone, "latitude": lambda c: c.place.latitude,
         "longitude": lambda c: c.place.longitude, "language": lambda c: c.place.language,
-        "currency": lambda c: c.place.currency,
+        "currency": lambda c: c.place.currency, "region": lambda c: c.place.region,
     },
     "place": {
         "address": lambda p: p.address, "postal_code": lambda p: p.postal_code,
         "city": lambda p: p.city, "country": lambda p: p.country,
         "timezone": lambda p: p.timezone, "latitude": lambda p: p.latitude,
         "longitude": lambda p: p.longitude, "language": lambda p: p.language,
-        "currency": lambda p: p.currency,
+        "currency": lambda p: p.currency, "region": lambda p: p.region,
     },
     "product": {
         "title": lambda p: p.title, "money": lambda p: p.price,

@@ -38,8 +38,15 @@ from compoworld.world.fieldsources import (
     field_role,
     field_source,
 )
-from compoworld.world.values import conform, generate, schema_kind, usable_enum
-from compoworld.world.words import WORDS
+from compoworld.world.values import (
+    FORMAT_TYPES,
+    conform,
+    generate,
+    schema_kind,
+    usable_enum,
+    usable_examples,
+)
+from compoworld.world.vocab import MAP_KEYS, field_kind, maker, range_pairs, resource_noun
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -158,15 +165,48 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     type_name = type_name or semantic_type(name or "", schema, service=service,
                                            resource=resource)
     if is_entity_id(type_name):
-        return _compile_id(type_name, schema)
+        return _compile_id(type_name, schema, name or "")
     source = field_source(type_name, name or "", flags)
     if source is None:
-        return lambda ctx, scope: generate(type_name, ctx.rng, schema)
+        return _compile_free(type_name, schema, name or "", resource, flags)
     getter, role = FIELD_GETTERS[source][type_name], field_role(name or "")
 
     def sample(ctx: _Ctx, scope: dict) -> Any:
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
         return conform(value, type_name, schema, ctx.rng)
+
+    return sample
+
+
+# Shared types whose spec examples are fine to repeat; a uuid or an instant repeated in
+# every record is not (ids collide, the world's clock is ignored).
+_NO_EXAMPLES = frozenset({"uuid", "datetime", "date", "time"})
+_PLAIN = frozenset({"string", "integer", "number"})
+
+
+def _compile_free(type_name: str, schema: dict[str, Any], name: str, resource: str | None,
+                  flags: Flags) -> Sampler:
+    """A leaf no pool entity supplies, in this order: the schema's examples and default,
+    then its format and semantic type, then the vocabulary its name calls for
+    (`vocab.field_kind`), then a slug of its name and a number."""
+    offers = usable_examples(schema) if type_name not in _NO_EXAMPLES else []
+    if offers:
+        return lambda ctx, scope: _copy(ctx.rng.choice(offers))
+    fmt = schema.get("format")
+    if type_name in _PLAIN and not (isinstance(fmt, str) and fmt in FORMAT_TYPES):
+        kind = field_kind(name, schema, resource, place=flags.place)
+        if kind is None and type_name == "string" and name:
+            kind = "fallback"
+    elif type_name == "title" and split_words(name)[-1:] == ["name"] and resource:
+        kind = field_kind(name, schema, resource)  # `name` of a campaign: "Spring Campaign"
+    else:
+        kind = None
+    if kind is None:
+        return lambda ctx, scope: generate(type_name, ctx.rng, schema)
+    make = maker(kind, resource_noun(resource), name)
+
+    def sample(ctx: _Ctx, scope: dict) -> Any:
+        return conform(make(ctx.rng), type_name, schema, ctx.rng)
 
     return sample
 
@@ -205,6 +245,12 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         for key, sub in props.items() if isinstance(sub, dict) and _is_leaf(sub)
     }
     kinds = set(leaf_types.values())
+    if kinds & PLACE_TYPES or parent.place:  # `state` beside `city` is a region, no status
+        for key, kind in leaf_types.items():
+            if kind in ("string", "integer") and field_kind(key, props[key], place=True) == (
+                    "region"):
+                leaf_types[key] = "region"
+        kinds = set(leaf_types.values())
     noun = "_".join(singularize(w) for w in split_words(resource or "")[-2:])
     if kinds & PERSON_TYPES or noun.split("_")[-1] in PERSON_NOUNS:
         for key, kind in leaf_types.items():
@@ -244,6 +290,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         else None
     )
     chance = _OPTIONAL_P[depth] if depth < MAX_DEPTH else 0.0
+    ranges = range_pairs({key: props[key] for key in leaf_types}, leaf_types)
 
     def sample(ctx: _Ctx, parent_scope: dict) -> dict[str, Any]:
         rng, overrides, out = ctx.rng, ctx.overrides, {}
@@ -254,8 +301,13 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
             elif needed or (chance and rng.random() < chance):
                 out[key] = sub(ctx, scope)
         if map_values is not None:
-            for key in rng.sample(WORDS, rng.randint(1, 2)):
+            for key in rng.sample(MAP_KEYS, rng.randint(1, 2)):
                 out.setdefault(key, map_values(ctx, {}))
+        for early, late in ranges:  # start before end, created before updated
+            if (early in out and late in out and not (overrides and (
+                    early in overrides or late in overrides))
+                    and type(out[early]) is type(out[late]) and out[early] > out[late]):
+                out[early], out[late] = out[late], out[early]
         return out
 
     return sample
@@ -304,11 +356,15 @@ def _compile_array(schema, name, service, resource, depth) -> Sampler:
     return sample
 
 
-def _compile_id(type_name: str, schema: dict[str, Any]) -> Sampler:
+def _compile_id(type_name: str, schema: dict[str, Any], name: str = "") -> Sampler:
     kind = schema_kind(schema) or "string"
     shaped = any(key in schema for key in ("format", "pattern", "minLength", "maxLength"))
     fits = _Check(schema) if shaped else None  # a known id must also meet the field's shape
     prefix = type_name.split(".")[1][:3]
+    fmt = schema.get("format")
+    pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else ""
+    arn = "arn" in split_words(name) or "arn:" in pattern
+    natural = maker("arn") if arn else lambda rng: f"{prefix}_{rng.randint(1, 9999):04d}"
 
     def sample(ctx: _Ctx, scope: dict) -> Any:
         rng = ctx.rng
@@ -322,11 +378,13 @@ def _compile_id(type_name: str, schema: dict[str, Any]) -> Sampler:
                 value = str(value)
             if fits is None or fits(value):
                 return value
-        if shaped:
-            return generate("string", rng, schema)
         if kind in ("integer", "number"):
             return conform(rng.randint(1, 9999), "integer", schema, rng)
-        return conform(f"{prefix}_{rng.randint(1, 9999):04d}", "string", schema, rng)
+        if isinstance(fmt, str) and fmt in FORMAT_TYPES:
+            return generate("string", rng, schema)  # uuid, uri, ... ids: the format's maker
+        # ids look like the world's own (`con_0042`), an ARN where the field wants one;
+        # `conform` turns them into the field's pattern when they miss it
+        return conform(natural(rng), "string", schema, rng)
 
     return sample
 

@@ -18,12 +18,19 @@ import random
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from compoworld.graph.semtypes import entity_id_type, json_type, semantic_type
+from compoworld.graph.semtypes import (
+    FALLBACK_TYPES,
+    entity_id_type,
+    is_entity_id,
+    json_type,
+    semantic_type,
+)
 from compoworld.specs.records import ServiceSpec
 from compoworld.world.schemavalues import compile_schema, value_from_schema
 from compoworld.world.seeds import derive_seed, service_seed
 from compoworld.world.state import State, Unprocessable, canonical_json
 from compoworld.world.values import conform
+from compoworld.world.vocab import field_kind
 from compoworld.world.words import (
     CITIES,
     COMPANY_NAMES,
@@ -86,7 +93,8 @@ def seed_state(
 
     Ids are allocated first for every collection (`State.new_id` strings, or their numbers
     when the id field is an integer; drawn from the schema when it has a format, pattern
-    or enum), so a record's foreign ids (`company_id`) name records that exist. Fields of
+    or enum; the record's own value when the id field names a real thing, such as a `zip`
+    that then agrees with the record's city), so a record's foreign ids (`company_id`) name records that exist. Fields of
     the record's own id type (`contactId` next to `id`) repeat its id. Within a collection
     the records' main people (and companies, places, products) are distinct pool entries.
     A record the generator cannot make valid in `ATTEMPTS` draws is left out.
@@ -96,12 +104,31 @@ def seed_state(
     state = State(dict(spec.resources))
     count = records_per_collection
     ids: dict[str, list[Any]] = {}
+    plans = {c: compile_schema(s, service=spec.name, resource=c)
+             for c, s in spec.resources.items()}
+    anchors: dict[str, list[dict[str, Any]]] = {}
     for collection, schema in spec.resources.items():
-        id_schema = _properties(schema).get(state.id_field(collection), {})
+        casts = {
+            "person": sample_weighted(rng, pool.people, count),
+            "company": sample_weighted(rng, pool.companies, count),
+            "place": sample_weighted(rng, pool.places, count),
+            "product": sample_weighted(rng, pool.products, count),
+        }
+        anchors[collection] = [{kind: cast[index] for kind, cast in casts.items() if cast}
+                               for index in range(count)]
+        id_field = state.id_field(collection)
+        id_schema = _properties(schema).get(id_field, {})
+        meaningful = _meaningful_id(id_field, id_schema, spec.name)
         values: list[Any] = []
-        for _ in range(count):
+        for index in range(count):
             text = state.new_id(collection)
-            values.append(_id_value(text, state.next_ids[collection], id_schema, rng, values))
+            value = None
+            if meaningful:  # a `zip` or `code` id: the record's own value, from its anchor
+                value = plans[collection](rng, pool=pool, anchor=anchors[collection][index]
+                                          ).get(id_field)
+            if value is None or value in values or isinstance(value, dict | list):
+                value = _id_value(text, state.next_ids[collection], id_schema, rng, values)
+            values.append(value)
         ids[entity_id_type(spec.name, collection)] = values
     for collection, schema in spec.resources.items():
         id_field = state.id_field(collection)
@@ -112,17 +139,10 @@ def seed_state(
             if key != id_field and isinstance(sub, dict)
             and semantic_type(key, sub, service=spec.name, resource=collection) == own_type
         ]
-        plan = compile_schema(schema, service=spec.name, resource=collection)
-        casts = {
-            "person": sample_weighted(rng, pool.people, count),
-            "company": sample_weighted(rng, pool.companies, count),
-            "place": sample_weighted(rng, pool.places, count),
-            "product": sample_weighted(rng, pool.products, count),
-        }
         for index, record_id in enumerate(ids[own_type]):
-            anchor = {kind: cast[index] for kind, cast in casts.items() if cast}
             for _ in range(ATTEMPTS):
-                record = plan(rng, pool=pool, ids=ids, anchor=anchor)
+                record = plans[collection](rng, pool=pool, ids=ids,
+                                           anchor=anchors[collection][index])
                 record[id_field] = record_id
                 for key in twins:
                     if key in record:
@@ -133,6 +153,16 @@ def seed_state(
                 except Unprocessable:
                     continue
     return state
+
+
+def _meaningful_id(name: str, schema: Any, service: str) -> bool:
+    """Whether an id field names a real thing (`zip`, `email`, `code`) rather than being
+    an opaque id: then its values are drawn like the field's, not `con_0001`."""
+    schema = schema if isinstance(schema, dict) else {}
+    kind = semantic_type(name, schema, service=service, resource=None)
+    if is_entity_id(kind) or any(key in schema for key in ("format", "pattern", "enum")):
+        return False
+    return kind not in FALLBACK_TYPES or field_kind(name, schema) not in (None, "fallback")
 
 
 def _properties(schema: dict[str, Any]) -> dict[str, Any]:

@@ -15,6 +15,7 @@ Whole values for a whole schema are `schemavalues.value_from_schema`'s job.
 
 from __future__ import annotations
 
+import base64
 import math
 import random
 import re
@@ -39,7 +40,6 @@ from compoworld.world.words import (
     SENTENCES,
     TITLE_HEADS,
     TITLE_TOPICS,
-    WORDS,
     company_domain,
     make_person,
     make_phone,
@@ -47,6 +47,10 @@ from compoworld.world.words import (
     make_street,
     slugify,
 )
+
+# A plain string with no better signal: a slug of a common noun and a number, never a word
+# of the filler list (`words.WORDS`), so it reads as a name someone gave a thing.
+_STRING_NOUNS = ("item", "entry", "record", "note", "draft", "batch", "project", "report")
 
 # Instants fall from about 13 months before the world's `now` to 5 months after it: past
 # activity mostly, some of it scheduled.
@@ -91,7 +95,15 @@ _MAKERS: dict[str, Callable[[random.Random], Any]] = {
     "filename": lambda r: f"{slugify(_title(r))}.{r.choice(FILE_EXTENSIONS)}",
     "title": _title,
     "text": lambda r: " ".join(r.sample(SENTENCES, r.randint(1, 3))),
-    "string": lambda r: r.choice(WORDS),
+    "string": lambda r: f"{r.choice(_STRING_NOUNS)}-{r.randint(100, 999)}",
+    "digits": lambda r: str(r.randint(1, 99999)),
+    "base64": lambda r: base64.b64encode(r.choice(SENTENCES).encode()).decode(),
+    "binary": lambda r: r.choice(SENTENCES),
+    "password": lambda r: "Pw-" + "".join(r.choices(string.ascii_letters + string.digits,
+                                                      k=12)) + "!",
+    "duration": lambda r: r.choice(("PT15M", "PT30M", "PT1H", "PT2H", "P1D")),
+    "regex": lambda r: r.choice(("^[a-z]+$", "^[A-Z]{2}[0-9]{4}$", ".*\\.pdf$")),
+    "json_pointer": lambda r: r.choice(("/data/0", "/items/1/name", "/status")),
     "integer": lambda r: r.randint(1, 100),
     "number": lambda r: round(r.uniform(1, 1000), 2),
     "boolean": lambda r: r.random() < 0.5,
@@ -101,10 +113,15 @@ _MAKERS: dict[str, Callable[[random.Random], Any]] = {
 }
 assert set(SHARED_TYPES) <= set(_MAKERS), "every shared type needs a generator"
 
-_FORMAT_TYPES = {"email": "email", "idn-email": "email", "date-time": "datetime",
+FORMAT_TYPES = {"email": "email", "idn-email": "email", "date-time": "datetime",
                  "date": "date", "time": "time", "uri": "url", "iri": "url", "uuid": "uuid",
                  "ipv4": "ipv4", "ipv6": "ipv6", "hostname": "hostname",
-                 "idn-hostname": "hostname"}
+                 "idn-hostname": "hostname", "uri-reference": "url", "iri-reference": "url",
+                 "url": "url", "guid": "uuid", "byte": "base64", "binary": "binary",
+                 "password": "password", "int32": "digits", "int64": "digits",
+                 "integer": "digits", "long": "digits", "double": "digits", "float": "digits",
+                 "decimal": "digits", "number": "digits", "duration": "duration",
+                 "regex": "regex", "json-pointer": "json_pointer"}
 
 
 def rng_country(rng: random.Random) -> str:
@@ -120,8 +137,8 @@ def generate(type_name: str, rng: random.Random, schema: dict[str, Any] | None =
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return rng.choice(usable_enum(schema))
     fmt = schema.get("format")
-    if isinstance(fmt, str) and fmt in _FORMAT_TYPES and schema_kind(schema) in (None, "string"):
-        type_name = _FORMAT_TYPES[fmt]
+    if isinstance(fmt, str) and fmt in FORMAT_TYPES and schema_kind(schema) in (None, "string"):
+        type_name = FORMAT_TYPES[fmt]
     maker = (_MAKERS.get(type_name) or _MAKERS.get(schema_kind(schema) or "string")
              or _MAKERS["string"])
     return conform(maker(rng), type_name, schema, rng)
@@ -142,6 +159,42 @@ def usable_enum(schema: dict[str, Any]) -> list[Any]:
     values converted to the type when none fits as it is; the whole enum as a last resort.
     """
     values = schema["enum"]
+    return fitting(values, schema) or list(values)
+
+
+def schema_offers(schema: dict[str, Any]) -> list[Any]:
+    """The literal values a schema offers: enum, const, default, example(s), x-example."""
+    found: list[Any] = []
+    for key in ("enum", "examples"):
+        values = schema.get(key)
+        if isinstance(values, list):
+            found.extend(values)
+        elif isinstance(values, dict):  # OpenAPI 3 `examples`: name -> {"value": ...}
+            found.extend(v.get("value") for v in values.values() if isinstance(v, dict))
+    for key in ("const", "default", "example", "x-example"):
+        if key in schema:
+            found.append(schema[key])
+    return found
+
+
+# Example values generated tools put in specs: they say nothing about the field.
+_PLACEHOLDERS = frozenset("string str text example sample value test foo bar baz abc xyz xxx "
+                          "null none undefined lorem ipsum string1 string2 my-value".split())
+
+
+def usable_examples(schema: dict[str, Any]) -> list[Any]:
+    """The schema's examples and default (not its enum) that fit it, without placeholders
+    (`"string"`, `"foo"`) and without objects or arrays (records are built field by field)."""
+    offers = [v for key in ("examples", "example", "x-example", "default") if key in schema
+              for v in schema_offers({key: schema[key]})]
+    plain = [v for v in offers if v is not None and not isinstance(v, dict | list)
+             and not (isinstance(v, str) and (not v.strip() or v.lower() in _PLACEHOLDERS))]
+    return list(dict.fromkeys(fitting(plain, schema))) if plain else []
+
+
+def fitting(values: list[Any], schema: dict[str, Any]) -> list[Any]:
+    """`values` that meet the schema's type, length, bounds and pattern (integers given as
+    digit strings are converted when nothing fits as it is)."""
     kinds = schema.get("type")
     kinds = [kinds] if isinstance(kinds, str) else kinds if isinstance(kinds, list) else []
     checks = [_JSON_TYPES[k] for k in kinds if k in _JSON_TYPES]
@@ -156,12 +209,15 @@ def usable_enum(schema: dict[str, Any]) -> list[Any]:
                 return False
             return not isinstance(schema.get("pattern"), str) or matches_pattern(schema["pattern"],
                                                                           value)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            low, high = _num(schema.get("minimum")), _num(schema.get("maximum"))
+            return (low is None or value >= low) and (high is None or value <= high)
         return True
 
     good = [v for v in values if fits(v)]
     if not good and "integer" in kinds:
         good = [int(v) for v in values if isinstance(v, str) and re.fullmatch(r"-?\d+", v)]
-    return good or list(values)
+    return good
 
 
 def schema_kind(schema: dict[str, Any]) -> str | None:
@@ -264,6 +320,10 @@ def _fit_string(value: str, type_name: str, schema: dict[str, Any], rng: random.
         value += "".join(rng.choice(string.ascii_lowercase) for _ in range(low - len(value)))
     pattern = schema.get("pattern")
     if isinstance(pattern, str) and not matches_pattern(pattern, value):
+        for form in (slugify(value), slugify(value, "_"), slugify(value, ""), value.upper()):
+            if (form and len(form) >= low and (high is None or len(form) <= high)
+                    and matches_pattern(pattern, form)):
+                return form  # `marketing-project` for `^[a-z0-9-]+$`: still the same name
         sample = sample_pattern(pattern, rng, low, high)
         if sample is not None:
             value = sample

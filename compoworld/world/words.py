@@ -79,10 +79,27 @@ CITIES = (
     ("Dublin", "IE", 53.3498, -6.2603, "Europe/Dublin"),
     ("Warsaw", "PL", 52.2297, 21.0122, "Europe/Warsaw"),
 )
+# Each city's region (state, province, county) as its ISO 3166-2 code without the country.
+CITY_REGIONS = {
+    "Paris": "IDF", "London": "ENG", "New York": "NY", "San Francisco": "CA", "Chicago": "IL",
+    "Toronto": "ON", "Berlin": "BE", "Madrid": "MD", "Rome": "RM", "Amsterdam": "NH",
+    "Stockholm": "AB", "Lisbon": "11", "Tokyo": "13", "Seoul": "11", "Singapore": "01",
+    "Sydney": "NSW", "Mumbai": "MH", "Sao Paulo": "SP", "Mexico City": "CMX", "Lagos": "LA",
+    "Nairobi": "30", "Zurich": "ZH", "Dublin": "D", "Warsaw": "MZ",
+}
 # `#` a digit, `?` an upper-case letter; countries not listed use five digits.
 POSTAL_FORMATS = {"GB": "?## #??", "CA": "?#? #?#", "NL": "#### ??", "JP": "###-####",
                   "SE": "### ##", "PT": "####-###", "BR": "#####-###", "IE": "?## ?###",
                   "PL": "##-###", "AU": "####", "CH": "####", "SG": "######", "IN": "######"}
+# Postal codes of each city's own range (`#` a digit, `?` a letter), so a zip agrees with it.
+CITY_POSTAL = {
+    "Paris": "750##", "London": "EC#? #??", "New York": "100##", "San Francisco": "941##",
+    "Chicago": "606##", "Toronto": "M5? #?#", "Berlin": "10###", "Madrid": "280##",
+    "Rome": "001##", "Amsterdam": "10## ??", "Stockholm": "1## ##", "Lisbon": "1###-###",
+    "Tokyo": "1##-####", "Seoul": "0####", "Singapore": "0#####", "Sydney": "2000",
+    "Mumbai": "400###", "Sao Paulo": "0####-###", "Mexico City": "0####", "Lagos": "100###",
+    "Nairobi": "00###", "Zurich": "80##", "Dublin": "D0# ?#??", "Warsaw": "0#-###",
+}
 STREETS = ("Oak Maple Cedar Elm Pine Willow Birch Chestnut Harbor Lake Hill Park Mill River "
            "Station Church King Queen Market Garden").split()
 STREET_KINDS = ("Street", "Avenue", "Road", "Lane", "Boulevard", "Way", "Drive")
@@ -151,6 +168,11 @@ class Place:
     def language(self) -> str:
         return COUNTRIES[self.country][4]
 
+    @property
+    def region(self) -> str:
+        """The city's state, province or county code (`CA` for San Francisco)."""
+        return CITY_REGIONS[self.city]
+
 
 @dataclass(frozen=True, slots=True)
 class Company:
@@ -216,9 +238,10 @@ def make_street(rng: random.Random) -> str:
     return f"{rng.randint(1, 250)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}"
 
 
-def make_postal_code(rng: random.Random, country: str) -> str:
-    """A postal code shaped like `country`'s (`POSTAL_FORMATS`, else five digits)."""
-    shape = POSTAL_FORMATS.get(country, "#####")
+def make_postal_code(rng: random.Random, country: str, city: str | None = None) -> str:
+    """A postal code of `city`'s range (`CITY_POSTAL`), else shaped like `country`'s
+    (`POSTAL_FORMATS`, else five digits)."""
+    shape = CITY_POSTAL.get(city or "") or POSTAL_FORMATS.get(country, "#####")
     return "".join(
         rng.choice(string.digits) if c == "#" else rng.choice(string.ascii_uppercase)
         if c == "?" else c for c in shape
@@ -228,7 +251,8 @@ def make_postal_code(rng: random.Random, country: str) -> str:
 def make_place(rng: random.Random, row: tuple | None = None) -> Place:
     """A place in one of `CITIES` (a random one unless `row` is given)."""
     city, country, lat, lon, tz = row or rng.choice(CITIES)
-    return Place(city, country, lat, lon, tz, make_street(rng), make_postal_code(rng, country))
+    return Place(city, country, lat, lon, tz, make_street(rng),
+                 make_postal_code(rng, country, city))
 
 
 def make_company(rng: random.Random, name: str | None = None, place: Place | None = None):
@@ -258,7 +282,7 @@ def make_person(
     ).lower()
     return Person(first, last, f"{first} {last}", f"{first}.{last}@{company.domain}".lower(),
                   make_phone(rng, place.country), username, make_street(rng),
-                  make_postal_code(rng, place.country), company, place)
+                  make_postal_code(rng, place.country, place.city), company, place)
 
 
 def make_product(rng: random.Random, row: tuple[str, float] | None = None) -> Product:
