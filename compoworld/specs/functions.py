@@ -3,7 +3,8 @@
 Each entry is `{"name", "description", "parameters"}`, the chat-completions wrapper
 `{"type": "function", "function": {...}}`, or an MCP `tools/list` entry
 `{"name", "description", "inputSchema"[, "outputSchema"]}` (a whole `{"tools": [...]}`
-result is accepted too). `returns` is the MCP `outputSchema` when there is one, else `{}`.
+result is accepted too). `returns` is the MCP `outputSchema` when there is one (else see
+rule 5 below).
 Sources: the service is `functions:<doc_id>`, each tool `functions:<doc_id>#<name>`.
 
 A function list says nothing of HTTP, so what a tool does is read from its name, then its
@@ -37,9 +38,12 @@ delete names):
 4. The parameter naming one record of the tool's own collection (`invoice_id`, `id`,
    `invoiceKey`) is typed as that collection's id; so is a qualified id of a collection of
    the service (`parent_folder_id` -> `<service>.folders.id`,
-   `primary_customer_id` -> `<service>.customers.id`), except a qualified id of the
-   tool's own collection on a read, update or delete (`list_folders(parent_folder_id)`
-   lists, it does not get the parent).
+   `primary_customer_id` -> `<service>.customers.id`); a qualified id of the tool's own
+   collection only on an action (`list_folders(parent_folder_id)` lists, it does not get
+   the parent).
+5. A read, create or update that declares no result returns its collection's record
+   (derived by specs/resources.py), a read with no key an array of them: that is what the
+   world that runs it answers, and what lets its outputs feed other tools.
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ from compoworld.graph.semtypes import (
     split_words,
 )
 from compoworld.specs.errors import SpecLoadError, one_line_reasons
-from compoworld.specs.fields import param_types
+from compoworld.specs.fields import param_types, return_types
 from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import KNOWN_VERBS, verb_effect
 from compoworld.specs.records import Effect, ServiceSpec, ToolSpec
@@ -141,15 +145,31 @@ def _load(items: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
     counts = Counter(d.resource for d in drafts if d.resource and d.effect != "action"
                      and d.verb not in COMPUTATION_VERBS)
     tools = [_settle(d, doc_id, service, counts, deadline) for d in drafts]
+    resources = derive_resources(tools, {})
     return ServiceSpec(
         name=service,
         title=doc_id.rsplit("/", 1)[-1],
         description=f"Functions from {doc_id}.",
         domain="other",
         source=f"functions:{doc_id}",
-        resources=derive_resources(tools, {}),
-        tools=tools,
+        resources=resources,
+        tools=[_with_returns(t, resources) for t in tools],
     )
+
+
+def _with_returns(tool: ToolSpec, resources: dict[str, dict[str, Any]]) -> ToolSpec:
+    """The tool with its result typed: a record operation that declares no result answers
+    with the record of its collection (a list: an array of them), as the world that runs it
+    stores them; actions and deletes keep `{}` (their answer is the world model's)."""
+    returns = tool.returns
+    record = resources.get(tool.resource or "")
+    if not returns and record is not None and tool.effect in ("read", "create", "update"):
+        own_id = entity_id_type(tool.service, tool.resource or "")
+        keyed = any(t == own_id for t in tool.param_types.values())
+        returns = record if tool.effect != "read" or keyed else {"type": "array",
+                                                                 "items": record}
+    types = return_types(returns, service=tool.service, resource=tool.resource)
+    return tool.model_copy(update={"returns": returns, "return_types": types})
 
 
 def _resolved(base: dict[str, Any], schema: dict[str, Any], deadline: Deadline
@@ -181,10 +201,11 @@ def _settle(draft: _Draft, doc_id: str, service: str, counts: Counter[str],
     types = param_types(draft.parameters, service=service, resource=resource, owners={})
     if resource is not None:
         # A qualified id of the tool's own collection (`parent_folder_id` of folders) is
-        # typed so only where no key is looked for: on a read, update or delete it would
-        # read as the record the call is about.
+        # typed so only on an action, which checks every record it names: on a read,
+        # update or delete it would read as the record the call is about, and a create
+        # checks only the ids of other collections.
         types |= {p: entity_id_type(service, c) for p, c in refs.items()
-                  if c != resource or effect in ("create", "action")}
+                  if c != resource or effect == "action"}
         if effect != "create":
             types |= {p: entity_id_type(service, resource) for p in own_keys}
     returns = spec.get("outputSchema")

@@ -75,8 +75,7 @@ EXPECTED: dict[tuple[str, str], tuple[str, str | None, str | tuple[str, ...] | N
     ("files", "archive_file"): ("action", "files", "file_id"),
     ("files", "share_file"): ("action", "files", "file_id"),
     ("files", "delete_file"): ("delete", "files", "file_id"),
-    # a create names no record of its own: the parent it takes is a folder id
-    ("files", "create_folder"): ("create", "folders", "parent_folder_id"),
+    ("files", "create_folder"): ("create", "folders", None),
     ("files", "get_folder"): ("read", "folders", "folder_id"),
     ("files", "list_folders"): ("read", "folders", None),
     ("messaging", "send_sms"): ("create", "messages", None),
@@ -133,11 +132,12 @@ REFERENCES = {
     ("invoicing", "list_line_items", "invoice_id"): "invoicing.invoices.id",
     ("crm", "merge_customers", "primary_customer_id"): "crm.customers.id",
     ("crm", "merge_customers", "duplicate_customer_id"): "crm.customers.id",
-    ("files", "create_folder", "parent_folder_id"): "files.folders.id",
     ("files", "upload_file", "folder_id"): "files.folders.id",
     ("files", "move_file", "folder_id"): "files.folders.id",
-    # on a read it would be taken for the folder to get: it keeps its own name's type
+    # a qualified id of the tool's own collection: taken for the record a read is about, and
+    # unchecked by a create, so typed by its own name
     ("files", "list_folders", "parent_folder_id"): "files.parent_folders.id",
+    ("files", "create_folder", "parent_folder_id"): "files.parent_folders.id",
     ("calendar", "create_event", "calendar_id"): "calendar.calendars.id",
     ("calendar", "add_attendee", "event_id"): "calendar.events.id",
 }
@@ -199,9 +199,11 @@ def test_ids_of_other_collections_and_shared_types_are_typed(services) -> None:
 def test_mcp_input_and_output_schemas_are_read(services) -> None:
     sms = _tool(services, "messaging", "send_sms")
     assert sms.parameters["required"] == ["phone_number", "body"]
-    assert sms.returns == {}
     message = _tool(services, "messaging", "get_message")
     assert message.returns["properties"]["status"]["enum"][-1] == "cancelled"
+    assert message.return_types["to"] == "email"
+    # the declared result is the record the other message tools answer with
+    assert sms.returns == services["messaging"].resources["messages"]
     # the MCP `tools/list` result object loads the same as its list
     entries = json.loads((FOLDER / "messaging.json").read_text())
     assert load_function_list({"tools": entries}, "messaging") == services["messaging"]
@@ -263,3 +265,20 @@ def test_each_collection_gets_the_fields_its_create_functions_take(services) -> 
         "type": "string"}
     # the messages record comes from get_message's MCP outputSchema, keyed by message_id
     assert services["messaging"].resources["messages"]["x-id-field"] == "message_id"
+
+
+def test_record_operations_return_their_record_and_lists_an_array(services) -> None:
+    helpdesk = services["helpdesk"]
+    record = helpdesk.resources["tickets"]
+    for function in ("get_ticket", "create_ticket", "update_ticket"):
+        assert _tool(services, "helpdesk", function).returns == record
+    for function in ("list_tickets", "search_tickets", "find_tickets_by_requester"):
+        assert _tool(services, "helpdesk", function).returns == {"type": "array",
+                                                                 "items": record}
+    listed = _tool(services, "helpdesk", "list_tickets").return_types
+    assert listed["[].requester_email"] == "email"
+    assert listed["[].id"] == "helpdesk.tickets.id"
+    for function in ("close_ticket", "send_reminder", "delete_ticket"):
+        tool = _tool(services, "helpdesk", function)
+        assert (tool.returns, tool.return_types) == ({}, {})
+    assert _tool(services, "utilities", "convert_currency").returns == {}

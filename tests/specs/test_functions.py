@@ -18,7 +18,11 @@ def test_function_list_loads_plain_and_wrapped_entries(fixtures) -> None:
     assert names == ["get_weather", "create_contact", "send_email"]
     assert [t.effect for t in spec.tools] == ["read", "create", "action"]
     assert [t.resource for t in spec.tools] == ["weather", "contacts", "emails"]
-    assert all(t.returns == {} for t in spec.tools)
+    # undeclared results: a record operation answers with its collection's record (a list
+    # read with an array of them), an action's answer stays the world model's
+    weather_record, contact_record = spec.resources["weather"], spec.resources["contacts"]
+    assert [t.returns for t in spec.tools] == [
+        {"type": "array", "items": weather_record}, contact_record, {}]
     assert [t.source for t in spec.tools] == [
         "functions:assistants/tools#get_weather", "functions:assistants/tools#createContact",
         "functions:assistants/tools#send_email",
