@@ -14,7 +14,11 @@ Arguments are bound either to an earlier output (hidden: the agent must find it)
 visible literal drawn from the world: an existing record's id or field for the tool's own
 collection, else a realistic value of the parameter's schema. A required parameter of the
 same type as another earlier output is joined to it (aggregation); an optional one is with
-odds `join`.
+odds `join`. Infrastructure parameters (auth keys, api versions, formats, pagination:
+specs/infra.py) are no fact of the task: never a link's target, never joined, never a
+visible literal. An optional one is left out; a required one gets the value the environment
+fills in (its default, else a schema-valid draw) with no binding, so neither the
+instruction nor the task's values mention it.
 
 Walking needs executable services, so the walk runs on a `World`-like object with
 `call(tool, arguments)` and `service(name)` (compose's `LazyWorld`); it never does I/O.
@@ -32,6 +36,7 @@ from compoworld.compose.values import Found, find_values, mentions
 from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
 from compoworld.services.runtime import Service
+from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json
 
@@ -138,6 +143,8 @@ def _step(
             continue
         target, param = rng.choice(options)
         node = graph.nodes[target]
+        if param in _environment_params(world.service(node.service), node):
+            continue  # an api key or a page size never carries a found value
         arguments, bindings = _bind(world, node, (param, step, source), walk, found, rng, config)
         if _attempt(world, node, arguments, bindings, walk, found, called):
             return True
@@ -193,6 +200,7 @@ def _bind(
     bindings: dict[str, Binding] = {}
     used = {link[1]} if link else set()
     stated = [render_value(v) for v in visible_values(walk.calls, [])]
+    environment = _environment_params(service, node)
     if link:
         param, step, source = link
         arguments[param] = _coerce(source.value, properties.get(param, {}))
@@ -202,6 +210,11 @@ def _bind(
             continue
         kind = node.params.get(param, "")
         required = param in node.required
+        if param in environment:
+            if required:  # filled by the environment: an argument without a binding
+                arguments[param] = _environment_value(world, service, node, param,
+                                                      properties[param], rng)
+            continue
         joins = [(i, f) for i, values in enumerate(found) if i not in used
                  for f in values if f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated)]
@@ -214,6 +227,25 @@ def _bind(
             arguments[param] = _literal(world, service, node, param, properties[param], rng)
             bindings[param] = Binding(kind="visible", type=kind or "string")
     return arguments, bindings
+
+
+def _environment_params(service: Service, node: ToolNode) -> set[str]:
+    """The tool's infrastructure parameters (specs/infra.py), by name."""
+    properties = service.tools[node.name].spec.parameters.get("properties", {})
+    return {name for name, schema in properties.items() if is_infrastructure(name, schema)}
+
+
+def _environment_value(
+    world: WalkWorld, service: Service, node: ToolNode, param: str, schema: dict[str, Any],
+    rng: random.Random,
+) -> Any:
+    """What the environment passes for a required infrastructure parameter: its default,
+    else any value its schema accepts (it is never shown, so it need not read well)."""
+    value = infrastructure_default(param, schema)
+    if value is not NO_DEFAULT:
+        return value
+    return value_from_schema(schema, rng, name=param, service=service.name,
+                             resource=node.resource, pool=getattr(world, "pool", None))
 
 
 def _hidden(source: Found, step: int) -> Binding:
@@ -261,7 +293,7 @@ def _literal(
 def _answer(walk: Walk, values: list[Found], rng: random.Random) -> AnswerItem | None:
     """A value of the last result to report: a typed one that the task does not state."""
     stated = {canonical_json(v) for c in walk.calls for k, v in c.arguments.items()
-              if c.bindings[k].kind == "visible"}
+              if (b := c.bindings.get(k)) is not None and b.kind == "visible"}
     options = [f for f in values if f.type in ANSWER_TYPES
                and canonical_json(f.value) not in stated
                and (not isinstance(f.value, str) or len(f.value) >= 3)]
