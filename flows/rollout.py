@@ -6,9 +6,9 @@ from typing import Any
 
 from prefect import flow
 
-from compoworld.graph.words import slugify
 from compoworld.rollout.stage import POLICIES
 from compoworld.shards import plan_shards
+from compoworld.world.words import slugify
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.catalog import run_query
