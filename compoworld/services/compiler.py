@@ -56,11 +56,13 @@ from compoworld.services.modeled import (
     is_action,
     model_plan,
     record_refs,
+    singleton_handler,
+    singleton_shape,
     stateless_reason,
     status_change,
 )
 from compoworld.services.rest import RestPlan, build_handler
-from compoworld.services.rest_shapes import pattern_sample
+from compoworld.services.rest_shapes import RecordShape, pattern_sample
 from compoworld.services.runtime import Implementation, Service, Tool
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.world.state import Handler, State
@@ -89,6 +91,7 @@ class Modeled:
     plan: RestPlan | None = None
     refs: tuple[tuple[str, str], ...] = ()
     status: tuple[str, str] | None = None
+    singleton: RecordShape | None = None  # a read of the collection's one record
 
 
 Plan = RestPlan | Modeled | CompileRefusal
@@ -116,6 +119,9 @@ def compile_service(spec: ServiceSpec, simulate: Simulate, respond: Respond | No
             tools[tool.name] = Tool(tool, "compiled", build_handler(plan))
         elif isinstance(plan, Modeled) and plan.plan is not None:
             tools[tool.name] = Tool(tool, "modeled", build_handler(plan.plan))
+        elif isinstance(plan, Modeled) and plan.singleton is not None:
+            handler = singleton_handler(tool.resource or "", plan.singleton)
+            tools[tool.name] = Tool(tool, "modeled", handler)
         elif isinstance(plan, Modeled) and respond is not None:
             handler = action_handler(tool, plan.refs, respond, plan.status)
             tools[tool.name] = Tool(tool, "modeled", handler)
@@ -127,6 +133,7 @@ def compile_service(spec: ServiceSpec, simulate: Simulate, respond: Respond | No
 def compile_report(spec: ServiceSpec) -> dict[str, CompileDecision]:
     """Per tool name: compiled, modeled or simulated, the operation, and the reason."""
     out = {}
+    tools = {t.name: t for t in spec.tools}
     for name, plan in _plan_service(spec)[0].items():
         if isinstance(plan, Modeled) and plan.plan is not None:
             rest = plan.plan
@@ -135,6 +142,10 @@ def compile_report(spec: ServiceSpec) -> dict[str, CompileDecision]:
                 "modeled", rest.operation, "modeled",
                 f"{_explain(rest)} (inferred from its name and schemas: {plan.refusal.reason})",
                 keys + rest.refs)
+        elif isinstance(plan, Modeled) and plan.singleton is not None:
+            out[name] = CompileDecision(
+                "modeled", "get", "modeled_singleton",
+                f"get the one {tools[name].resource} record ({plan.refusal.reason})")
         elif isinstance(plan, Modeled):
             what = f"; sets {plan.status[0]} to {plan.status[1]!r}" if plan.status else ""
             out[name] = CompileDecision(
@@ -146,9 +157,8 @@ def compile_report(spec: ServiceSpec) -> dict[str, CompileDecision]:
             out[name] = CompileDecision("compiled", plan.operation, "compiled", _explain(plan),
                                         keys + plan.refs)
         else:
-            tool = next(t for t in spec.tools if t.name == name)
             out[name] = CompileDecision("simulated", "", plan.code,
-                                        stateless_reason(tool, plan))
+                                        stateless_reason(tools[name], plan))
     return out
 
 
@@ -162,7 +172,9 @@ def _plan_service(spec: ServiceSpec
             plans[tool.name] = plan_tool(tool, spec.resources)
         except CompileRefusal as refusal:
             inferred = model_plan(tool, spec.resources, refusal)
-            plans[tool.name] = Modeled(refusal, inferred) if inferred else refusal
+            single = None if inferred else singleton_shape(tool, spec.resources, refusal)
+            plans[tool.name] = (Modeled(refusal, inferred) if inferred else
+                                Modeled(refusal, singleton=single) if single else refusal)
     # A collection no tool reads back is not REST-shaped: its "create" is an action in
     # disguise (`POST /Actions/Items/EquipItem`, `POST /invocations`).
     readable = {p.collection for p in map(_rest, plans.values())
@@ -266,10 +278,10 @@ def _with_id_types(resources: dict[str, dict[str, Any]],
         own = props.get(id_field) if isinstance(props.get(id_field), dict) else {}
         if any(k in own for k in ("format", "pattern", "enum")) or json_type(own) != "string":
             continue
-        if "type" in own and "x-derived" not in record:
-            continue  # the service's own records say string ids: new ones are digit strings
         first = typed[0]
         wanted = {k: first[k] for k in _ID_CONSTRAINTS if k in first}
+        if "type" in own and "x-derived" not in record and wanted.get("type") != "string":
+            continue  # the service's own records say string ids: new ones are digit strings
         if any({k: s.get(k) for k in wanted} != wanted for s in typed[1:]):
             continue  # the tools disagree: leave the record's own id schema
         if wanted == {"type": "string"}:

@@ -18,6 +18,9 @@ state can be inferred from its spec instead, in one of two ways:
   arguments}`) and answers from the world model, which sees the records it touched. A
   rubric can then check that "an SMS was sent to +33... saying ...".
 
+- **The one record** of a collection a read with no key returns (`GET /account`,
+  `GET /status`): the first stored record, in the read's shape.
+
 What stays stateless is a read with nothing to remember: a lookup or computation of
 its arguments (convert, validate, quote, geocode, a report of no collection). Those keep
 the `simulated` kind and the reason (`stateless_reason`).
@@ -30,10 +33,11 @@ from typing import Any
 
 from compoworld.graph.semtypes import entity_id_type, split_words
 from compoworld.services.compile_plan import CompileRefusal, names_collection, plan_tool
-from compoworld.services.rest import RestPlan
+from compoworld.services.rest import RestPlan, record_out
+from compoworld.services.rest_shapes import RecordShape, looks_like_record, record_shape
 from compoworld.specs.records import ToolSpec
 from compoworld.world.clock import NOW_TEXT
-from compoworld.world.state import Handler, State
+from compoworld.world.state import Handler, NotFound, State
 
 ACTION_LOG = "action_log"  # the collection every action of a service appends an event to
 _METHODS = {"get": "GET", "list": "GET", "create": "POST", "update": "PATCH",
@@ -65,6 +69,8 @@ def model_plan(tool: ToolSpec, resources: dict[str, dict[str, Any]],
         return None
     key = key_param(tool, collection)
     operation = ("get" if key else "list") if tool.effect == "read" else tool.effect
+    if operation in ("get", "list") and not _structured(tool.returns):
+        return None  # a rendering (text, an image, a file's bytes), not a record
     if operation in ("update", "delete") and key is None:
         return None
     path = f"/{collection}" + (f"/{{{key}}}" if key and operation != "list" else "")
@@ -74,6 +80,40 @@ def model_plan(tool: ToolSpec, resources: dict[str, dict[str, Any]],
     except CompileRefusal:
         return None
     return plan if plan.operation == operation else None
+
+
+def _structured(returns: dict[str, Any]) -> bool:
+    """Whether a result can hold records: unspecified, an object or an array."""
+    meaningful = returns.keys() - {"description", "title", "x-truncated"}
+    return not meaningful or returns.get("type", "object") in ("object", "array")
+
+
+def singleton_shape(tool: ToolSpec, resources: dict[str, dict[str, Any]],
+                    refusal: CompileRefusal) -> RecordShape | None:
+    """How a read with no key returns the one record of its collection (`GET /account`,
+    `GET /status`): its record shape when the result is that record, else None."""
+    record = resources.get(tool.resource or "")
+    if tool.effect != "read" or record is None or refusal.code not in ("not_a_list", "no_id"):
+        return None
+    if key_param(tool, tool.resource or "") or not _structured(tool.returns):
+        return None
+    shape = record_shape(tool.returns, record)
+    if shape.wrap is None and not shape.as_list and not looks_like_record(tool.returns, record):
+        return None
+    return shape
+
+
+def singleton_handler(collection: str, shape: RecordShape) -> Handler:
+    """A read of the one (first) record of `collection`: a 404 while there is none."""
+    out = record_out(shape)
+
+    def handler(state: State, arguments: dict[str, Any]) -> Any:
+        records = state.collections.get(collection) or {}
+        if not records:
+            raise NotFound(f"no {collection} record exists yet")
+        return out(records[min(records)])
+
+    return handler
 
 
 def is_action(tool: ToolSpec) -> bool:

@@ -157,7 +157,7 @@ def _copier(keep: frozenset[str] | None) -> Callable[[dict[str, Any]], dict[str,
     return lambda record: {k: clone(v) for k, v in record.items() if k in keep}
 
 
-def _record_out(shape: RecordShape) -> Callable[[dict[str, Any]], Any]:
+def record_out(shape: RecordShape) -> Callable[[dict[str, Any]], Any]:
     copy_record = _copier(shape.keep)
     if shape.as_list:
         return lambda record: [copy_record(record)]
@@ -172,7 +172,7 @@ def _record_out(shape: RecordShape) -> Callable[[dict[str, Any]], Any]:
 
 
 def _make_get(plan: RestPlan) -> Handler:
-    out = _record_out(plan.record)
+    out = record_out(plan.record)
 
     def get(state: State, args: dict[str, Any]) -> Any:
         return out(_target(state, args, plan)[1])
@@ -181,7 +181,7 @@ def _make_get(plan: RestPlan) -> Handler:
 
 
 def _make_update(plan: RestPlan) -> Handler:
-    out, fields, collection = _record_out(plan.record), plan.fields, plan.collection
+    out, fields, collection = record_out(plan.record), plan.fields, plan.collection
 
     def update(state: State, args: dict[str, Any]) -> Any:
         record = _target(state, args, plan)[1]
@@ -196,7 +196,7 @@ def _make_update(plan: RestPlan) -> Handler:
 
 
 def _make_delete(plan: RestPlan) -> Handler:
-    out, extras, id_field = _record_out(plan.record), plan.deleted, plan.id_field
+    out, extras, id_field = record_out(plan.record), plan.deleted, plan.id_field
 
     def delete(state: State, args: dict[str, Any]) -> Any:
         record_key, record = _target(state, args, plan)
@@ -214,7 +214,7 @@ def _make_delete(plan: RestPlan) -> Handler:
 
 def _make_create(plan: RestPlan) -> Handler:
     out, collection, id_field, kind = (
-        _record_out(plan.record), plan.collection, plan.id_field, plan.id_kind)
+        record_out(plan.record), plan.collection, plan.id_field, plan.id_kind)
     fields, fill, key, parents = plan.fields, plan.fill, plan.key, plan.parents
     natural, refs = plan.natural, plan.refs
     sample = pattern_sampler(plan.id_pattern) if kind == "pattern" else None

@@ -74,6 +74,22 @@ def _object_props(schema: Any) -> dict[str, Any]:
     return props if isinstance(props, dict) else {}
 
 
+def unwrap_record(returns: Any, resource: str) -> Any:
+    """The record inside a one-property envelope (`{"Bridge": {...}}`, `{"data": {...}}`),
+    else `returns` itself: the envelope is how the record is returned, not the record."""
+    props = _object_props(returns)
+    if len(props) != 1:
+        return returns
+    (name, inner), = props.items()
+    words = split_words(name)
+    own = split_words(singularize(resource))
+    wraps = snake_case(name) in _LIST_KEYS or words[-1:] == own[-1:]
+    if _object_props(inner) and inner.get("type", "object") == "object" and (
+            wraps or len(_object_props(inner)) >= 2):
+        return inner
+    return returns
+
+
 def list_items(returns: Any, resource: str) -> dict[str, Any] | None:
     """The item schema of the records a list result holds; None when it holds none."""
     if not isinstance(returns, dict):
