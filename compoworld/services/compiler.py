@@ -278,15 +278,30 @@ def _with_id_types(resources: dict[str, dict[str, Any]],
         own = props.get(id_field) if isinstance(props.get(id_field), dict) else {}
         if any(k in own for k in ("format", "pattern", "enum")) or json_type(own) != "string":
             continue
-        first = typed[0]
-        wanted = {k: first[k] for k in _ID_CONSTRAINTS if k in first}
-        if "type" in own and "x-derived" not in record and wanted.get("type") != "string":
-            continue  # the service's own records say string ids: new ones are digit strings
-        if any({k: s.get(k) for k in wanted} != wanted for s in typed[1:]):
-            continue  # the tools disagree: leave the record's own id schema
-        if wanted == {"type": "string"}:
+        wanted = _agreed(typed)
+        integer = wanted.get("type") in ("integer", "number")
+        if "type" in own and "x-derived" not in record and integer:
+            # the service's own records say string ids, its tools integers: digit strings
+            out[collection] = {**record, "properties": {**props, id_field: {
+                **own, "x-digits": True}}}
+            continue
+        if wanted in ({}, {"type": "string"}):
             continue
         out[collection] = {**record, "properties": {**props, id_field: {**own, **wanted}}}
+    return out
+
+
+def _agreed(schemas: list[dict[str, Any]]) -> dict[str, Any]:
+    """The id constraints every schema that states one agrees on (a type all share; a
+    format, pattern or length no other schema contradicts)."""
+    out: dict[str, Any] = {}
+    for key in _ID_CONSTRAINTS:
+        values = [s[key] for s in schemas if key in s]
+        if values and all(v == values[0] for v in values) and (
+                key != "type" or len(values) == len(schemas)):
+            out[key] = values[0]
+    if out.get("type") != "string":  # string constraints only fit string ids
+        out = {k: v for k, v in out.items() if k == "type"}
     return out
 
 
