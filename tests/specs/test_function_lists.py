@@ -282,3 +282,18 @@ def test_record_operations_return_their_record_and_lists_an_array(services) -> N
         tool = _tool(services, "helpdesk", function)
         assert (tool.returns, tool.return_types) == ({}, {})
     assert _tool(services, "utilities", "convert_currency").returns == {}
+
+
+def test_a_compound_noun_ending_in_a_collection_is_that_collection() -> None:
+    spec = load_function_list([
+        {"name": "create_ticket", "parameters": {"type": "object", "properties": {
+            "subject": {"type": "string"}}}},
+        {"name": "add_comment", "parameters": {"type": "object", "properties": {
+            "ticket_id": {"type": "string"}, "body": {"type": "string"}}}},
+        {"name": "get_ticket_comments", "description": "The comments on a ticket.",
+         "parameters": {"type": "object", "properties": {"ticket_id": {"type": "string"}}}},
+    ], "desk")
+    comments = spec.tools[2]
+    assert (comments.effect, comments.resource) == ("read", "comments")
+    assert comments.param_types["ticket_id"] == "desk.tickets.id"
+    assert comments.returns == {"type": "array", "items": spec.resources["comments"]}
