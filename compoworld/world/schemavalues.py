@@ -130,6 +130,12 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     if "const" in schema:
         const = schema["const"]
         return lambda ctx, scope: _copy(const)
+    if (isinstance(schema.get("enum"), list) and schema["enum"] and schema_kind(schema) == "array"
+            and not any(isinstance(v, list) for v in schema["enum"])):
+        # an enum of the items written on the array (`type: array, enum: [a, b]`)
+        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        items = {**items, "enum": schema["enum"]}
+        schema = {k: v for k, v in schema.items() if k != "enum"} | {"items": items}
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         values = usable_enum(schema)
         return lambda ctx, scope: _copy(ctx.rng.choice(values))

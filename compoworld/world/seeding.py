@@ -94,8 +94,9 @@ def seed_state(
     Ids are allocated first for every collection (`State.new_id` strings, or their numbers
     when the id field is an integer; drawn from the schema when it has a format, pattern
     or enum; the record's own value when the id field names a real thing, such as a `zip`
-    that then agrees with the record's city), so a record's foreign ids (`company_id`) name records that exist. Fields of
-    the record's own id type (`contactId` next to `id`) repeat its id. Within a collection
+    that then agrees with the record's city), so a record's foreign ids (`company_id`)
+    name records that exist. Fields of the record's own id type (`contactId` next to `id`)
+    repeat its id. Within a collection
     the records' main people (and companies, places, products) are distinct pool entries.
     A record the generator cannot make valid in `ATTEMPTS` draws is left out.
     """
@@ -107,6 +108,7 @@ def seed_state(
     plans = {c: compile_schema(s, service=spec.name, resource=c)
              for c, s in spec.resources.items()}
     anchors: dict[str, list[dict[str, Any]]] = {}
+    shapes = _param_shapes(spec)
     for collection, schema in spec.resources.items():
         casts = {
             "person": sample_weighted(rng, pool.people, count),
@@ -118,18 +120,26 @@ def seed_state(
                                for index in range(count)]
         id_field = state.id_field(collection)
         id_schema = _properties(schema).get(id_field, {})
-        meaningful = _meaningful_id(id_field, id_schema, spec.name)
+        id_schema = id_schema if isinstance(id_schema, dict) else {}
+        own_type = entity_id_type(spec.name, collection)
+        # a plain string id the tools' parameters shape (`VersionNumber: integer`, a
+        # pattern): drawn in that shape, or every call with a stored id would be a 400
+        shape = shapes.get(own_type) if json_type(id_schema) == "string" and not any(
+            key in id_schema for key in _SHAPED) else None
+        meaningful = shape is None and _meaningful_id(id_field, id_schema, spec.name)
         values: list[Any] = []
         for index in range(count):
             text = state.new_id(collection)
             value = None
-            if meaningful:  # a `zip` or `code` id: the record's own value, from its anchor
+            if shape is not None:
+                value = _shaped_id(shape, state.next_ids[collection], rng, values)
+            elif meaningful:  # a `zip` or `code` id: the record's own value, from its anchor
                 value = plans[collection](rng, pool=pool, anchor=anchors[collection][index]
                                           ).get(id_field)
             if value is None or value in values or isinstance(value, dict | list):
                 value = _id_value(text, state.next_ids[collection], id_schema, rng, values)
             values.append(value)
-        ids[entity_id_type(spec.name, collection)] = values
+        ids[own_type] = values
     for collection, schema in spec.resources.items():
         id_field = state.id_field(collection)
         own_type = entity_id_type(spec.name, collection)
@@ -163,6 +173,41 @@ def _meaningful_id(name: str, schema: Any, service: str) -> bool:
     if is_entity_id(kind) or any(key in schema for key in ("format", "pattern", "enum")):
         return False
     return kind not in FALLBACK_TYPES or field_kind(name, schema) not in (None, "fallback")
+
+
+_SHAPED = ("format", "pattern", "enum")
+
+
+def _param_shapes(spec: ServiceSpec) -> dict[str, dict[str, Any]]:
+    """Entity id type -> the first tool parameter schema of that type that constrains it
+    (integer, format or pattern), unless a parameter of the type that addresses a record
+    (not a create's body) takes any string."""
+    shapes: dict[str, dict[str, Any]] = {}
+    loose: set[str] = set()
+    for tool in spec.tools:
+        props = _properties(tool.parameters)
+        for param, kind in tool.param_types.items():
+            sub = props.get(param)
+            if not is_entity_id(kind) or not isinstance(sub, dict):
+                continue
+            if json_type(sub) == "integer" or any(key in sub for key in ("format", "pattern")):
+                shapes.setdefault(kind, sub)
+            elif json_type(sub) == "string" and tool.effect != "create":
+                loose.add(kind)  # a create's body carries the record's own id field as is
+    return {kind: sub for kind, sub in shapes.items() if kind not in loose}
+
+
+def _shaped_id(shape: dict[str, Any], number: int, rng: random.Random,
+               taken: list[Any]) -> str | None:
+    """A string id in a parameter's shape: its number for integer parameters (`"3"`, which
+    the arguments turn back into 3), else a draw that meets its format or pattern."""
+    if json_type(shape) == "integer":
+        return str(conform(number, "integer", shape, rng))
+    for _ in range(5):
+        value = value_from_schema(shape, rng)
+        if isinstance(value, str) and value not in taken:
+            return value
+    return None
 
 
 def _properties(schema: dict[str, Any]) -> dict[str, Any]:

@@ -217,6 +217,9 @@ def fitting(values: list[Any], schema: dict[str, Any]) -> list[Any]:
     good = [v for v in values if fits(v)]
     if not good and "integer" in kinds:
         good = [int(v) for v in values if isinstance(v, str) and re.fullmatch(r"-?\d+", v)]
+    if not good and "string" in kinds:  # `enum: [1, 2]` under `type: string`
+        good = [str(v) for v in values if isinstance(v, int | float) and not isinstance(
+            v, bool) and fits(str(v))]
     return good
 
 
@@ -325,6 +328,12 @@ def _fit_string(value: str, type_name: str, schema: dict[str, Any], rng: random.
                     and matches_pattern(pattern, form)):
                 return form  # `marketing-project` for `^[a-z0-9-]+$`: still the same name
         sample = sample_pattern(pattern, rng, low, high)
+        if sample is None and low:  # `^arn:aws:sns:` with minLength 20: pad its open end
+            short = sample_pattern(pattern, rng, 0, high)
+            padded = (short or "") + "".join(
+                rng.choice(string.ascii_lowercase + string.digits)
+                for _ in range(low - len(short or "")))
+            sample = padded if short is not None and matches_pattern(pattern, padded) else None
         if sample is not None:
             value = sample
     return value

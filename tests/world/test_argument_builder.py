@@ -189,3 +189,31 @@ def test_the_detector_finds_filler_words_and_placeholders():
     assert not random_token("con_0005", "contact_id")
     assert not random_token("alpha", "stage", {"enum": ["alpha", "beta"]})
     assert not random_token("travel", "category")
+
+
+def test_ids_take_the_shape_the_tools_ask_for():
+    from compoworld.specs.openapi import load_openapi
+
+    body = {"content": {"application/json": {"schema": {
+        "$ref": "#/components/schemas/Deployment"}}}}
+    document = {
+        "openapi": "3.0.3", "info": {"title": "Deploy", "version": "1"},
+        "components": {"schemas": {"Deployment": {"type": "object", "properties": {
+            "id": {"type": "string"}, "name": {"type": "string"}}}}},
+        "paths": {
+            "/deployments": {"post": {"operationId": "createDeployment", "requestBody": body,
+                                      "responses": {"201": {"description": "ok", **body}}}},
+            "/deployments/{id}": {"get": {
+                "operationId": "getDeployment",
+                "parameters": [{"name": "id", "in": "path", "required": True,
+                                "schema": {"type": "integer", "minimum": 1}}],
+                "responses": {"200": {"description": "ok", **body}}}}},
+    }
+    spec = load_openapi(document, "deploy.json")
+    get = next(t for t in spec.tools if t.name.endswith("get_deployment"))
+    assert get.param_types["id"].endswith(".deployments.id")
+    state = seed_state(spec, 1)
+    ids = sorted(state.records("deployments"))
+    assert len(ids) == 5 and all(key.isdigit() for key in ids)  # `get` takes an integer
+    for key in ids:
+        valid(get.parameters, {"id": int(key)})

@@ -1,0 +1,37 @@
+"""Values across the default selection of the real corpus look real: random tokens (filler
+words, `zip_0005` placeholders) are under 1% of generated strings, and each tool's own
+generated arguments validate against its parameters schema.
+
+The selection is built as the synthesize stage builds it (bench/values.py); the first run
+loads every corpus document once (a few minutes) and caches the candidate rows.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.values import argument_failures, default_selection, token_share
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def specs(corpus) -> list:
+    return default_selection(300)
+
+
+def test_random_tokens_are_under_one_percent_of_generated_strings(specs: list):
+    total, bad, samples, examples = token_share(specs, seed=0)
+    share = bad / total
+    print(f"\nrandom tokens: {bad} of {total} strings ({share:.3%}) over {len(specs)} services")
+    for kind in ("status", "category", "version", "role", "region", "sort", "name", "text"):
+        print(f"  {kind:10s} {'; '.join(samples.get(kind, [])[:4])}")
+    assert len(specs) == 300 and total > 50_000
+    assert share < 0.01, examples[:20]
+
+
+def test_tools_own_arguments_validate_against_their_parameters(specs: list):
+    tools, failed, examples = argument_failures(specs, seed=0)
+    print(f"\narguments: {failed} of {tools} tools fail their own parameters schema")
+    assert tools > 5_000
+    assert failed / tools < 0.005, examples[:20]
