@@ -22,6 +22,7 @@ from typing import Any
 import orjson
 
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
+from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
 from compoworld.services.synthesize import build_service
 from compoworld.specs.records import ServiceSpec, ToolSpec
@@ -188,6 +189,8 @@ class ServiceLibrary:
                 continue  # not mounted by synthesis
             if node.implementation == "simulated" and tool.implementation != "simulated":
                 tool = Tool(tool.spec, "simulated", model.handler_for(tool.spec))
+            elif node.implementation == "modeled" and tool.implementation == "compiled":
+                tool = action_tool(service.spec, tool.spec, model.respond)  # as verified
             elif node.implementation == "coded":
                 # Generated code runs in the sandbox here too, exactly as it was verified.
                 from compoworld.services.sandbox import SandboxedHandler

@@ -130,6 +130,14 @@ def compile_service(spec: ServiceSpec, simulate: Simulate, respond: Respond | No
     return Service(spec, tools, State(spec.resources))
 
 
+def action_tool(spec: ServiceSpec, tool: ToolSpec, respond: Respond) -> Tool:
+    """`tool` modeled as an action (modeled.py) over `spec`'s collections: what a write
+    whose compiled semantics failed verification becomes, so it still leaves its mark."""
+    handler = action_handler(tool, record_refs(tool, spec.resources), respond,
+                             status_change(tool, spec.resources))
+    return Tool(tool, "modeled", handler)
+
+
 def compile_report(spec: ServiceSpec) -> dict[str, CompileDecision]:
     """Per tool name: compiled, modeled or simulated, the operation, and the reason."""
     out = {}

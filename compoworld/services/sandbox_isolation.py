@@ -53,9 +53,10 @@ __all__ = ["BWRAP_SETTING", "SANDBOX_GID", "SANDBOX_UID", "SandboxUnavailable", 
 BWRAP_SETTING = "COMPOWORLD_BWRAP"
 SANDBOX_UID = SANDBOX_GID = 65534  # nobody/nogroup
 _REPO = Path(__file__).resolve().parents[2]
-# The repository files the worker imports (runtime's spec types are stood in for).
+# The repository files the worker imports (typed state and its errors, world/state.py).
 _REPO_FILES = ("compoworld/__init__.py", "compoworld/services/__init__.py",
-               "compoworld/services/runtime.py", "compoworld/services/sandbox_worker.py")
+               "compoworld/world/__init__.py", "compoworld/world/state.py",
+               "compoworld/services/sandbox_worker.py")
 _DEPENDENCIES = ("orjson", "fastjsonschema", "jsonschema")
 BOOT = ("import sys; sys.path[:0] = sys.argv[2:]; "
         "from compoworld.services.sandbox_worker import main; main(sys.argv[1])")

@@ -70,14 +70,9 @@ def loads(line: bytes) -> Any:
 
 
 def _import_runtime() -> types.ModuleType:
-    # runtime needs ServiceSpec/ToolSpec only as annotations; the real module loads pydantic
-    # (~0.25 s, most of a start), so stand-ins keep a worker start near 60 ms.
-    specs, records = types.ModuleType("compoworld.specs"), types.ModuleType("records")
-    specs.__path__ = []
-    records.ServiceSpec = records.ToolSpec = type("SpecStandIn", (), {})
-    sys.modules.setdefault("compoworld.specs", specs)
-    sys.modules.setdefault("compoworld.specs.records", records)
-    return importlib.import_module("compoworld.services.runtime")
+    # Typed state, its errors and validators live in world/state.py, which imports neither
+    # pydantic nor the specs (~0.25 s, most of a start): a worker start stays near 60 ms.
+    return importlib.import_module("compoworld.world.state")
 
 
 def _arm_cpu(cpu_seconds: float) -> None:

@@ -6,7 +6,8 @@ The `synthesize` stage's work function. For each service spec of the shard:
    inferred from names and schemas, actions logged) over the same typed state; the rest,
    pure lookups, simulated (stateless) by the offline world model, each with its reason;
 2. seed its start state from the world seed (shared pool first, then its collections);
-3. run every verification check; each compiled or modeled tool that fails is rebuilt as
+3. run every verification check; a compiled write that fails is rebuilt as a modeled
+   action (it still leaves an event), any other failing compiled or modeled tool as
    `simulated`
    and checked again, and recorded so;
 4. mount the tools that pass; the service is verified when at least one tool is mounted.
@@ -26,7 +27,7 @@ import orjson
 
 from compoworld.graph.semtypes import entity_id_type
 from compoworld.services.builtin import build_builtin, example_state
-from compoworld.services.compiler import compile_report, compile_service
+from compoworld.services.compiler import action_tool, compile_report, compile_service
 from compoworld.services.runtime import Service, Tool
 from compoworld.services.sandbox import source_hash
 from compoworld.services.verify import CheckResult, check_tool, failed_tools, verify_service
@@ -96,10 +97,14 @@ def synthesize_service(spec: ServiceSpec, seed: int, coder: dict[str, Any] | Non
             if service.tools[name].implementation not in ("compiled", "modeled"):
                 continue
             spec_of, was = service.tools[name].spec, service.tools[name].implementation
-            service.tools[name] = Tool(spec_of, "simulated", model.handler_for(spec_of))
-            reasons[name] = f"{was} failed {failures.pop(name)}"
+            if was == "compiled" and spec_of.effect != "read":
+                service.tools[name] = action_tool(service.spec, spec_of, model.respond)
+                reasons[name] = f"compiled failed {failures.pop(name)}; modeled as an action"
+            else:
+                service.tools[name] = Tool(spec_of, "simulated", model.handler_for(spec_of))
+                reasons[name] = f"{was} failed {failures.pop(name)}"
             again = check_tool(service, service.state, name, seed, value_for)
-            results.extend(("simulated", result) for result in again)
+            results.extend((service.tools[name].implementation, result) for result in again)
             failures.update(failed_tools(again))
     except Exception as error:  # noqa: BLE001 - one bad spec is a recorded reason, not a crash
         return _unbuildable(spec, seed, f"{type(error).__name__}: {error}", started)

@@ -12,7 +12,9 @@ see each other's writes. Per tool:
 - `unknown_id_404`           (tools with an id parameter, not simulated) an unknown id
                              is a 404;
 - `rejection_keeps_state`    rejected calls leave the state digest unchanged;
-- `read_is_pure`             (effect `read`) a successful read changes nothing.
+- `read_is_pure`             (effect `read`) a successful read changes nothing;
+- `write_changes_state`      (every other effect) a successful write or action changes the
+                             state (a record, or an event in the action log).
 
 Per collection, over its compiled and modeled tools (each tool involved gets the check):
 
@@ -64,9 +66,11 @@ def _collection_of(service: Service, tool: str, param: str) -> str | None:
 
 
 def build_arguments(
-    service: Service, state: State, tool: str, rng: random.Random, value_for: ValueFor
+    service: Service, state: State, tool: str, rng: random.Random, value_for: ValueFor,
+    optional: bool = False,
 ) -> dict[str, Any]:
-    """Valid-looking arguments: existing ids for id params, generated values otherwise.
+    """Valid-looking arguments: existing ids for id params, generated values for the
+    required others (and for the optional ones too with `optional`).
 
     When the tool works on a child collection under a parent (`/contacts/{id}/notes/{n}`),
     the parent id is taken from the chosen child's link field (`x-parent`), so the pair
@@ -82,7 +86,7 @@ def build_arguments(
         if collection is not None and state.records(collection):
             keys[name] = collection
             arguments[name] = _typed_id(properties[name], sorted(state.records(collection))[0])
-        elif name in required:
+        elif name in required or (optional and collection is None):
             arguments[name] = value_for(properties[name], rng, name)
     child_param = next((p for p, c in keys.items() if c == spec.resource), None)
     if child_param is not None:
@@ -145,9 +149,13 @@ def check_tool(
     if first["success"]:
         problem = output_check(spec.returns)(first["data"])
         record("returns_valid", problem is None, problem or "")
+        changed = diff(start, after)
         if spec.effect == "read":
-            changed = diff(start, after)
             record("read_is_pure", not changed, f"changed {sorted(changed)}" if changed else "")
+        else:  # a world agrees with itself: a write that "succeeds" leaves its mark
+            record("write_changes_state", bool(changed) or _changes_with_more(
+                service, start, tool, seed, value_for),
+                "" if changed else f"a successful {spec.effect} changed nothing")
     second, again = _call(service, start, tool, arguments)
     same = second == first and again.digest() == after.digest()
     record("deterministic", same, "" if same else "two identical calls differed")
@@ -171,6 +179,20 @@ def check_tool(
         kept = kept and state.digest() == digest
     record("rejection_keeps_state", kept, "" if kept else "a rejected call changed the state")
     return results
+
+
+def _changes_with_more(service: Service, start: State, tool: str, seed: int,
+                       value_for: ValueFor) -> bool:
+    """Whether the write changes the state once its optional fields are given too (an
+    update called with only its key rightly changes nothing); three draws, since a drawn
+    value may equal the stored one."""
+    for attempt in range(3):
+        rng = random.Random(seed + 7919 * (attempt + 1))
+        arguments = build_arguments(service, start, tool, rng, value_for, optional=True)
+        result, after = _call(service, start, tool, arguments)
+        if result["success"] and diff(start, after):
+            return True
+    return False
 
 
 def _id_param(service: Service, tool: str, collection: str) -> str | None:
