@@ -25,6 +25,7 @@ from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
 from compoworld.services.synthesize import build_service
+from compoworld.specs.infra import infrastructure_names
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.world.seeding import Pool, draw_pool
 from compoworld.world.state import State, canonical_json
@@ -46,14 +47,17 @@ class ServiceInfo:
 
 def tool_node(spec: ToolSpec, implementation: str, param_types: dict[str, str] | None = None
               ) -> ToolNode:
-    """The graph node of one mounted tool."""
+    """The graph node of one mounted tool. Infrastructure parameters (specs/infra.py) are
+    left out of its inputs: no edge leads into an api key, a callback or a page size."""
+    types = spec.param_types if param_types is None else param_types
+    infra = set(infrastructure_names(spec.parameters))
     return ToolNode(
         name=spec.name,
         service=spec.service,
         effect=spec.effect,
         implementation=implementation,
         resource=spec.resource,
-        params=spec.param_types if param_types is None else param_types,
+        params={p: t for p, t in types.items() if p not in infra},
         required=tuple(sorted(spec.parameters.get("required", []))),
         outputs=spec.return_types,
         description=spec.description,

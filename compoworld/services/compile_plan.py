@@ -59,6 +59,7 @@ from compoworld.services.rest_shapes import (
     record_shape,
     required_fillers,
 )
+from compoworld.specs.infra import is_infrastructure
 from compoworld.specs.paths import CREATE_VERBS, DELETE_VERBS, UPDATE_VERBS, PathShape, analyze_path
 from compoworld.specs.records import ToolSpec
 
@@ -293,6 +294,8 @@ def _list_params(props: dict[str, Any], record: dict[str, Any],
         if role and role not in roles and (role == "cursor" or numeric):
             roles[role] = param
             continue
+        if is_infrastructure(param, schema):
+            continue  # `format=json` names no record field to filter on
         field = by_snake.get(snake) or by_snake.get(singularize(snake))
         if field is None:
             if snake in _SEARCH and kind == "string":

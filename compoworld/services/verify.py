@@ -195,6 +195,10 @@ def _changes_with_more(service: Service, start: State, tool: str, seed: int,
     return False
 
 
+def _required(service: Service, tool: str) -> set[str]:
+    return set(service.tools[tool].spec.parameters.get("required") or ())
+
+
 def _id_param(service: Service, tool: str, collection: str) -> str | None:
     wanted = entity_id_type(service.name, collection)
     params = service.tools[tool].spec.param_types
@@ -229,12 +233,17 @@ def check_collection(
         if role in by_role and (keyed or role in ("create", "list")):
             by_role[role].append(name)
     get = by_role["get"][0] if by_role["get"] else None
-    lister = by_role["list"][0] if by_role["list"] else None
+    # the plainest list: fewest required parameters (`list_tickets` before
+    # `find_tickets_by_requester`), called with only those, so no filter hides a change
+    lister = min(by_role["list"], key=lambda n: (len(_required(service, n)), n), default=None)
     id_field = start.id_field(collection)
     results: list[CheckResult] = []
 
     def args(tool: str) -> dict[str, Any]:
         return build_arguments(service, service.state, tool, random.Random(seed), value_for)
+
+    def list_args(tool: str) -> dict[str, Any]:
+        return {k: v for k, v in args(tool).items() if k in _required(service, tool)}
 
     def record(tools: list[str | None], check: str, passed: bool, detail: str = "") -> None:
         results.extend(CheckResult(t, check, passed, detail[:500]) for t in tools if t)
@@ -244,7 +253,7 @@ def check_collection(
 
     for create in by_role["create"]:
         service.state = start.copy()
-        before = _list_size(service, lister, args(lister)) if lister else None
+        before = _list_size(service, lister, list_args(lister)) if lister else None
         made = service.call(create, args(create))
         if not made["success"] or not isinstance(made["data"], dict):
             continue  # accepts_valid_arguments already records the failure
@@ -255,14 +264,14 @@ def check_collection(
             same = isinstance(data, dict) and all(data.get(k) == v for k, v in made["data"].items())
             record([create, get], "create_then_get", same, "" if same else f"get gave {got}")
         if before is not None:
-            after = _list_size(service, lister, args(lister))
+            after = _list_size(service, lister, list_args(lister))
             grew = after == before + 1 or after == before  # a full page may hide the new one
             record([create, lister], "list_reflects_writes", grew, f"{before} -> {after}")
     for delete in by_role["delete"]:
         service.state = start.copy()
         arguments = args(delete)
         key = _id_param(service, delete, collection)
-        before = _list_size(service, lister, args(lister)) if lister else None
+        before = _list_size(service, lister, list_args(lister)) if lister else None
         if key not in arguments or not service.call(delete, arguments)["success"]:
             continue
         if get:
@@ -270,7 +279,7 @@ def check_collection(
             code = None if gone["success"] else gone["error"]["code"]
             record([delete, get], "delete_then_get_404", code == 404, f"get gave {code}")
         if before is not None:
-            after = _list_size(service, lister, args(lister))
+            after = _list_size(service, lister, list_args(lister))
             shrank = after == before - 1
             record([delete, lister], "list_reflects_writes", shrank, f"{before} -> {after}")
     for update in by_role["update"]:

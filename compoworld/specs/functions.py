@@ -62,6 +62,7 @@ from compoworld.graph.semtypes import (
 )
 from compoworld.specs.errors import SpecLoadError, one_line_reasons
 from compoworld.specs.fields import param_types, return_types
+from compoworld.specs.infra import relax_infrastructure
 from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import KNOWN_VERBS, verb_effect
 from compoworld.specs.records import Effect, ServiceSpec, ToolSpec
@@ -135,8 +136,8 @@ def _load(items: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
         seen.add(part)
         if not TOOL_NAME_RE.match(f"{service}__{part}"):
             raise SpecLoadError(f"entry {index}: cannot make a valid tool name from it")
-        parameters = _resolved({"type": "object", "properties": {}}, spec["parameters"],
-                               deadline)
+        parameters = relax_infrastructure(_resolved({"type": "object", "properties": {}},
+                                                    spec["parameters"], deadline))
         description = clean_text(spec.get("description")) or spec["name"]
         verb, words = _verb_and_object(split_words(spec["name"]), description)
         effect: Effect = "read" if verb in _READ_EXTRA else verb_effect([verb or ""])

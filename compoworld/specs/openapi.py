@@ -31,6 +31,7 @@ from typing import Any
 
 from compoworld.specs.errors import SpecLoadError, one_line_reasons
 from compoworld.specs.fields import param_types, record_schema, return_types
+from compoworld.specs.infra import relax_infrastructure
 from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import analyze_path, default_tool_name, infer_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
@@ -84,7 +85,8 @@ def _load(document: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
             if str(method).lower() in METHODS and isinstance(op, dict):
                 deadline.check()
                 drafts.append(
-                    _draft(resolver, service, doc_id, path, str(method).lower(), op, item)
+                    _draft(resolver, service, doc_id, path, str(method).lower(), op, item,
+                           api_version=_version(info))
                 )
     if not drafts:
         raise SpecLoadError("no operations under `paths`")
@@ -109,16 +111,26 @@ def _load(document: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
     )
 
 
+def _version(info: dict[str, Any]) -> str | None:
+    version = info.get("version")
+    return str(version) if isinstance(version, str | int | float) else None
+
+
 def _draft(resolver: SchemaResolver, service: str, doc_id: str, path: str, method: str,
-           op: dict[str, Any], item: dict[str, Any]) -> dict[str, Any]:
-    """Everything of one tool except its final (deduplicated) name."""
+           op: dict[str, Any], item: dict[str, Any], *, api_version: str | None = None
+           ) -> dict[str, Any]:
+    """Everything of one tool except its final (deduplicated) name. Infrastructure
+    parameters (auth keys, api versions, formats, paging: specs/infra.py) are optional with
+    a default: the environment fills them, they are never task facts."""
     shape = analyze_path(path)
     op_id = op.get("operationId")
     effect = infer_effect(method, path, op_id if isinstance(op_id, str) else None)
     resource = shape.nouns[-1] if shape.nouns else None
     base = snake_words(op_id) if isinstance(op_id, str) else ""
     base = base or snake_words(default_tool_name(method, path)) or method
-    parameters = _shrink(resolver, lambda depth: _parameters(resolver, op, item, depth))
+    parameters = relax_infrastructure(
+        _shrink(resolver, lambda depth: _parameters(resolver, op, item, depth)),
+        api_version=api_version)
     returns = _shrink(resolver, lambda depth: _returns(resolver, op, depth))
     return {
         "base": base,

@@ -126,7 +126,9 @@ def load_document(root: Path, rel: str, limits: DocumentLimits = DEFAULT_LIMITS,
         return load_openapi(document, doc_id, deadline=deadline)
     if isinstance(document, dict) and "swagger" in document:
         raise SpecLoadError("Swagger 2.0 is not supported; convert to OpenAPI 3")
-    if isinstance(document, list):
+    if isinstance(document, list) or (isinstance(document, dict)
+                                      and isinstance(document.get("tools"), list)):
+        # a function list, or an MCP `tools/list` result ({"tools": [...]})
         return load_function_list(document, doc_id, deadline=deadline)
     kind = type(document).__name__
     raise SpecLoadError(f"neither an OpenAPI 3 document nor a function list (a {kind})")
