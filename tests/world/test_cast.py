@@ -1,0 +1,54 @@
+"""One cast for every service: the built-in services and the corpus services draw their
+people from the same `world.seeding.draw_pool`, so a CRM contact can be the recipient of a
+corpus mail service's message, and one `now` dates them all."""
+
+from __future__ import annotations
+
+from compoworld.services.builtin import example_state
+from compoworld.services.synthesize import build_service
+from compoworld.specs.openapi import load_openapi
+from compoworld.world.clock import NOW_TEXT
+from compoworld.world.seeding import draw_pool
+
+CUSTOMER = {"type": "object", "properties": {
+    "id": {"type": "string"}, "email": {"type": "string", "format": "email"},
+    "first_name": {"type": "string"}, "last_name": {"type": "string"}}}
+DOCUMENT = {
+    "openapi": "3.0.0", "info": {"title": "Shop", "version": "1"},
+    "paths": {
+        "/customers": {"get": {"operationId": "listCustomers", "responses": {"200": {
+            "description": "ok", "content": {"application/json": {"schema": {
+                "type": "array", "items": CUSTOMER}}}}}}},
+        "/customers/{id}": {"get": {
+            "operationId": "getCustomer",
+            "parameters": [{"name": "id", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok", "content": {
+                "application/json": {"schema": CUSTOMER}}}}}},
+    },
+}
+
+
+def test_builtin_and_corpus_services_share_one_cast():
+    seed = 11
+    cast = {p.email: p for p in draw_pool(seed).people}
+    contacts = example_state("crm", seed).records("contacts").values()
+    crm = {c["email"] for c in contacts}
+    assert crm and crm <= set(cast)  # every built-in contact is one of the world's people
+    for contact in contacts:
+        person = cast[contact["email"]]
+        assert (contact["first_name"], contact["last_name"]) == (person.first_name,
+                                                                 person.last_name)
+    shop, _reasons, _model = build_service(load_openapi(DOCUMENT, "shop.example/openapi"),
+                                           seed)
+    customers = {c["email"] for c in shop.state.records("customers").values()}
+    assert customers and customers <= set(cast)
+    assert crm & customers  # the same person is a CRM contact and a shop customer
+
+
+def test_builtin_services_and_episodes_share_the_worlds_now():
+    from compoworld.rollout.episode import NOW
+    from compoworld.services.builtin.common import DEFAULT_WORLD
+
+    assert DEFAULT_WORLD["now"] == NOW == NOW_TEXT
+    assert example_state("email", 3).records("world")["world"]["now"] == NOW_TEXT
