@@ -290,8 +290,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         for key in sorted(required - props.keys()):
             sampler = _compile(extra_schema, key, service, resource, depth + 1)
             entries.append((key, sampler, True, True, _Check(extra_schema)))
-    map_values = (
-        _compile(additional, None, service, resource, depth + 1)
+    map_values = (  # one sampler per key: `env` gets an environment, `owner` a person
+        {key: _compile(additional, key, service, resource, depth + 1) for key in MAP_KEYS}
         if not props and isinstance(additional, dict) and additional and depth < MAX_DEPTH
         else None
     )
@@ -308,7 +308,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                 out[key] = sub(ctx, scope)
         if map_values is not None:
             for key in rng.sample(MAP_KEYS, rng.randint(1, 2)):
-                out.setdefault(key, map_values(ctx, {}))
+                out.setdefault(key, map_values[key](ctx, {}))
         for early, late in ranges:  # start before end, created before updated
             if (early in out and late in out and not (overrides and (
                     early in overrides or late in overrides))
@@ -369,8 +369,13 @@ def _compile_id(type_name: str, schema: dict[str, Any], name: str = "") -> Sampl
     prefix = type_name.split(".")[1][:3]
     fmt = schema.get("format")
     pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else ""
-    arn = "arn" in split_words(name) or "arn:" in pattern
-    natural = maker("arn") if arn else lambda rng: f"{prefix}_{rng.randint(1, 9999):04d}"
+    words = set(split_words(name))
+    if "arn" in words or "arn:" in pattern:
+        natural = maker("arn")
+    elif words & {"uuid", "guid"}:  # an id named `uuid` is one, whatever its format says
+        natural = lambda rng: generate("uuid", rng)  # noqa: E731
+    else:
+        natural = lambda rng: f"{prefix}_{rng.randint(1, 9999):04d}"  # noqa: E731
 
     def sample(ctx: _Ctx, scope: dict) -> Any:
         rng = ctx.rng

@@ -318,7 +318,11 @@ def _fit_string(value: str, type_name: str, schema: dict[str, Any], rng: random.
     elif type_name == "language" and low > 2 and len(value) == 2:
         value = f"{value}-{rng_country(rng)}"
     if high is not None and len(value) > high:
-        value = value[:high].rstrip() or value[:high]
+        cut = value[:high]
+        if type_name in ("text", "title") and " " in cut:  # end on a whole word
+            words = cut[:cut.rfind(" ")].rstrip(" ,")
+            cut = words if len(words) >= low else cut
+        value = cut.rstrip() or value[:high]
     if len(value) < low:
         value += "".join(rng.choice(string.ascii_lowercase) for _ in range(low - len(value)))
     pattern = schema.get("pattern")
