@@ -2,19 +2,17 @@
 
 `value_from_schema` builds a whole value for a schema. `compile_schema` turns a schema into
 a reusable plan once (semantic types and roles are worked out at compile time), so a
-simulated call costs tens of microseconds. Leaves come from `values.generate`, or from one
-pool entity per role as `fieldsources` decides (the same person's email and name agree).
+simulated call costs tens of microseconds. Leaves come from `leafplans` (free values and
+ids), or from one pool entity per role as `fieldsources` decides (the same person's email
+and name agree).
 """
 
 from __future__ import annotations
 
 import random
-import re
-from collections.abc import Callable
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
-import fastjsonschema
 import orjson
 
 from compoworld.graph.semtypes import (
@@ -38,15 +36,16 @@ from compoworld.world.fieldsources import (
     field_role,
     field_source,
 )
-from compoworld.world.values import (
-    FORMAT_TYPES,
-    conform,
-    generate,
-    schema_kind,
-    usable_enum,
-    usable_examples,
+from compoworld.world.leafplans import (
+    Check,
+    Ctx,
+    Sampler,
+    compile_free,
+    compile_id,
+    copy_value,
 )
-from compoworld.world.vocab import MAP_KEYS, field_kind, maker, range_pairs, resource_noun
+from compoworld.world.values import conform, schema_kind, usable_enum
+from compoworld.world.vocab import MAP_KEYS, field_kind, range_pairs
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -59,51 +58,6 @@ _WRAPPERS = frozenset(
     "content body elements hits nodes node edges rows collection item record entry element "
     "row object edge".split()
 )
-
-Sampler = Callable[["_Ctx", dict], Any]
-
-
-class _Ctx:
-    """What one sampling run shares: the rng, the pool, known ids, anchors, echoes."""
-
-    __slots__ = ("rng", "pool", "ids", "anchor", "overrides")
-
-    def __init__(self, rng, pool, ids, anchor, overrides) -> None:
-        self.rng = rng
-        self.pool = pool
-        self.ids = ids
-        self.anchor = anchor
-        self.overrides = overrides
-
-
-
-def _copy(value: Any) -> Any:
-    return orjson.loads(orjson.dumps(value)) if isinstance(value, dict | list) else value
-
-
-class _Check:
-    """Whether a value validates against a schema (fastjsonschema, compiled on first use)."""
-
-    __slots__ = ("schema", "fn")
-
-    def __init__(self, schema: Any) -> None:
-        self.schema = schema
-        self.fn: Any = None
-
-    def __call__(self, value: Any) -> bool:
-        if self.fn is None:
-            try:
-                self.fn = fastjsonschema.compile(self.schema, use_default=False)
-            except Exception:  # noqa: BLE001 - an uncompilable schema accepts no echo
-                self.fn = False
-        if self.fn is False:
-            return False
-        try:
-            self.fn(value)
-        except fastjsonschema.JsonSchemaException:
-            return False
-        return True
-
 
 def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     out = {**base, **{k: v for k, v in extra.items() if k not in ("properties", "required")}}
@@ -129,7 +83,7 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     schema = schema if isinstance(schema, dict) else {}
     if "const" in schema:
         const = schema["const"]
-        return lambda ctx, scope: _copy(const)
+        return lambda ctx, scope: copy_value(const)
     if (isinstance(schema.get("enum"), list) and schema["enum"] and schema_kind(schema) == "array"
             and not any(isinstance(v, list) for v in schema["enum"])):
         # an enum of the items written on the array (`type: array, enum: [a, b]`)
@@ -138,7 +92,7 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         schema = {k: v for k, v in schema.items() if k != "enum"} | {"items": items}
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         values = usable_enum(schema)
-        return lambda ctx, scope: _copy(ctx.rng.choice(values))
+        return lambda ctx, scope: copy_value(ctx.rng.choice(values))
     if isinstance(schema.get("allOf"), list):
         merged: dict[str, Any] = {}
         for branch in schema["allOf"]:
@@ -171,48 +125,15 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     type_name = type_name or semantic_type(name or "", schema, service=service,
                                            resource=resource)
     if is_entity_id(type_name):
-        return _compile_id(type_name, schema, name or "")
+        return compile_id(type_name, schema, name or "")
     source = field_source(type_name, name or "", flags)
     if source is None:
-        return _compile_free(type_name, schema, name or "", resource, flags)
+        return compile_free(type_name, schema, name or "", resource, flags)
     getter, role = FIELD_GETTERS[source][type_name], field_role(name or "")
 
-    def sample(ctx: _Ctx, scope: dict) -> Any:
+    def sample(ctx: Ctx, scope: dict) -> Any:
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
         return conform(value, type_name, schema, ctx.rng)
-
-    return sample
-
-
-# Shared types whose spec examples are fine to repeat; a uuid or an instant repeated in
-# every record is not (ids collide, the world's clock is ignored).
-_NO_EXAMPLES = frozenset({"uuid", "datetime", "date", "time"})
-_PLAIN = frozenset({"string", "integer", "number"})
-
-
-def _compile_free(type_name: str, schema: dict[str, Any], name: str, resource: str | None,
-                  flags: Flags) -> Sampler:
-    """A leaf no pool entity supplies, in this order: the schema's examples and default,
-    then its format and semantic type, then the vocabulary its name calls for
-    (`vocab.field_kind`), then a slug of its name and a number."""
-    offers = usable_examples(schema) if type_name not in _NO_EXAMPLES else []
-    if offers:
-        return lambda ctx, scope: _copy(ctx.rng.choice(offers))
-    fmt = schema.get("format")
-    if type_name in _PLAIN and not (isinstance(fmt, str) and fmt in FORMAT_TYPES):
-        kind = field_kind(name, schema, resource, place=flags.place)
-        if kind is None and type_name == "string" and name:
-            kind = "fallback"
-    elif type_name == "title" and split_words(name)[-1:] == ["name"] and resource:
-        kind = field_kind(name, schema, resource)  # `name` of a campaign: "Spring Campaign"
-    else:
-        kind = None
-    if kind is None:
-        return lambda ctx, scope: generate(type_name, ctx.rng, schema)
-    make = maker(kind, resource_noun(resource), name)
-
-    def sample(ctx: _Ctx, scope: dict) -> Any:
-        return conform(make(ctx.rng), type_name, schema, ctx.rng)
 
     return sample
 
@@ -224,11 +145,11 @@ def _compile_branches(schema, word, name, service, resource, depth, flags, in_ar
         _compile(_merge(branch, outer), name, service, resource, depth, flags, in_array, inherit)
         for branch in schema[word][:10] if isinstance(branch, dict)
     ] or [lambda ctx, scope: {}]
-    check = _Check(schema) if word == "oneOf" and len(samplers) > 1 else None
+    check = Check(schema) if word == "oneOf" and len(samplers) > 1 else None
 
     rounds = 3 if check is not None else 1  # overlapping branches: optional fields differ
 
-    def sample(ctx: _Ctx, scope: dict) -> Any:
+    def sample(ctx: Ctx, scope: dict) -> Any:
         value = None
         for _ in range(rounds):
             for index in ctx.rng.sample(range(len(samplers)), len(samplers)):
@@ -283,13 +204,13 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                type_name=leaf_types.get(key))
         kind = leaf_types.get(key, "")
         echo = not (in_array and (key == "id" or (own_id and kind.startswith(own_id))))
-        entries.append((key, sampler, key in required, echo, _Check(sub)))
+        entries.append((key, sampler, key in required, echo, Check(sub)))
     additional = schema.get("additionalProperties", True)
     if additional is not False:
         extra_schema = additional if isinstance(additional, dict) else {"type": "string"}
         for key in sorted(required - props.keys()):
             sampler = _compile(extra_schema, key, service, resource, depth + 1)
-            entries.append((key, sampler, True, True, _Check(extra_schema)))
+            entries.append((key, sampler, True, True, Check(extra_schema)))
     map_values = (  # one sampler per key: `env` gets an environment, `owner` a person
         {key: _compile(additional, key, service, resource, depth + 1) for key in MAP_KEYS}
         if not props and isinstance(additional, dict) and additional and depth < MAX_DEPTH
@@ -298,12 +219,12 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     chance = _OPTIONAL_P[depth] if depth < MAX_DEPTH else 0.0
     ranges = range_pairs({key: props[key] for key in leaf_types}, leaf_types)
 
-    def sample(ctx: _Ctx, parent_scope: dict) -> dict[str, Any]:
+    def sample(ctx: Ctx, parent_scope: dict) -> dict[str, Any]:
         rng, overrides, out = ctx.rng, ctx.overrides, {}
         scope = parent_scope if inherit else child_scope(parent_scope)
         for key, sub, needed, echo, check in entries:
             if overrides and echo and key in overrides and check(overrides[key]):
-                out[key] = _copy(overrides[key])
+                out[key] = copy_value(overrides[key])
             elif needed or (chance and rng.random() < chance):
                 out[key] = sub(ctx, scope)
         if map_values is not None:
@@ -342,7 +263,7 @@ def _compile_array(schema, name, service, resource, depth) -> Sampler:
         least = max(low, 1 if high is None or high >= 1 else 0)
         most = max(least, min(3, high) if high is not None else 3)
 
-    def sample(ctx: _Ctx, scope: dict) -> list[Any]:
+    def sample(ctx: Ctx, scope: dict) -> list[Any]:
         count = ctx.rng.randint(least, most)
         out: list[Any] = []
         seen: set[bytes] = set()
@@ -358,44 +279,6 @@ def _compile_array(schema, name, service, resource, depth) -> Sampler:
             seen.add(key)
             out.append(value)
         return out
-
-    return sample
-
-
-def _compile_id(type_name: str, schema: dict[str, Any], name: str = "") -> Sampler:
-    kind = schema_kind(schema) or "string"
-    shaped = any(key in schema for key in ("format", "pattern", "minLength", "maxLength"))
-    fits = _Check(schema) if shaped else None  # a known id must also meet the field's shape
-    prefix = type_name.split(".")[1][:3]
-    fmt = schema.get("format")
-    pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else ""
-    words = set(split_words(name))
-    if "arn" in words or "arn:" in pattern:
-        natural = maker("arn")
-    elif words & {"uuid", "guid"}:  # an id named `uuid` is one, whatever its format says
-        natural = lambda rng: generate("uuid", rng)  # noqa: E731
-    else:
-        natural = lambda rng: f"{prefix}_{rng.randint(1, 9999):04d}"  # noqa: E731
-
-    def sample(ctx: _Ctx, scope: dict) -> Any:
-        rng = ctx.rng
-        known = ctx.ids.get(type_name) if ctx.ids else None
-        if known:
-            value = rng.choice(known)
-            if kind == "integer" and not isinstance(value, int):
-                digits = re.sub(r"\D", "", str(value))
-                value = int(digits) if digits else rng.randint(1, 9999)
-            elif kind == "string":
-                value = str(value)
-            if fits is None or fits(value):
-                return value
-        if kind in ("integer", "number"):
-            return conform(rng.randint(1, 9999), "integer", schema, rng)
-        if isinstance(fmt, str) and fmt in FORMAT_TYPES:
-            return generate("string", rng, schema)  # uuid, uri, ... ids: the format's maker
-        # ids look like the world's own (`con_0042`), an ARN where the field wants one;
-        # `conform` turns them into the field's pattern when they miss it
-        return conform(natural(rng), "string", schema, rng)
 
     return sample
 
@@ -418,7 +301,7 @@ class ValuePlan:
         anchor: dict[str, Any] | None = None,
         overrides: dict[str, Any] | None = None,
     ) -> Any:
-        ctx = _Ctx(rng, pool, ids, dict(anchor) if anchor else None, overrides)
+        ctx = Ctx(rng, pool, ids, dict(anchor) if anchor else None, overrides)
         return self._sample(ctx, {})
 
 

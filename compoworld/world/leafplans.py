@@ -1,0 +1,138 @@
+"""Leaf samplers of a compiled schema: free values and entity ids.
+
+A sampler takes the run's context (`Ctx`: rng, pool, known ids, anchors, echoes) and the
+object's entity scope and returns one value. `compile_free` gives the value of a field no
+pool entity supplies (examples and defaults, then format and semantic type, then the
+vocabulary its name calls for, then a slug); `compile_id` gives an entity id, an existing
+one when the world has some, else one shaped like the world's own or like the field's
+pattern or format. `schemavalues` builds whole objects and arrays out of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import fastjsonschema
+import orjson
+
+from compoworld.graph.semtypes import split_words
+from compoworld.world.fieldsources import Flags
+from compoworld.world.values import FORMAT_TYPES, conform, generate, schema_kind, usable_examples
+from compoworld.world.vocab import field_kind, maker, resource_noun
+
+Sampler = Callable[["Ctx", dict], Any]
+
+
+class Ctx:
+    """What one sampling run shares: the rng, the pool, known ids, anchors, echoes."""
+
+    __slots__ = ("rng", "pool", "ids", "anchor", "overrides")
+
+    def __init__(self, rng, pool, ids, anchor, overrides) -> None:
+        self.rng = rng
+        self.pool = pool
+        self.ids = ids
+        self.anchor = anchor
+        self.overrides = overrides
+
+
+
+def copy_value(value: Any) -> Any:
+    return orjson.loads(orjson.dumps(value)) if isinstance(value, dict | list) else value
+
+
+class Check:
+    """Whether a value validates against a schema (fastjsonschema, compiled on first use)."""
+
+    __slots__ = ("schema", "fn")
+
+    def __init__(self, schema: Any) -> None:
+        self.schema = schema
+        self.fn: Any = None
+
+    def __call__(self, value: Any) -> bool:
+        if self.fn is None:
+            try:
+                self.fn = fastjsonschema.compile(self.schema, use_default=False)
+            except Exception:  # noqa: BLE001 - an uncompilable schema accepts no echo
+                self.fn = False
+        if self.fn is False:
+            return False
+        try:
+            self.fn(value)
+        except fastjsonschema.JsonSchemaException:
+            return False
+        return True
+
+
+# Shared types whose spec examples are fine to repeat; a uuid or an instant repeated in
+# every record is not (ids collide, the world's clock is ignored).
+_NO_EXAMPLES = frozenset({"uuid", "datetime", "date", "time"})
+_PLAIN = frozenset({"string", "integer", "number"})
+
+
+def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: str | None,
+                  flags: Flags) -> Sampler:
+    """A leaf no pool entity supplies, in this order: the schema's examples and default,
+    then its format and semantic type, then the vocabulary its name calls for
+    (`vocab.field_kind`), then a slug of its name and a number."""
+    offers = usable_examples(schema) if type_name not in _NO_EXAMPLES else []
+    if offers:
+        return lambda ctx, scope: copy_value(ctx.rng.choice(offers))
+    fmt = schema.get("format")
+    if type_name in _PLAIN and not (isinstance(fmt, str) and fmt in FORMAT_TYPES):
+        kind = field_kind(name, schema, resource, place=flags.place)
+        if kind is None and type_name == "string" and name:
+            kind = "fallback"
+    elif type_name == "title" and split_words(name)[-1:] == ["name"] and resource:
+        kind = field_kind(name, schema, resource)  # `name` of a campaign: "Spring Campaign"
+    else:
+        kind = None
+    if kind is None:
+        return lambda ctx, scope: generate(type_name, ctx.rng, schema)
+    make = maker(kind, resource_noun(resource), name)
+
+    def sample(ctx: Ctx, scope: dict) -> Any:
+        return conform(make(ctx.rng), type_name, schema, ctx.rng)
+
+    return sample
+
+
+def compile_id(type_name: str, schema: dict[str, Any], name: str = "") -> Sampler:
+    kind = schema_kind(schema) or "string"
+    shaped = any(key in schema for key in ("format", "pattern", "minLength", "maxLength"))
+    fits = Check(schema) if shaped else None  # a known id must also meet the field's shape
+    prefix = type_name.split(".")[1][:3]
+    fmt = schema.get("format")
+    pattern = schema.get("pattern") if isinstance(schema.get("pattern"), str) else ""
+    words = set(split_words(name))
+    if "arn" in words or "arn:" in pattern:
+        natural = maker("arn")
+    elif words & {"uuid", "guid"}:  # an id named `uuid` is one, whatever its format says
+        natural = lambda rng: generate("uuid", rng)  # noqa: E731
+    else:
+        natural = lambda rng: f"{prefix}_{rng.randint(1, 9999):04d}"  # noqa: E731
+
+    def sample(ctx: Ctx, scope: dict) -> Any:
+        rng = ctx.rng
+        known = ctx.ids.get(type_name) if ctx.ids else None
+        if known:
+            value = rng.choice(known)
+            if kind == "integer" and not isinstance(value, int):
+                digits = re.sub(r"\D", "", str(value))
+                value = int(digits) if digits else rng.randint(1, 9999)
+            elif kind == "string":
+                value = str(value)
+            if fits is None or fits(value):
+                return value
+        if kind in ("integer", "number"):
+            return conform(rng.randint(1, 9999), "integer", schema, rng)
+        if isinstance(fmt, str) and fmt in FORMAT_TYPES:
+            return generate("string", rng, schema)  # uuid, uri, ... ids: the format's maker
+        # ids look like the world's own (`con_0042`), an ARN where the field wants one;
+        # `conform` turns them into the field's pattern when they miss it
+        return conform(natural(rng), "string", schema, rng)
+
+    return sample
