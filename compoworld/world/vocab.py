@@ -113,7 +113,8 @@ _PHRASES = {
     "account_number": "account_number", "routing_number": "routing", "iban": "iban",
     "promo_code": "coupon", "coupon_code": "coupon", "discount_code": "coupon",
     "error_code": "error_code", "status_code": "http_status", "response_code": "http_status",
-    "color_hex": "hex_color", "hex_color": "hex_color", "background_color": "color",
+    "time_of_day": "clock", "start_time_of_day": "clock", "color_hex": "hex_color",
+    "hex_color": "hex_color", "background_color": "color",
 }
 _LAST = {
     "status": "status", "state": "status", "stage": "status", "phase": "status",
@@ -253,6 +254,7 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
         "tag": _pick(_TAGS), "icon": _pick(_ICONS), "fields": _pick(_FIELDS),
         "scope": _pick("read write admin read:users write:orders"),
         "weekday": _pick("monday tuesday wednesday thursday friday"),
+        "clock": _pick("08:00 09:30 12:00 14:15 17:45"),
         "version": lambda rng: rng.choice(_VERSIONS),
         "hex_color": lambda rng: "#" + _chars(rng, _HEX, 6),
         "arn": _arn,
