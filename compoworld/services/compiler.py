@@ -326,7 +326,11 @@ def _with_links(resources: dict[str, dict[str, Any]],
             if parent.link not in props:
                 added = {"description": f"Id of the parent {parent.collection} record.",
                          "x-parent": parent.collection}
-                out[plan.collection] = {**schema, "properties": {**props, parent.link: added}}
+                # required, so every seeded child names its parent (and lists under a
+                # parent find their records); creates set it from the path
+                required = [*schema.get("required", []), parent.link]
+                out[plan.collection] = {**schema, "properties": {**props, parent.link: added},
+                                        "required": required}
     return out
 
 

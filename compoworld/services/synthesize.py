@@ -7,8 +7,9 @@ The `synthesize` stage's work function. For each service spec of the shard:
    pure lookups, simulated (stateless) by the offline world model, each with its reason;
 2. seed its start state from the world seed (shared pool first, then its collections);
 3. run every verification check; a compiled write that fails is rebuilt as a modeled
-   action (it still leaves an event), any other failing compiled or modeled tool as
-   `simulated`
+   action (it still leaves an event); a failing read of a collection the state holds is
+   not mounted (a stateless answer would contradict the records); any other failing
+   compiled or modeled tool is rebuilt as `simulated`
    and checked again, and recorded so;
 4. mount the tools that pass; the service is verified when at least one tool is mounted.
 
@@ -73,6 +74,42 @@ def build_service(spec: ServiceSpec, seed: int) -> tuple[Service, dict[str, str]
 MAX_TOOLS = 2000
 
 
+Verified = tuple[Service, dict[str, str], list[tuple[str, CheckResult]], dict[str, str], str]
+
+
+def verify_built(spec: ServiceSpec, seed: int) -> Verified:
+    """Build, seed and verify a service, with the fallbacks of the module docstring.
+
+    Returns the service, why each tool is what it is, the check results with the
+    implementation each ran under, the failures (tool -> first failed check: the tools
+    not mounted) and the start state's digest.
+    """
+    service, reasons, model = build_service(spec, seed)
+    start_digest = service.state.digest()
+    first = verify_service(service, seed, value_for)
+    results = [(service.tools[r.tool].implementation, r) for r in first]
+    failures = failed_tools(first)
+    for name in sorted(failures):
+        if service.tools[name].implementation not in ("compiled", "modeled"):
+            continue
+        spec_of, was = service.tools[name].spec, service.tools[name].implementation
+        if spec_of.effect == "read" and spec_of.resource in service.state.schemas:
+            # a stateless answer would contradict the records its collection holds
+            reasons[name] = (f"{was} failed {failures[name]}; not mounted: a stateless "
+                             f"read of `{spec_of.resource}` would contradict its records")
+            continue
+        if was == "compiled" and spec_of.effect != "read":
+            service.tools[name] = action_tool(service.spec, spec_of, model.respond)
+            reasons[name] = f"compiled failed {failures.pop(name)}; modeled as an action"
+        else:
+            service.tools[name] = Tool(spec_of, "simulated", model.handler_for(spec_of))
+            reasons[name] = f"{was} failed {failures.pop(name)}"
+        again = check_tool(service, service.state, name, seed, value_for)
+        results.extend((service.tools[name].implementation, result) for result in again)
+        failures.update(failed_tools(again))
+    return service, reasons, results, failures, start_digest
+
+
 def synthesize_service(spec: ServiceSpec, seed: int, coder: dict[str, Any] | None = None
                        ) -> dict[str, list[dict[str, Any]]]:
     """Rows of `services`, `tool_builds` and `tool_checks` (and, with a `coder`, of
@@ -88,24 +125,8 @@ def synthesize_service(spec: ServiceSpec, seed: int, coder: dict[str, Any] | Non
         reason = f"too large: {len(spec.tools)} tools, over the {MAX_TOOLS}-tool budget"
         return _unbuildable(spec, seed, reason, started)
     try:
-        service, reasons, model = build_service(spec, seed)
-        start_digest = service.state.digest()
-        first = verify_service(service, seed, value_for)
-        results = [(service.tools[r.tool].implementation, r) for r in first]
-        failures = failed_tools(first)
-        for name in sorted(failures):
-            if service.tools[name].implementation not in ("compiled", "modeled"):
-                continue
-            spec_of, was = service.tools[name].spec, service.tools[name].implementation
-            if was == "compiled" and spec_of.effect != "read":
-                service.tools[name] = action_tool(service.spec, spec_of, model.respond)
-                reasons[name] = f"compiled failed {failures.pop(name)}; modeled as an action"
-            else:
-                service.tools[name] = Tool(spec_of, "simulated", model.handler_for(spec_of))
-                reasons[name] = f"{was} failed {failures.pop(name)}"
-            again = check_tool(service, service.state, name, seed, value_for)
-            results.extend((service.tools[name].implementation, result) for result in again)
-            failures.update(failed_tools(again))
+        verified = verify_built(spec, seed)
+        service, reasons, results, failures, start_digest = verified
     except Exception as error:  # noqa: BLE001 - one bad spec is a recorded reason, not a crash
         return _unbuildable(spec, seed, f"{type(error).__name__}: {error}", started)
     codings: list[dict[str, Any]] = []

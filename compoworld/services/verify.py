@@ -33,9 +33,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.graph.semtypes import entity_id_type
+from compoworld.graph.semtypes import entity_id_type, snake_case, split_words
 from compoworld.services.runtime import Service
-from compoworld.world.state import State, diff, output_check
+from compoworld.world.state import State, ToolError, compile_validator, diff, output_check
 
 ValueFor = Callable[[dict[str, Any], random.Random, str], Any]
 UNKNOWN_ID = "no-such-id-404"
@@ -89,14 +89,49 @@ def build_arguments(
         elif name in required or (optional and collection is None):
             arguments[name] = value_for(properties[name], rng, name)
     child_param = next((p for p, c in keys.items() if c == spec.resource), None)
+    child = None
     if child_param is not None:
         child = state.records(spec.resource)[str(arguments[child_param])]
+    elif spec.resource and state.records(spec.resource):
+        # a list or create under a parent: the parents of a record that exists, so the
+        # list has something to show
+        child = state.records(spec.resource)[sorted(state.records(spec.resource))[0]]
+    if child is not None:
         fields = state.schemas.get(spec.resource, {}).get("properties", {})
+        by_snake = {snake_case(f): f for f in fields}
         for param, collection in keys.items():
-            link = next((f for f, s in fields.items() if s.get("x-parent") == collection), None)
-            if param != child_param and link and child.get(link) is not None:
+            link = next((f for f, s in fields.items() if s.get("x-parent") == collection),
+                        None) or by_snake.get(snake_case(param))
+            if param != child_param and link and child.get(link) is not None and \
+                    str(child[link]) in state.records(collection):
                 arguments[param] = _typed_id(properties[param], str(child[link]))
+        # parents with no collection of their own (`/applications/{ApplicationId}/...`)
+        # and required filters: the chosen record's own values, so it is the one named
+        stems = {_stem(f): f for f in fields}
+        for param in sorted(required - set(keys)):
+            field = stems.get(_stem(param))
+            value = child.get(field) if field else None
+            if value is not None and _fits(value, properties.get(param)):
+                arguments[param] = value
     return arguments
+
+
+_ID_SUFFIXES = ("id", "identifier", "key", "code", "uuid")
+
+
+def _stem(name: str) -> tuple[str, ...]:
+    """A name's words without a trailing id word (`ApplicationIdentifier` and
+    `application_id` are both `("application",)`)."""
+    words = split_words(name)
+    return tuple(words[:-1] if len(words) > 1 and words[-1] in _ID_SUFFIXES else words)
+
+
+def _fits(value: Any, schema: Any) -> bool:
+    try:
+        compile_validator({"type": "object", "properties": {"v": schema or {}}})({"v": value})
+    except ToolError:
+        return False
+    return True
 
 
 def _unknown_id(
@@ -189,6 +224,11 @@ def _changes_with_more(service: Service, start: State, tool: str, seed: int,
     for attempt in range(3):
         rng = random.Random(seed + 7919 * (attempt + 1))
         arguments = build_arguments(service, start, tool, rng, value_for, optional=True)
+        props = service.tools[tool].spec.parameters.get("properties") or {}
+        for name in arguments:  # enums: another value each draw (a default repeats itself)
+            enum = props.get(name, {}).get("enum") if isinstance(props.get(name), dict) else None
+            if isinstance(enum, list) and enum:
+                arguments[name] = enum[(attempt + 1) % len(enum)]
         result, after = _call(service, start, tool, arguments)
         if result["success"] and diff(start, after):
             return True

@@ -184,3 +184,24 @@ def test_a_read_with_no_key_returns_the_one_record_of_its_collection():
     assert ok(service, "get_account") == stored
     service.state.collections["account"].clear()
     assert failure(service, "get_account") == 404
+
+
+def test_the_llm_world_model_sees_the_records_an_action_touches_and_the_log_records_it(spec):
+    import json
+
+    from compoworld.services.compiler import compile_service
+    from compoworld.world.seeding import seed_state
+    from tests.worldmodel.test_llm import ScriptedClient, model_with
+
+    client = ScriptedClient(json.dumps({"result": {"sent": True}}))  # returns {}: wrapped
+    model = model_with(client)
+    service = compile_service(spec, simulate=model.handler_for, respond=model.respond)
+    service.state = seed_state(service.spec, 7)
+    ticket_id, ticket = sorted(service.state.records("tickets").items())[0]
+    assert ok(service, "send_reminder", ticket_id=ticket_id, message="Still broken?") == {
+        "sent": True}
+    prompt = json.loads(client.calls[0]["messages"][1]["content"].split("\n")[0])
+    assert prompt["state"] == {"records": {"ticket_id": ticket}}  # what the call touches
+    [event] = service.state.records("action_log").values()
+    assert (event["tool"], event["ticket_id"], event["message"]) == (
+        "send_reminder", ticket_id, "Still broken?")
