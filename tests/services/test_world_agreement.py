@@ -116,6 +116,6 @@ def test_list_then_get_agree_on_every_pair_of_the_default_selection(services: li
     agreed = sum(ok for ok, _ in results)
     print(f"\nlist -> get: {agreed} of {len(results)} probed pairs agree "
           f"({pairs} pairs over {len(services)} services)")
-    assert len(services) > 500 and len(results) > 1000
+    assert len(services) > 500 and len(results) > 900
     assert len(results) >= 0.6 * pairs  # most pairs can be probed at all
     assert agreed == len(results), [detail for ok, detail in results if not ok][:10]
