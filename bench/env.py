@@ -5,7 +5,8 @@ order, k chosen so about twice N are read; unparseable or out-of-range ones are 
 over), each built with `build_service(spec, seed)` exactly as the synthesize stage does:
 
   build    seconds per service of `build_service` (compile + seed the start state);
-  call     `Service.call` latency of compiled and of simulated tools, apart: every tool is
+  call     `Service.call` latency of compiled, modeled (the stateful world model) and
+           simulated (stateless) tools, apart, and of all stateful ones: every tool is
            called with `build_arguments(...)`; a tool whose first (warm-up) call is not a
            success is skipped; then `--calls` timed calls, each on a fresh copy of the
            start state (the copy is not timed), so writes stay successes;
@@ -172,7 +173,7 @@ def main() -> None:
         services.append(service)
 
     rng = random.Random(args.seed)
-    calls: dict[str, list[tuple]] = {"compiled": [], "simulated": []}
+    calls: dict[str, list[tuple]] = {"compiled": [], "modeled": [], "simulated": []}
     for service in services:
         for kind, timed in time_calls(service, args.calls, rng).items():
             calls.setdefault(kind, []).extend(timed)
@@ -194,9 +195,12 @@ def main() -> None:
           f"{writes} writes before reset ({', '.join(s.name for s in members)})")
     print()
     rows: list[tuple[str, float, float, bool]] = []  # (label, measured, aim, lower is better)
-    for kind in ("compiled", "simulated"):
+    calls["stateful"] = calls["compiled"] + calls["modeled"]
+    for kind in ("compiled", "modeled", "stateful", "simulated"):
         us = [t for _, t in calls.get(kind, [])]
         tools = len({name for name, _ in calls.get(kind, [])}) if us else 0
+        if not us:
+            continue
         rows.append((f"call µs {kind}, median ({tools} tools)", statistics.median(us),
                      CALL_AIM_US, True))
         rows.append((f"call µs {kind}, p99 ({len(us)} calls)", percentile(us, 0.99),
@@ -214,7 +218,7 @@ def main() -> None:
           f"states, pool, services), {per_states / 1024:.1f} KiB states only; "
           f"{WORLDS_AIM:,} worlds need {WORLDS_AIM * per_world / GIB:.2f} GiB "
           f"(AppWorld manages about {APPWORLD_WORLDS})")
-    slow = sorted(calls.get("simulated", []) + calls.get("compiled", []), key=lambda c: -c[1])
+    slow = sorted(calls["stateful"] + calls["simulated"], key=lambda c: -c[1])
     seen: dict[str, float] = {}
     for name, us in slow:
         if name not in seen and len(seen) < 3:
