@@ -201,6 +201,7 @@ def _bind(
     used = {link[1]} if link else set()
     stated = [render_value(v) for v in visible_values(walk.calls, [])]
     environment = _environment_params(service, node)
+    draft: dict[str, Any] | None = None
     if link:
         param, step, source = link
         arguments[param] = _coerce(source.value, properties.get(param, {}))
@@ -224,9 +225,23 @@ def _bind(
             arguments[param] = _coerce(source.value, properties[param])
             bindings[param] = _hidden(source, step)
         elif required:
-            arguments[param] = _literal(world, service, node, param, properties[param], rng)
+            if draft is None:  # one draw of the whole call: its address, person agree
+                draft = _draft(world, service, node, random.Random(rng.random()))
+            arguments[param] = _literal(world, service, node, param, properties[param], rng,
+                                        draft)
             bindings[param] = Binding(kind="visible", type=kind or "string")
     return arguments, bindings
+
+
+def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Random
+           ) -> dict[str, Any]:
+    """Values for every parameter of a call drawn together, so the fields of one address
+    or one person come from one place and one person (`bill_city`, `bill_country`,
+    `bill_postcode`), not each from its own draw."""
+    value = value_from_schema(service.tools[node.name].spec.parameters, rng,
+                              service=service.name, resource=node.resource,
+                              pool=getattr(world, "pool", None))
+    return value if isinstance(value, dict) else {}
 
 
 def _environment_params(service: Service, node: ToolNode) -> set[str]:
@@ -265,9 +280,11 @@ def _coerce(value: Any, schema: dict[str, Any]) -> Any:
 
 def _literal(
     world: WalkWorld, service: Service, node: ToolNode, param: str, schema: dict[str, Any],
-    rng: random.Random,
+    rng: random.Random, draft: dict[str, Any] | None = None,
 ) -> Any:
-    """A visible value: an existing id or record field when there is one, else a draw."""
+    """A visible value: an existing id, else (a read's filter) a field of an existing
+    record, else the call's `draft` (a new record's fields agree with each other), else a
+    draw of its own."""
     state = service.state
     kind = node.params.get(param, "")
     if is_entity_id(kind):
@@ -275,6 +292,8 @@ def _literal(
                            if entity_id_type(service.name, c) == kind), None)
         if collection and state.records(collection):
             return _coerce(rng.choice(sorted(state.records(collection))), schema)
+    if draft and param in draft and node.effect != "read":
+        return draft[param]
     records = state.records(node.resource) if node.resource else {}
     if records:
         fields = state.schemas.get(node.resource, {}).get("properties", {})
@@ -286,6 +305,8 @@ def _literal(
         for key in matching:
             if key in record and record[key] is not None and not isinstance(record[key], dict):
                 return _coerce(record[key], schema)
+    if draft and param in draft:
+        return draft[param]
     return value_from_schema(schema, rng, name=param, service=service.name,
                              resource=node.resource, pool=getattr(world, "pool", None))
 

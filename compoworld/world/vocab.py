@@ -165,8 +165,11 @@ _PAGE_PHRASES = {"per_page": "limit", "page_size": "limit", "max_results": "limi
                  "max_items": "limit", "page_number": "page", "max_records": "limit"}
 _NUMERIC_KINDS = frozenset("year quantity limit page offset age port seconds minutes rating "
                            "percent weight height width http_status duration".split())
-# A `state`/`region` next to city or zip fields is the address's region, not a status.
+# A `state`/`region` next to city or zip fields is the address's region, not a status; so
+# is one an address word qualifies (`bill_state`, `shipping_state`), alone in a call.
 PLACE_KINDS = frozenset({"region"})
+_ADDRESS_ROLES = frozenset("bill billing ship shipping home mailing address postal delivery "
+                           "residence residential office business".split())
 
 
 def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *,
@@ -182,7 +185,8 @@ def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *
     kind = kind or _LAST.get(words[-1])
     if kind is None and len(words) > 1 and words[-1] in ("name", "title"):
         kind = "name"
-    if kind in ("status", "cloud_region") and place and words[-1] in ("state", "region"):
+    if kind in ("status", "cloud_region") and words[-1] in ("state", "region") and (
+            place or (len(words) > 1 and words[-2] in _ADDRESS_ROLES)):
         kind = "region"
     json_kind = schema.get("type") if isinstance(schema, dict) else None
     if json_kind in ("integer", "number"):
