@@ -74,10 +74,23 @@ def _object_props(schema: Any) -> dict[str, Any]:
     return props if isinstance(props, dict) else {}
 
 
+_RECORD_KEYS = ("data", "result", "item", "record", "entity", "object", "payload",
+                "response")
+
+
 def unwrap_record(returns: Any, resource: str) -> Any:
-    """The record inside a one-property envelope (`{"Bridge": {...}}`, `{"data": {...}}`),
-    else `returns` itself: the envelope is how the record is returned, not the record."""
+    """The record inside an envelope, else `returns` itself: the envelope is how the record
+    is returned, not the record. An envelope is one object property (`{"Bridge": {...}}`),
+    or a `data`/`result`/<resource> object beside scalar metadata (Apideck's
+    `{"status_code", "status", "data": {...}}`)."""
     props = _object_props(returns)
+    own = snake_case(singularize(resource))
+    for name, inner in props.items():
+        key = snake_case(name)
+        if (key in _RECORD_KEYS or key == own) and len(_object_props(inner)) >= 2 and all(
+                isinstance(s, dict) and s.get("type") in _SCALARS
+                for other, s in props.items() if other != name):
+            return inner
     if len(props) != 1:
         return returns
     (name, inner), = props.items()
