@@ -30,6 +30,7 @@ from compoworld.compose.walk import START_FAILED
 from compoworld.graph.depgraph import DependencyGraph, is_link_type
 from compoworld.shards import Shard, plan_shards
 from compoworld.world.seeds import derive_seed
+from compoworld.world.state import json_text
 
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up
@@ -172,7 +173,7 @@ def task_row(task: Task, checks: dict[str, bool], start: str, seconds: float) ->
     return (
         {key: dump[key] for key in ("task_id", "services", "distractors", "world_seed",
                                     "instruction", "capabilities", "step_budget", "signature")}
-        | {key: orjson.dumps(dump[key]).decode() for key in as_json}
+        | {key: json_text(dump[key]) for key in as_json}
         | {"start_tool": start, "n_calls": len(task.gold_calls),
            "n_services": len(set(task.services)), "n_criteria": len(task.rubric),
            "verified": all(checks.values()), "seconds": round(seconds, 5)}

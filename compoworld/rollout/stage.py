@@ -31,6 +31,7 @@ from compoworld.rollout.policies import NoisyPolicy, Policy, RandomPolicy, Refer
 from compoworld.rollout.records import Rollout
 from compoworld.shards import Shard
 from compoworld.world.seeds import derive_seed
+from compoworld.world.state import json_text
 
 POLICIES = ("reference", "noisy", "random", "openai")
 MAX_INFRA_SHARE = 0.5
@@ -60,7 +61,7 @@ def rollout_row(rollout: Rollout, task: Task) -> dict[str, Any]:
     """One `rollouts` row: records as JSON, the pass vector as a list."""
     dump = rollout.model_dump()
     for key in ("messages", "tools"):
-        dump[key] = orjson.dumps(dump[key]).decode()
+        dump[key] = json_text(dump[key])
     return dump | {"services": task.services, "capabilities": task.capabilities}
 
 

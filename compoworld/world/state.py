@@ -161,6 +161,16 @@ def canonical_json(value: Any) -> bytes:
         return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str).encode()
 
 
+def json_text(value: Any) -> str:
+    """JSON text of a value in its own key order (what JSON columns store). Integers past
+    64 bits, which a schema can demand (`minimum: 2^64`) and a world model answer then
+    holds, are written by the standard library: orjson refuses them."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 class State:
     """Collections of records (`collection -> id -> record`), validated on every write."""
 

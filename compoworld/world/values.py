@@ -264,6 +264,9 @@ def conform(value: Any, type_name: str, schema: dict[str, Any], rng: random.Rand
     return value
 
 
+_INT64_MIN, _INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
 def _bound_number(
     value: float, schema: dict[str, Any], rng: random.Random, *, integer: bool, digits: int = 2
 ) -> float:
@@ -283,6 +286,10 @@ def _bound_number(
     if integer:
         low = math.ceil(low) if low is not None else None
         high = math.floor(high) if high is not None else None
+        # JSON numbers past 64 bits are no realistic value (a `maximum` of 2^64 exists) and
+        # break every JSON writer downstream: keep integers within int64
+        low = max(low, _INT64_MIN) if low is not None else None
+        high = min(high, _INT64_MAX) if high is not None else None
     if (low is not None and value < low) or (high is not None and value > high):
         if low is not None and high is not None:
             value = rng.randint(low, max(low, high)) if integer else rng.uniform(low, high)
