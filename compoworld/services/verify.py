@@ -105,10 +105,11 @@ def build_arguments(
             if param != child_param and link and child.get(link) is not None and \
                     str(child[link]) in state.records(collection):
                 arguments[param] = _typed_id(properties[param], str(child[link]))
-        # parents with no collection of their own (`/applications/{ApplicationId}/...`)
-        # and required filters: the chosen record's own values, so it is the one named
+        # a read's parents with no collection of their own (`/applications/{ApplicationId}
+        # /...`) and required filters: the chosen record's own values, so it is the one
+        # named (a write keeps its drawn values: they are what it changes)
         stems = {_stem(f): f for f in fields}
-        for param in sorted(required - set(keys)):
+        for param in sorted(required - set(keys)) if spec.effect == "read" else ():
             field = stems.get(_stem(param))
             value = child.get(field) if field else None
             if value is not None and _fits(value, properties.get(param)):
