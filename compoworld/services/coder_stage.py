@@ -1,7 +1,8 @@
 """The coding agent inside the synthesize stage: simulated tools in, coded tools out.
 
 After a service is compiled and verified, the tools left `simulated` (the compiler could
-not implement them, or their compiled handler failed a check) go to the coding agent
+not implement them, or their compiled handler failed a check) and the actions the world
+model runs generically (`modeled`: an event in the action log) go to the coding agent
 (`coder.py`) when the stage has a coder endpoint. A tool whose handler passes every check
 in the sandbox becomes `coded`: mounted, its source stored in `tool_builds`, its checks
 recorded under `coded`. Every candidate is one `tool_codings` row (attempt, tokens,
@@ -35,6 +36,15 @@ def coder_params(base_url: str | None, model: str | None, attempts: int = DEFAUL
             "max_tools": max_tools, "max_tokens": max_tokens, "timeout": float(timeout)}
 
 
+def codable(implementation: str, reason: str | None) -> bool:
+    """Whether the coding agent gets a tool: one left `simulated`, or an action the world
+    model runs generically (it logs the event): a coded handler may do its real effect.
+    A tool the coder cannot do keeps what it had."""
+    action = reason is not None and (reason.startswith("modeled_action")
+                                     or "modeled as an action" in reason)
+    return implementation == "simulated" or (implementation == "modeled" and action)
+
+
 def code_simulated(service: Service, coder: dict[str, Any], seed: int,
                    reasons: dict[str, str], results: list[tuple[str, CheckResult]],
                    failures: dict[str, str]) -> list[dict[str, Any]]:
@@ -44,7 +54,8 @@ def code_simulated(service: Service, coder: dict[str, Any], seed: int,
     from compoworld.services.coder import code_service, llm_proposer
     from compoworld.services.synthesize import value_for
 
-    names = sorted(n for n, t in service.tools.items() if t.implementation == "simulated")
+    names = sorted(n for n, t in service.tools.items() if codable(t.implementation,
+                                                                   reasons.get(n)))
     names = names[:coder.get("max_tools")] if coder.get("max_tools") else names
     if not names:
         return []

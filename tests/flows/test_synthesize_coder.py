@@ -1,4 +1,5 @@
-"""synthesize --coder: a simulated tool gets a handler from a coding model, verified in the
+"""synthesize --coder: an action the world model ran generically gets a handler from a
+coding model, verified in the
 sandbox, stored with its hash, and run in the sandbox again when a world mounts it."""
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ pytestmark = pytest.mark.slow
 FIXTURE = Path(__file__).resolve().parent.parent / "services" / "fixtures" / "notes.yaml"
 SHARE = "notes__share_note"
 CRASHING = "```python\ndef handler(state, arguments):\n    return 1 / 0\n```"
-GOOD_SOURCE = (
+GOOD_SOURCE = (  # a share is recorded: a write that changes nothing fails verification
     "def handler(state, arguments):\n"
     "    note = state.get('notes', arguments['noteId'])\n"
+    "    state.put('shares', {'id': state.new_id('shares'), 'noteId': note['id'],\n"
+    "                         'email': arguments['email'], 'status': 'shared'})\n"
     "    return {'noteId': note['id'], 'email': arguments['email'], 'status': 'shared'}\n"
 )
 
@@ -59,10 +62,10 @@ def builds(store: Store, run_id: str) -> dict[str, dict]:
     return {r["name"]: r for r in store.read("tool_builds", run_id)}
 
 
-def test_without_a_coder_the_action_stays_simulated(coded_run):
+def test_without_a_coder_the_action_stays_modeled(coded_run):
     store, _ = coded_run
     plain = builds(store, "plain")
-    assert plain[SHARE]["implementation"] == "simulated"
+    assert plain[SHARE]["implementation"] == "modeled"  # the world model logs it
     assert plain[SHARE]["source"] is None
     assert store.read("tool_codings", "plain") == []
 
@@ -117,8 +120,8 @@ def test_stats_report_the_share_of_each_implementation(coded_run):
     assert shares[("coded", "coded")]["tools"] == 1
     assert shares[("coded", "compiled")]["tools"] == 3
     assert shares[("coded", "coded")]["share"] == pytest.approx(0.25)
-    assert ("coded", "simulated") not in shares
-    assert shares[("plain", "simulated")]["tools"] == 1
+    assert ("coded", "simulated") not in shares and ("coded", "modeled") not in shares
+    assert shares[("plain", "modeled")]["tools"] == 1
     result = CliRunner().invoke(app, ["stats", "--home", str(store.home), "-f", "json"])
     assert result.exit_code == 0 and '"implementation": "coded"' in result.output
 
