@@ -106,3 +106,18 @@ def test_state_summary_is_compact():
     assert summarize_state(service.state) == {
         "notes": {"count": 8, "ids": ["n0", "n1", "n2", "n3", "n4"]}}
     assert summarize_state(None) == {}
+
+
+def test_a_repeated_call_gets_the_same_answer_as_a_copy_from_the_answer_cache():
+    from compoworld.world.seeding import draw_pool
+    from compoworld.worldmodel import OfflineWorldModel
+    from tests.worldmodel.conftest import WEATHER
+
+    model = OfflineWorldModel(3, draw_pool(3))
+    first = model.respond(WEATHER, {"city": "Paris"})
+    again = model.respond(WEATHER, {"city": "Paris"})
+    assert again == first and again is not first
+    again["city"] = "changed by the caller"
+    assert model.respond(WEATHER, {"city": "Paris"}) == first
+    fresh = OfflineWorldModel(3, draw_pool(3))  # a new model draws the same answer
+    assert fresh.respond(WEATHER, {"city": "Paris"}) == first
