@@ -21,7 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.graph.semtypes import json_type, singularize, snake_case
+from compoworld.graph.semtypes import json_type, snake_case
+from compoworld.specs.resources import list_keys
 
 UNFILLABLE: Any = object()
 
@@ -34,10 +35,6 @@ _FORMAT_VALUES = {
     "uuid": "00000000-0000-0000-0000-000000000000", "hostname": "example.com",
     "idn-hostname": "example.com", "ipv4": "127.0.0.1", "ipv6": "::1",
 }
-# Envelope properties that hold the list, in order of preference (the collection's own
-# name is tried right after `data`/`items`/`results`).
-_LIST_KEYS = ("data", "items", "results", "value", "values", "records", "entries", "list",
-              "elements", "hits", "rows", "objects", "nodes", "content", "result")
 _RECORD_KEYS = ("data", "item", "result", "record", "value", "object", "resource", "entity")
 _TOTAL_KEYS = frozenset({"total", "total_count", "count", "total_results", "total_size",
                          "total_items", "total_records", "total_entries"})
@@ -308,9 +305,7 @@ def list_shape(returns: dict[str, Any], collection: str) -> ListShape | None:
     if not arrays:
         return None
     snake = {snake_case(n): n for n in arrays}
-    own = snake_case(collection)
-    order = [*_LIST_KEYS[:3], own, singularize(own), *_LIST_KEYS[3:]]
-    wrap = next((snake[k] for k in order if k in snake), arrays[0])
+    wrap = next((snake[k] for k in list_keys(collection) if k in snake), arrays[0])
     keys = {snake_case(n): n for n in props}
     total = next((keys[k] for k in keys if k in _TOTAL_KEYS
                   and json_type(props[keys[k]]) in ("integer", "number")), None)

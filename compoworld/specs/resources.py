@@ -30,9 +30,16 @@ from compoworld.specs.fields import record_schema
 from compoworld.specs.records import ToolSpec
 
 # Envelope properties that hold a list's records, in order of preference (the collection's
-# own name is tried right after the first three).
-_LIST_KEYS = ("data", "items", "results", "value", "values", "records", "entries", "list",
-              "elements", "hits", "rows", "objects", "nodes", "content", "result")
+# own name is tried right after the first three: `list_keys`).
+LIST_KEYS = ("data", "items", "results", "value", "values", "records", "entries", "list",
+             "elements", "hits", "rows", "objects", "nodes", "content", "result")
+
+
+def list_keys(collection: str) -> tuple[str, ...]:
+    """The snake_case property names a list of `collection` records may sit under, in
+    order of preference (what `list_items` here and the compiler's `list_shape` try)."""
+    own = snake_case(collection)
+    return (*LIST_KEYS[:3], own, singularize(own), *LIST_KEYS[3:])
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
 MAX_FIELDS = 60  # a derived record keeps at most this many fields
 
@@ -96,7 +103,7 @@ def unwrap_record(returns: Any, resource: str) -> Any:
     (name, inner), = props.items()
     words = split_words(name)
     own = split_words(singularize(resource))
-    wraps = snake_case(name) in _LIST_KEYS or words[-1:] == own[-1:]
+    wraps = snake_case(name) in LIST_KEYS or words[-1:] == own[-1:]
     if _object_props(inner) and inner.get("type", "object") == "object" and (
             wraps or len(_object_props(inner)) >= 2):
         return inner
@@ -113,8 +120,7 @@ def list_items(returns: Any, resource: str) -> dict[str, Any] | None:
     props = _object_props(returns)
     arrays = {snake_case(name): sub for name, sub in props.items()
               if isinstance(sub, dict) and sub.get("type") == "array"}
-    own = snake_case(resource)
-    for key in (*_LIST_KEYS[:3], own, singularize(own), *_LIST_KEYS[3:]):
+    for key in list_keys(resource):
         items = arrays.get(key, {}).get("items")
         if _object_props(items):
             return items
