@@ -189,9 +189,10 @@ def check_tool(
         if spec.effect == "read":
             record("read_is_pure", not changed, f"changed {sorted(changed)}" if changed else "")
         else:  # a world agrees with itself: a write that "succeeds" leaves its mark
-            record("write_changes_state", bool(changed) or _changes_with_more(
-                service, start, tool, seed, value_for),
-                "" if changed else f"a successful {spec.effect} changed nothing")
+            marked = bool(changed) or _changes_with_more(service, start, tool, seed,
+                                                         value_for)
+            record("write_changes_state", marked,
+                   "" if marked else f"a successful {spec.effect} changed nothing")
     second, again = _call(service, start, tool, arguments)
     same = second == first and again.digest() == after.digest()
     record("deterministic", same, "" if same else "two identical calls differed")
