@@ -119,3 +119,14 @@ class Task(BaseModel):
     capabilities: list[Capability] = Field(description="What the task exercises.")
     step_budget: int = Field(description="Tool calls an agent may make.")
     signature: str = Field(description="Canonical digest of the tool chain and bindings.")
+    pattern: str | None = Field(
+        default=None, description="The workflow pattern the walk followed (compose/patterns.py), "
+        "or None for a free walk."
+    )
+    domain: str | None = Field(
+        default=None, description="The domain of the task's services (the corpus category)."
+    )
+    instruction_style: str = Field(
+        default="steps", description="How the instruction is written: `goal` (what the user "
+        "wants and knows) or `steps` (every call dictated)."
+    )

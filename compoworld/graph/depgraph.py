@@ -35,6 +35,7 @@ LINK_TYPES = frozenset({
     "filename",
 })
 FANOUT = 8  # stored consumers per (producer field, shared type)
+EDGE_THRESHOLD = 0.6  # edges scoring below this (graph/roles.py) are never walked
 
 
 def is_link_type(type_name: str) -> bool:
