@@ -90,6 +90,7 @@ def compose_task(
     library: ServiceLibrary, world_seed: int, start: str, rng: random.Random, task_id: str,
     config: WalkConfig | None = None,
     paraphrase: Paraphrase | None = None,
+    style: str = "goal",
 ) -> Task | Rejected:
     """One candidate task from a walk starting at `start` in world `world_seed`.
 
@@ -104,10 +105,13 @@ def compose_task(
     services = list(dict.fromkeys(call.service for call in walk.calls))
     start_states, end_states = world.states(services)
     titles = {name: library.infos[name].title for name in services}
-    rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles)
+    try:
+        rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles)
+    except ValueError as exc:  # e.g. a read that changed the state: nothing to check it by
+        return Rejected(f"rubric: {exc}")
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     instruction = write_instruction(walk.calls, walk.answer, titles, rng,
-                                    tool_descriptions=descriptions)
+                                    tool_descriptions=descriptions, style=style)
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if paraphrase is not None:
@@ -126,4 +130,5 @@ def compose_task(
         capabilities=capabilities(walk.calls),
         step_budget=step_budget(len(walk.calls)),
         signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in walk.answer]),
+        instruction_style=style,
     )

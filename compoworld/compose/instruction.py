@@ -85,6 +85,7 @@ def write_instruction(
     rng: random.Random,
     *,
     tool_descriptions: Mapping[str, str] | None = None,
+    style: str = "steps",
 ) -> str:
     """The user turn asking for the gold chain `calls` and for the `answer` values.
 
