@@ -124,6 +124,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("param", pa.string()),
             ("type", pa.string()),
             ("cross_service", pa.bool_()),
+            # How strongly the field and the parameter mean the same thing (graph/roles.py);
+            # walks follow only edges at or above the compose edge threshold.
+            ("score", pa.float64()),
         ]
     ),
     "graph_stats": pa.schema(
@@ -150,6 +153,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("capabilities", pa.list_(pa.string())),
             ("step_budget", pa.int32()),
             ("signature", pa.string()),
+            ("pattern", pa.string()),
+            ("domain", pa.string()),
+            ("instruction_style", pa.string()),
             ("visible_values", _JSON),
             ("hidden_values", _JSON),
             ("gold_calls", _JSON),
@@ -169,6 +175,14 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("cross_service", pa.bool_()),
             ("within_budget", pa.bool_()),
             ("unique", pa.bool_()),
+            # The optional LLM judge (compose/judge.py), all null when the run had none.
+            # `verified` is false for a task it dropped (`judged_kept` false); a judge that
+            # failed leaves the ratings null, `judge_error` set and the task kept.
+            ("judge_realism", pa.float64()),
+            ("judge_link_sense", pa.float64()),
+            ("judge_reason", pa.string()),
+            ("judge_error", pa.string()),
+            ("judged_kept", pa.bool_()),
         ]
     ),
     "walks": pa.schema(

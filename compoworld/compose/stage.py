@@ -15,13 +15,14 @@ from __future__ import annotations
 import hashlib
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 from compoworld.compose.build import Paraphrase, Rejected, compose_task
+from compoworld.compose.judge import DEFAULT_THRESHOLD, Judgement, judge_task, keep
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.paraphrase import paraphrase_instruction
 from compoworld.compose.records import Task
@@ -34,6 +35,10 @@ from compoworld.world.state import json_text
 
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up
+INSTRUCTION_STYLES = ("goal", "steps", "mixed")  # mixed: goal or steps, seeded per walk
+JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
+
+Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
 
 
 def start_tools(graph: DependencyGraph) -> list[str]:
@@ -95,14 +100,30 @@ class Candidate:
     outcome: str
     walk_seconds: float
     verify_seconds: float
+    judgement: Judgement | None = None
+    kept: bool | None = None  # the judge's verdict (None: not judged)
+
+
+def walk_style(style: str, seed: int, shard: int, index: int) -> str:
+    """The instruction style of walk `index`: `style`, or for `mixed` goal or steps drawn
+    from a seed of its own (so the walk itself is the same under every style)."""
+    if style not in INSTRUCTION_STYLES:
+        raise ValueError(f"instruction style must be one of {', '.join(INSTRUCTION_STYLES)}, "
+                         f"got {style!r}")
+    if style != "mixed":
+        return style
+    return random.Random(derive_seed("style", seed, shard, index)).choice(("goal", "steps"))
 
 
 def candidates(
     library: ServiceLibrary, starts: list[str], *, seed: int, shard: int, world_seed: int,
-    quota: int, limit: int, paraphrase: Paraphrase | None = None,
+    quota: int, limit: int, paraphrase: Paraphrase | None = None, style: str = "goal",
+    judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
-    walks were made (or every start tool proved dead: its first call fails)."""
+    walks were made (or every start tool proved dead: its first call fails). With `judge`,
+    a task that passes every check is rated too, and one rated below `judge_threshold`
+    does not count toward the quota (its outcome is `JUDGED_OUT`)."""
     deduper = Deduper()
     verified = 0
     dead: set[str] = set()
@@ -113,7 +134,8 @@ def candidates(
         rng = random.Random(derive_seed("walk", seed, shard, index))
         start = rng.choice([item for item in starts if item not in dead])
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
-        made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase)
+        made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
+                            style=walk_style(style, seed, shard, index))
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             if made.reason == START_FAILED:
@@ -122,12 +144,17 @@ def candidates(
             continue
         checks = verify_task(made, library, deduper)
         failed = [name for name in CHECKS if not checks[name]]
-        if not failed:
+        judgement = kept = None
+        if not failed and judge is not None:
+            judgement = judge(made, derive_seed("judge", seed, shard, index) % (1 << 31))
+            kept = keep(judgement, judge_threshold)
+        if not failed and kept is not False:
             deduper.remember(made)
             verified += 1
-        outcome = "rejected: " + ", ".join(failed) if failed else "verified"
+        outcome = ("rejected: " + ", ".join(failed) if failed
+                   else JUDGED_OUT if kept is False else "verified")
         yield Candidate(index, start, made, checks, outcome, walked - began,
-                        time.perf_counter() - walked)
+                        time.perf_counter() - walked, judgement, kept)
 
 
 def paraphraser(endpoint: dict[str, str] | None) -> Paraphrase | None:
@@ -144,40 +171,74 @@ def paraphraser(endpoint: dict[str, str] | None) -> Paraphrase | None:
     return paraphrase
 
 
+def task_judge(endpoint: dict[str, Any] | None, library: ServiceLibrary) -> Judge | None:
+    """An LLM judge for `{"base_url", "model", ...}` (None: tasks are not judged)."""
+    if not endpoint:
+        return None
+    from compoworld.llm import LLMClient
+
+    client = LLMClient(endpoint["base_url"], endpoint["model"])
+    titles = {name: info.title for name, info in library.infos.items()}
+
+    def judge(task: Task, seed: int) -> Judgement:
+        return judge_task(task, client, seed=seed, titles=titles)
+
+    return judge
+
+
 def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The `compose` stage: walk from the shard's start tools until its quota of verified
-    tasks is met or `CANDIDATES_PER_TASK` walks per task were tried."""
+    tasks is met or `CANDIDATES_PER_TASK` walks per task were tried (`params`: `worlds`,
+    `instruction_style`, and the optional `paraphrase` and `judge` endpoints)."""
     seed = shard.params["seed"]
     quota = shard_quota(shard.params["tasks"], shard.index, shard.count)
     library = ServiceLibrary.from_store(store, shard.run_id)
     world_seed = shard_world_seed(seed, shard.index % shard.params.get("worlds", 1))
+    judging = shard.params.get("judge") or {}
     tasks: list[dict[str, Any]] = []
     walks: list[dict[str, Any]] = []
     for made in candidates(library, shard.items, seed=seed, shard=shard.index,
                            world_seed=world_seed, quota=quota,
                            limit=quota * CANDIDATES_PER_TASK,
-                           paraphrase=paraphraser(shard.params.get("paraphrase"))):
+                           paraphrase=paraphraser(shard.params.get("paraphrase")),
+                           style=shard.params.get("instruction_style", "goal"),
+                           judge=task_judge(judging, library),
+                           judge_threshold=judging.get("threshold", DEFAULT_THRESHOLD)):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
-            tasks.append(task_row(made.task, made.checks, made.start, seconds))
+            tasks.append(task_row(made.task, made.checks, made.start, seconds,
+                                  judgement=made.judgement, kept=made.kept))
         walks.append({"walk": made.index, "shard": shard.index, "start_tool": made.start,
                       "task_id": made.task.task_id if made.task else None,
                       "outcome": made.outcome, "seconds": round(seconds, 5)})
     return {"tasks": tasks, "walks": walks}
 
 
-def task_row(task: Task, checks: dict[str, bool], start: str, seconds: float) -> dict[str, Any]:
-    """One `tasks` row: lists as lists, records as JSON, each check a column."""
+def task_row(
+    task: Task, checks: dict[str, bool], start: str, seconds: float, *,
+    judgement: Judgement | None = None, kept: bool | None = None,
+) -> dict[str, Any]:
+    """One `tasks` row: lists as lists, records as JSON, each check a column, and the
+    judge's ratings (null when not judged). `verified` is every check passed and the judge
+    not dropping the task (`judged_kept` false), so every reader of verified tasks
+    (rollouts, export, stats) skips a judged-out one without knowing of the judge."""
     dump = task.model_dump(mode="json")
     as_json = ("visible_values", "hidden_values", "gold_calls", "answer", "rubric")
     return (
         {key: dump[key] for key in ("task_id", "services", "distractors", "world_seed",
-                                    "instruction", "capabilities", "step_budget", "signature")}
+                                    "instruction", "capabilities", "step_budget", "signature",
+                                    "pattern", "domain", "instruction_style")}
         | {key: json_text(dump[key]) for key in as_json}
         | {"start_tool": start, "n_calls": len(task.gold_calls),
            "n_services": len(set(task.services)), "n_criteria": len(task.rubric),
-           "verified": all(checks.values()), "seconds": round(seconds, 5)}
+           "verified": all(checks.values()) and kept is not False,
+           "seconds": round(seconds, 5)}
         | checks
+        | {"judge_realism": judgement.realism if judgement else None,
+           "judge_link_sense": judgement.link_sense if judgement else None,
+           "judge_reason": judgement.reason if judgement else None,
+           "judge_error": judgement.error if judgement else None,
+           "judged_kept": kept}
     )
 
 
