@@ -33,7 +33,7 @@ from typing import Any, Protocol
 from compoworld.compose.instruction import render_value, visible_values
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.values import Found, find_values, mentions
-from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
@@ -72,6 +72,7 @@ class WalkConfig:
     end_on_write: float = 0.5
     join: float = 0.3
     tries: int = 12
+    edge_threshold: float = EDGE_THRESHOLD  # links scoring below it are not followed
 
 
 @dataclass(slots=True)
@@ -92,7 +93,7 @@ def random_walk(
     found: list[list[Found]] = []
     called: set[bytes] = set()
     node = graph.nodes[start]
-    arguments, bindings = _bind(world, node, None, walk, found, rng, config)
+    arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
     if not _attempt(world, node, arguments, bindings, walk, found, called):
         walk.failure = START_FAILED
         return walk
@@ -133,7 +134,8 @@ def _step(
         step = rng.choices(steps, weights=[(i + 1) ** 2 for i in steps])[0]
         source = rng.choices(passable[step], weights=[_weight(f.type) for f in passable[step]])[0]
         here = walk.calls[step].service
-        takers = [(t, p) for t, p in graph.consumers_of(source.type)
+        takers = [(t, p) for t, p in graph.linked_consumers(walk.calls[step].tool, source.field,
+                                                            source.type, config.edge_threshold)
                   if graph.nodes[t].effect == "read" or graph.nodes[t].writes]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         same = [c for c in takers if graph.nodes[c[0]].service == here]
@@ -145,7 +147,7 @@ def _step(
         node = graph.nodes[target]
         if param in _environment_params(world.service(node.service), node):
             continue  # an api key or a page size never carries a found value
-        arguments, bindings = _bind(world, node, (param, step, source), walk, found, rng, config)
+        arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng, config)
         if _attempt(world, node, arguments, bindings, walk, found, called):
             return True
     return False
@@ -191,7 +193,7 @@ def _attempt(
 
 
 def _bind(
-    world: WalkWorld, node: ToolNode, link: tuple[str, int, Found] | None, walk: Walk,
+    graph: DependencyGraph, world: WalkWorld, node: ToolNode, link: tuple[str, int, Found] | None, walk: Walk,
     found: list[list[Found]], rng: random.Random, config: WalkConfig,
 ) -> tuple[dict[str, Any], dict[str, Binding]]:
     service = world.service(node.service)
@@ -218,7 +220,9 @@ def _bind(
             continue
         joins = [(i, f) for i, values in enumerate(found) if i not in used
                  for f in values if f.type == kind and is_link_type(kind)
-                 and not _said(f.value, stated)]
+                 and not _said(f.value, stated)
+                 and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
+                 >= config.edge_threshold]
         if joins and rng.random() < (0.7 if required else config.join):
             step, source = rng.choice(joins)
             used.add(step)

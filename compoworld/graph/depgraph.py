@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
+from compoworld.graph.roles import edge_score
 from compoworld.graph.semtypes import is_entity_id
 
 LINK_TYPES = frozenset({
@@ -74,6 +75,7 @@ class Edge:
     param: str
     type: str
     cross_service: bool
+    score: float = 1.0  # graph/roles.py: how well the field's meaning fits the parameter
 
 
 @dataclass(slots=True)
@@ -103,6 +105,19 @@ class DependencyGraph:
         """Every (tool, parameter) that takes a value of `type_name`."""
         return self.consumers.get(type_name, [])
 
+    def score(self, source: str, field: str, target: str, param: str, type_name: str) -> float:
+        """The score of the edge `source.field -> target.param` (graph/roles.py)."""
+        return edge_score(field, self.nodes[source].resource, param,
+                          self.nodes[target].resource, type_name)
+
+    def linked_consumers(self, source: str, field: str, type_name: str,
+                         threshold: float = EDGE_THRESHOLD) -> list[tuple[str, str]]:
+        """The (tool, parameter) pairs a value of `source.field` may feed: the consumers of
+        its type whose edge scores at least `threshold`."""
+        return [(target, param) for target, param in self.consumers_of(type_name)
+                if target != source
+                and self.score(source, field, target, param, type_name) >= threshold]
+
     def successors(self, tool: str) -> Iterator[Edge]:
         """Every edge out of `tool` (all of them: used by walks, not for whole-graph lists)."""
         source = self.nodes[tool]
@@ -112,7 +127,8 @@ class DependencyGraph:
             for target, param in self.consumers_of(kind):
                 if target != tool:
                     cross = self.nodes[target].service != source.service
-                    yield Edge(tool, path, target, param, kind, cross)
+                    yield Edge(tool, path, target, param, kind, cross,
+                               self.score(tool, path, target, param, kind))
 
     def edges(self, fanout: int = FANOUT) -> Iterator[Edge]:
         """Every entity-id edge, and up to `fanout` shared-type consumers per producer field
@@ -132,7 +148,7 @@ class DependencyGraph:
                     for target, param in takers:
                         if target != source:
                             cross = self.nodes[target].service != service
-                            yield Edge(source, path, target, param, kind, cross)
+                            yield Edge(source, path, target, param, kind, cross, 1.0)
                 continue
             order = sorted(takers, key=lambda t: _rank(kind, *t))
             for source, path in self.producers[kind]:
@@ -151,7 +167,8 @@ class DependencyGraph:
                         same.append((target, param))
                 for target, param in (cross + same)[:fanout]:
                     yield Edge(source, path, target, param, kind,
-                               self.nodes[target].service != service)
+                               self.nodes[target].service != service,
+                               self.score(source, path, target, param, kind))
 
     def to_networkx(self, fanout: int = FANOUT) -> Any:
         """A networkx MultiDiGraph of the stored edge sample (nodes carry service, effect)."""
@@ -162,7 +179,7 @@ class DependencyGraph:
             graph.add_node(node.name, service=node.service, effect=node.effect)
         for edge in self.edges(fanout):
             graph.add_edge(edge.source, edge.target, field=edge.field, param=edge.param,
-                           type=edge.type, cross_service=edge.cross_service)
+                           type=edge.type, cross_service=edge.cross_service, score=edge.score)
         return graph
 
     def stats(self) -> dict[str, Any]:
