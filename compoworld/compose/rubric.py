@@ -11,18 +11,30 @@ an object argument such as a `body`), or a list field holding such a value (an e
 never the id field, nor an id the service generated in the run (an agent's run may number
 its records differently). When no field qualifies, up to three non-empty string fields of
 the record stand in (no ids, no timestamps, nothing auto-maintained), in record order.
+
+Checks verify the intent (issue 16): every write call must own a criterion (a record it
+created, updated with a value it gave, or deleted), so a skipped step fails; every value a
+write carried from an earlier result is a key field of that criterion (or the record's own
+id); every change must come from a write, so no criterion expects an effect from a read.
+A gold run that breaks one of these raises `ValueError` (the composer drops the walk).
+An answer criterion lists its `competitors`: the same field of the other items of the list
+the value was picked from and of the other records that hold such a field, so an answer
+that states everything it read states a competitor too and fails.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
+from compoworld.compose.instruction import render_value
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
-from compoworld.reward.rubric import evaluate_criterion, json_equal
-from compoworld.world.state import State, diff
+from compoworld.compose.values import value_at
+from compoworld.reward.rubric import evaluate_criterion, json_equal, value_in_text
+from compoworld.world.state import State, canonical_json, diff
 
 _AUTO_FIELD = re.compile(
     r"^_?(last_?)?(updated|modified|changed|edited)(_?(at|on|time|date|ts))?$"
@@ -32,6 +44,19 @@ _AUTO_FIELD = re.compile(
 _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}.*)?$")
 _LABEL_FIELDS = ("name", "title", "subject", "filename", "email")
 _FALLBACK_FIELDS = 3
+MAX_COMPETITORS = 50
+_LAST_INDEX = re.compile(r"^(.*)\[(\d+)\](.*)$")
+
+
+@dataclass(slots=True)
+class _Target:
+    """A change criterion with the record it checks (None for the guard and answers)."""
+
+    criterion: Criterion
+    record_id: str
+    record: dict[str, Any] | None  # the record after the run (None: deleted)
+    label: str = ""  # how the description names an updated record: " (Ana Ruiz)"
+    later: dict[str, Any] | None = None  # a created record's fields edited after its create
 
 
 def _auto_maintained(name: str) -> bool:
@@ -76,16 +101,32 @@ def _given(name: str, value: Any, given: list[tuple[str, Any]], generated: set[s
     return False
 
 
+def _plain_fields(record: dict[str, Any], id_field: str, generated: set[str]
+                  ) -> list[tuple[str, str]]:
+    """The record's plain text fields, in record order: no ids, no timestamps, nothing
+    auto-maintained, nothing empty."""
+    return [(name, value) for name, value in record.items()
+            if not (name == id_field or name == "id" or name.endswith("_id")
+                    or _auto_maintained(name) or not isinstance(value, str)
+                    or not value.strip() or _TIMESTAMP.match(value) or value in generated)]
+
+
 def _fallback_fields(record: dict[str, Any], id_field: str, generated: set[str]) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    for name, value in record.items():
-        if len(fields) == _FALLBACK_FIELDS:
+    return dict(_plain_fields(record, id_field, generated)[:_FALLBACK_FIELDS])
+
+
+def _distinguish(fields: dict[str, Any], record: dict[str, Any], others: list[dict[str, Any]],
+                 id_field: str, generated: set[str]) -> dict[str, Any]:
+    """Key fields plus plain fields of the record until no other record created in the run
+    matches them all: else one record (a sent email) could pass for two criteria (it and
+    a forwarded one), and the step that made the other could be skipped unnoticed."""
+    fields = dict(fields)
+    for name, value in _plain_fields(record, id_field, generated):
+        rivals = [o for o in others if all(json_equal(o.get(k), v) for k, v in fields.items())]
+        if not rivals:
             break
-        if (name == id_field or name == "id" or name.endswith("_id") or _auto_maintained(name)
-                or not isinstance(value, str) or not value.strip()
-                or _TIMESTAMP.match(value) or value in generated):
-            continue
-        fields[name] = value
+        if name not in fields and any(not json_equal(o.get(name), value) for o in rivals):
+            fields[name] = value
     return fields
 
 
@@ -116,9 +157,9 @@ def _singular(collection: str) -> str:
     return noun
 
 
-def _show(value: Any, limit: int = 60) -> str:
-    text = f"'{value}'" if isinstance(value, str) else orjson.dumps(value).decode()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _show(value: Any) -> str:
+    """A value as a description quotes it, whole (a cut value reads as a different one)."""
+    return f"'{value}'" if isinstance(value, str) else orjson.dumps(value).decode()
 
 
 def _describe(fields: dict[str, Any]) -> str:
@@ -132,50 +173,262 @@ def _label(record: dict[str, Any]) -> str:
         if name == "email" and person:
             return f" ({person})"
         if isinstance(record.get(name), str) and record[name].strip():
-            return f" ({_show(record[name], 40)[1:-1]})"
+            return f" ({record[name].strip()})"
     return f" ({person})" if person else ""
 
 
 def _service_criteria(service: str, before: State, after: State, calls: list[GoldCall],
-                      title: str) -> tuple[list[Criterion], dict[str, Any]]:
-    """The criteria of one service's changes, and what its guard allows."""
+                      title: str) -> tuple[list[_Target], dict[str, Any]]:
+    """The criteria of one service's changes (with their records), and what its guard
+    allows."""
     changes = diff(before, after)
     given = _argument_values(calls, service)
     generated = {str(record.get(after.id_field(collection)))
                  for collection, change in changes.items() for record in change["created"]}
-    criteria: list[Criterion] = []
+    criteria: list[_Target] = []
     allowed: dict[str, Any] = {}
     for collection in sorted(changes):
         change, noun = changes[collection], _singular(collection)
         id_field = after.id_field(collection)
         for record in change["created"]:
-            fields = _key_fields(record, id_field, given, generated)
-            article = "An" if noun[:1].lower() in "aeiou" else "A"
-            text = f"{article} {noun} is created in {title}"
-            criteria.append(Criterion(
-                id="", kind="record_created", service=service,
-                description=text + (f" with {_describe(fields)}" if fields else ""),
+            fields = _distinguish(_key_fields(record, id_field, given, generated), record,
+                                  [o for o in change["created"] if o is not record],
+                                  id_field, generated)
+            criteria.append(_Target(Criterion(
+                id="", kind="record_created", service=service, description="",
                 params={"collection": collection, "fields": fields},
-            ))
+            ), str(record.get(id_field)), record))
         for update in change["updated"]:
             fields = _changed_fields(update, given, generated)
-            criteria.append(Criterion(
-                id="", kind="field_equals", service=service,
-                description=f"The {noun} {update['id']}{_label(update['before'])} in {title} "
-                f"has {_describe(fields)}",
+            criteria.append(_Target(Criterion(
+                id="", kind="field_equals", service=service, description="",
                 params={"collection": collection, "id": update["id"], "fields": fields},
-            ))
+            ), str(update["id"]), update["after"], _label(update["before"])))
         deleted = [str(record.get(id_field)) for record in change["deleted"]]
         for record_id, record in zip(deleted, change["deleted"], strict=True):
-            criteria.append(Criterion(
+            criteria.append(_Target(Criterion(
                 id="", kind="record_deleted", service=service,
-                description=f"The {noun} {record_id}{_label(record)} is deleted from {title}",
+                description=f"The {noun} {record_id}{_label(record)} is deleted from {title}.",
                 params={"collection": collection, "id": record_id},
-            ))
+            ), record_id, None))
         allowed[collection] = {"created": len(change["created"]),
                                "updated": [update["id"] for update in change["updated"]],
                                "deleted": deleted}
     return criteria, allowed
+
+
+def _describe_change(target: _Target, title: str) -> str:
+    """The sentence of a created or updated record's criterion, from its final fields."""
+    criterion = target.criterion
+    params, noun = criterion.params, _singular(criterion.params["collection"])
+    fields = params["fields"]
+    if criterion.kind == "record_created":
+        article = "An" if noun[:1].lower() in "aeiou" else "A"
+        text = f"{article} {noun} is created in {title}"
+        return text + (f" with {_describe(fields)}." if fields else ".")
+    return f"The {noun} {params['id']}{target.label} in {title} has {_describe(fields)}."
+
+
+def _scalars(value: Any, depth: int = 2) -> set[str]:
+    """The scalar values of a result or arguments, a few levels deep, as text."""
+    if isinstance(value, dict):
+        return set().union(*(_scalars(v, depth - 1) for v in value.values())) if depth else set()
+    if isinstance(value, list):
+        return set().union(*(_scalars(v, depth - 1) for v in value[:50])) if depth else set()
+    return set() if value is None or isinstance(value, bool) else {str(value)}
+
+
+def _gave(call: GoldCall, target: _Target, generated: set[str]) -> bool:
+    """Whether one of the call's own argument values is a key field of the criterion."""
+    given = _argument_values([call], call.service)
+    return any(_given(name, value, given, generated)
+               for name, value in target.criterion.params.get("fields", {}).items())
+
+
+def _covers(call: GoldCall, index: int, target: _Target, namers: list[int],
+            generated: set[str]) -> bool:
+    """Whether write `index` made the change a criterion checks (`namers`: the writes whose
+    arguments name the record).
+
+    A create returns its record (its id in the result) or gave one of its key fields; a
+    later write that names a created record edited it (`later` holds what it changed); an
+    update names the record and gave a value it still holds, or is the only write that
+    names it (an `archive(id)` gives no field, yet made the change); a delete is the last
+    write that names the record (a rename before it left nothing to check).
+    """
+    kind, named = target.criterion.kind, index in namers
+    if kind == "record_deleted":
+        return named and index == namers[-1]
+    if kind == "record_created":
+        if named:
+            return bool(target.later)
+        return target.record_id in _scalars(call.result) or _gave(call, target, generated)
+    return named and (_gave(call, target, generated) or len(namers) == 1)
+
+
+def _edited_after_create(target: _Target, calls: list[GoldCall]) -> None:
+    """Make a created record's fields that a later write changed key fields (`later`): the
+    record as its create returned it, against the record at the end (a closed issue)."""
+    if target.criterion.kind != "record_created" or target.record is None:
+        return
+    created = next((c.result for c in calls if c.service == target.criterion.service
+                    and c.effect != "read" and isinstance(c.result, dict)
+                    and target.record_id in _scalars(c.result, 1)
+                    and target.record_id not in _scalars(c.arguments)), None)
+    if created is None:
+        return
+    target.later = {name: value for name, value in target.record.items()
+                    if name in created and not json_equal(created[name], value)
+                    and not _auto_maintained(name)}
+    target.criterion.params["fields"].update(target.later)
+
+
+def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
+    """Make every value the call carried from an earlier result a key field of a criterion
+    it owns: the record's id, a key field already, or the record field that holds it.
+
+    Raises `ValueError` when no owned record holds the value (nothing checks it was used).
+    """
+    for param, binding in sorted(call.bindings.items()):
+        value = call.arguments.get(param)
+        if binding.kind != "hidden" or value is None or _generated(value, generated):
+            continue
+        if any(t.record_id == str(value) or any(json_equal(v, value) for v in
+               t.criterion.params.get("fields", {}).values()) for t in targets):
+            continue
+        holder = next(((t, name) for t in targets if t.record is not None
+                       for name, held in sorted(t.record.items())
+                       if json_equal(held, value)
+                       or isinstance(held, list) and any(json_equal(x, value) for x in held)),
+                      None)
+        if holder is None:
+            raise ValueError(f"{call.tool} carries {param} from an earlier result, but no "
+                             "record it changed holds that value: nothing can check it was used")
+        target, name = holder
+        target.criterion.params["fields"][name] = target.record[name]
+
+
+def _own_writes(calls: list[GoldCall], targets: list[_Target],
+                generated: dict[str, set[str]]) -> None:
+    """Check that every write owns a criterion and every change comes from a write, and make
+    carried values key fields (`_carry`). Raises `ValueError` naming the first failure."""
+    writers = {call.service for call in calls if call.effect != "read"}
+    for target in targets:
+        if target.criterion.service not in writers:
+            raise ValueError(f"{target.criterion.service} changed, but the gold chain only "
+                             "read from it: no criterion may expect an effect from a read")
+    namers = {id(t): [i for i, c in enumerate(calls) if c.effect != "read"
+                      and c.service == t.criterion.service and t.record_id in _scalars(c.arguments)]
+              for t in targets}
+    for target in targets:
+        _edited_after_create(target, calls)
+    owners: dict[int, list[int]] = {}
+    for index, call in enumerate(calls):
+        if call.effect == "read":
+            continue
+        own = generated[call.service]
+        mine = [t for t in targets if t.criterion.service == call.service]
+        owned = [t for t in mine if _covers(call, index, t, namers[id(t)], own)]
+        if not owned:
+            raise ValueError(f"write {index} ({call.tool}) leaves no change of its own in the "
+                             "end state (undone or overwritten later): a skipped step would "
+                             "pass unnoticed")
+        _carry(call, owned, own)
+        for target in owned:
+            owners.setdefault(id(target), []).append(index)
+    for target in targets:
+        if id(target) not in owners:
+            raise ValueError(f"a change in {target.criterion.service} "
+                             f"({target.criterion.params['collection']} {target.record_id}) "
+                             "comes from no write of the gold chain")
+
+
+def _text(value: Any) -> str:
+    return render_value(value)
+
+
+def _clashes(candidate: Any, value: Any) -> bool:
+    """Whether a competitor cannot be told apart from the value in an answer's text: equal,
+    or one's text holds the other's."""
+    return (json_equal(candidate, value) or value_in_text(value, _text(candidate))
+            or value_in_text(candidate, _text(value)))
+
+
+def _list_siblings(item: AnswerItem, calls: list[GoldCall]) -> list[Any]:
+    """The same field of the other items of the list the answer value was picked from."""
+    match = _LAST_INDEX.match(item.path)
+    if match is None or not 0 <= item.step < len(calls):
+        return []
+    try:
+        items = value_at(calls[item.step].result, match[1])
+    except KeyError:
+        return []
+    inner, index = match[3].removeprefix("."), int(match[2])
+    found = []
+    for position, element in enumerate(items if isinstance(items, list) else []):
+        try:
+            found.append(value_at(element, inner) if position != index else None)
+        except KeyError:
+            continue
+    return found
+
+
+def _neighbours(item: AnswerItem, calls: list[GoldCall], end: dict[str, State]) -> list[Any]:
+    """The same field of the other records of every collection whose records hold the answer
+    value in a field (the step's service, end state)."""
+    if not 0 <= item.step < len(calls) or calls[item.step].service not in end:
+        return []
+    state = end[calls[item.step].service]
+    found = []
+    for collection in sorted(state.collections):
+        records = [record for _, record in sorted(state.records(collection).items())]
+        names = sorted({name for record in records for name, held in record.items()
+                        if not isinstance(held, dict | list) and json_equal(held, item.value)})
+        found += [record.get(name) for name in names for record in records]
+    return found
+
+
+def _shared(item: AnswerItem, calls: list[GoldCall], end: dict[str, State]) -> bool:
+    """Whether the answer value does not single out one item: another item of its list, or
+    another record of a collection whose field holds it, holds it in the same field (every
+    channel created at the same minute): then any dump of what was read states it."""
+    if any(json_equal(other, item.value) for other in _list_siblings(item, calls)):
+        return True
+    if not 0 <= item.step < len(calls) or calls[item.step].service not in end:
+        return False
+    state = end[calls[item.step].service]
+    for collection in sorted(state.collections):
+        held: dict[str, int] = {}
+        for record in state.records(collection).values():
+            for name, value in record.items():
+                if not isinstance(value, dict | list) and json_equal(value, item.value):
+                    held[name] = held.get(name, 0) + 1
+        if any(count > 1 for count in held.values()):
+            return True
+    return False
+
+
+def _competitors(item: AnswerItem, calls: list[GoldCall], end: dict[str, State],
+                 answer: list[AnswerItem]) -> list[Any]:
+    """Values an answer must not state beside `item.value` (`params["competitors"]`).
+
+    Left out: anything equal to, inside or holding the value's text or another asked-for
+    value or label (the answer could not avoid it), booleans, empty and short values
+    (under 3 characters: "5" is in any sentence), objects and lists, and the gold calls'
+    argument values (an honest answer may restate what it was told or used).
+    """
+    said = [*(a.value for a in answer), *(a.label for a in answer),
+            *(a.selector.value for a in answer if a.selector is not None)]
+    used = [v for call in calls for v in _scalars(call.arguments)]
+    kept: dict[bytes, Any] = {}
+    for candidate in [*_list_siblings(item, calls), *_neighbours(item, calls, end)]:
+        if (candidate is None or isinstance(candidate, bool | dict | list)
+                or len(_text(candidate).strip()) < 3
+                or any(_clashes(candidate, other) for other in said)
+                or _text(candidate) in used):
+            continue
+        kept.setdefault(canonical_json(candidate), candidate)
+    return [kept[key] for key in sorted(kept)][:MAX_COMPETITORS]
 
 
 def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[GoldCall],
@@ -186,35 +439,55 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     `titles` gives each service's human title for the descriptions. Criteria are numbered
     `c0, c1, ...`: services sorted, collections sorted (created, updated, deleted), then
     the answer items in order, then the `no_collateral_change` guard. Each is labelled
-    with whether a do-nothing run passes it (only the guard does).
+    with whether a do-nothing run passes it (only the guard does). Descriptions are whole
+    sentences.
 
-    Raises `ValueError` when the two states name different services, or when an answer
-    value is a boolean, null or empty (no final answer text can be checked for it).
+    Raises `ValueError` when the two states name different services, when an answer
+    value is a boolean, null or empty (no final answer text can be checked for it), when a
+    write owns no criterion or a carried value is checked by none, or when a change comes
+    from no write (module docstring).
     """
     if start.keys() != end.keys():
         raise ValueError(f"start and end states hold different services: {sorted(start)} vs "
                          f"{sorted(end)}")
-    criteria: list[Criterion] = []
+    targets: list[_Target] = []
     allowed: dict[str, Any] = {}
+    generated: dict[str, set[str]] = {}
     for service in sorted(start):
         found, permitted = _service_criteria(service, start[service], end[service], calls,
                                              titles.get(service, service))
-        criteria.extend(found)
+        targets.extend(found)
+        generated[service] = {t.record_id for t in found
+                              if t.criterion.kind == "record_created"}
         if permitted:
             allowed[service] = permitted
+    _own_writes(calls, targets, generated)
+    criteria: list[Criterion] = []
+    for target in targets:
+        criterion = target.criterion
+        if criterion.kind != "record_deleted":
+            title = titles.get(criterion.service or "", criterion.service or "")
+            criterion = criterion.model_copy(update={
+                "description": _describe_change(target, title)})
+        criteria.append(criterion)
     for item in answer:
         if isinstance(item.value, bool) or item.value in (None, "", [], {}):
             raise ValueError(f"answer item {item.label!r} is {item.value!r}: a boolean, null or "
                              "empty value cannot be checked in the answer text; ask for another")
+        if _shared(item, calls, end):
+            raise ValueError(f"answer item {item.label!r} ({item.value!r}) is shared by other "
+                             "records: it names no one thing, and reading them all states it")
         criteria.append(Criterion(
             id="", kind="answer_contains", service=None,
-            description=f"The final answer reports {item.label} ({_show(item.value)})",
-            params={"value": item.value, "label": item.label},
+            description=f"The final answer reports {item.label} ({_show(item.value)}) and no "
+            "other candidate for it.",
+            params={"value": item.value, "label": item.label,
+                    "competitors": _competitors(item, calls, end, answer)},
         ))
     criteria.append(Criterion(
         id="", kind="no_collateral_change", service=None,
         description="Nothing else changes: no service has records created, updated or "
-        "deleted beyond those the task asks for",
+        "deleted beyond those the task asks for.",
         params={"allowed": allowed},
     ))
     return [

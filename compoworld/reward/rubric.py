@@ -8,7 +8,10 @@ Semantics, per criterion kind:
 - `field_equals`: the record with that id exists in the end state and each named field
   equals its value (a missing field reads as null). An empty `fields` is malformed.
 - `record_deleted`: the id existed in the start state and does not in the end state.
-- `answer_contains`: the value's text appears in the answer (`value_in_text`).
+- `answer_contains`: the value's text appears in the answer (`value_in_text`) and none of
+  its `competitors` does (the other candidates the value was picked from: an answer that
+  dumps everything read names them too). A criterion without `competitors` checks only
+  the value; a `competitors` that is not a list is malformed.
 - `no_collateral_change`: every service's start-to-end diff touches only what `allowed`
   lists: per collection at most `created` new records, updated and deleted ids within
   the listed ones; a change to an unlisted service or collection fails. A record created
@@ -153,7 +156,11 @@ def _record_deleted(criterion: Criterion, start: States, end: States, answer: st
 
 
 def _answer_contains(criterion: Criterion, start: States, end: States, answer: str) -> bool:
-    return value_in_text(criterion.params["value"], answer)
+    competitors = criterion.params.get("competitors", [])
+    if not isinstance(competitors, list):
+        raise TypeError("competitors must be a list")
+    return value_in_text(criterion.params["value"], answer) and not any(
+        value_in_text(other, answer) for other in competitors)
 
 
 def _ids(values: Any) -> set[str]:

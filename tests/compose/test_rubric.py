@@ -107,7 +107,7 @@ def test_created_records_keep_the_fields_the_calls_gave(rubric: list[Criterion])
     assert message.params["fields"] == {"to": [NEW_CONTACT["email"]], "subject": "Welcome",
                                         "body": "Hello Ada, welcome aboard."}
     assert contact.description == ("A contact is created in CRM with first name 'Ada', last "
-                                   "name 'Quill', email 'ada.quill@acme.test' and company 'Acme'")
+                                   "name 'Quill', email 'ada.quill@acme.test' and company 'Acme'.")
 
 
 def test_updates_deletes_and_answers(run: GoldRun, rubric: list[Criterion]) -> None:
@@ -117,13 +117,15 @@ def test_updates_deletes_and_answers(run: GoldRun, rubric: list[Criterion]) -> N
     person = run.start["crm"].records("contacts")[run.updated_id]
     name = f"{person['first_name']} {person['last_name']}"
     assert update.description.startswith(f"The contact {run.updated_id} ({name})")
-    assert update.description.endswith("in CRM has city 'Berlin'")
+    assert update.description.endswith("in CRM has city 'Berlin'.")
     (delete,) = by_kind(rubric, "record_deleted")
     assert delete.params == {"collection": "contacts", "id": run.deleted_id}
-    assert delete.description.endswith("is deleted from CRM")
+    assert delete.description.endswith("is deleted from CRM.")
     email, amount = by_kind(rubric, "answer_contains")
-    assert email.params == {"value": run.answer[0].value, "label": "the contact's email"}
-    assert amount.description == "The final answer reports the deal amount (1250.5)"
+    assert email.params["value"] == run.answer[0].value
+    assert email.params["label"] == "the contact's email"
+    assert amount.description == ("The final answer reports the deal amount (1250.5) and no "
+                                  "other candidate for it.")
     assert email.service is None
 
 
@@ -143,9 +145,10 @@ def _hand_state(records: dict[str, dict[str, Any]]) -> State:
     return State({"notes": {"type": "object"}}, {"notes": records})
 
 
-def _note_call(arguments: dict[str, Any], effect: str = "update") -> GoldCall:
+def _note_call(arguments: dict[str, Any], effect: str = "update", result: Any = None
+               ) -> GoldCall:
     return GoldCall(tool="notes__edit", service="notes", effect=effect, arguments=arguments,
-                    bindings={}, result=None)
+                    bindings={}, result=result)
 
 
 def test_auto_maintained_fields_are_left_out_unless_given() -> None:
@@ -160,7 +163,8 @@ def test_auto_maintained_fields_are_left_out_unless_given() -> None:
     assert build_rubric(start, end, [given], [], {})[0].params["fields"] == {
         "title": "New", "version": 4}
     only_auto = {"n1": {**before["n1"], "updated_at": "2025-03-03T09:00:00Z"}}
-    rubric = build_rubric(start, {"notes": _hand_state(only_auto)}, [], [], {})
+    touch = _note_call({"id": "n1"})  # the one write naming n1: its change is the update
+    rubric = build_rubric(start, {"notes": _hand_state(only_auto)}, [touch], [], {})
     assert rubric[0].params["fields"] == {"updated_at": "2025-03-03T09:00:00Z"}
 
 
@@ -173,8 +177,9 @@ def test_nested_object_arguments_and_fallback_fields() -> None:
     # `pinned` is given by name; the unrelated `flag` False does not make booleans key.
     assert build_rubric(start, end, [call], [], {})[0].params["fields"] == {
         "title": "Plan", "pinned": False}
-    # No call gave anything: the first three plain string fields stand in.
-    fallback = build_rubric(start, end, [], [], {"notes": "Notes"})[0]
+    # The create gave nothing the record holds: the first three plain string fields stand in.
+    bare = _note_call({}, "create", result={"id": "n1"})
+    fallback = build_rubric(start, end, [bare], [], {"notes": "Notes"})[0]
     assert fallback.params["fields"] == {"title": "Plan", "color": "red", "folder": "inbox"}
     assert fallback.description.startswith("A note is created in Notes with title 'Plan'")
 
