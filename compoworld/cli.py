@@ -312,6 +312,51 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
                f"where not passed and run_id = '{run_id}' group by 1 order by 2 desc")
 
 
+class InstructionStyle(StrEnum):
+    goal = "goal"
+    steps = "steps"
+    mixed = "mixed"
+
+
+# Compose's options, shared by `compose` and `regenerate`. The defaults are the library's
+# (compose/judge.py DEFAULT_THRESHOLD, graph/depgraph.py EDGE_THRESHOLD; tests/test_cli.py
+# holds them equal): importing those here would slow every command's start.
+InstructionStyleOption = Annotated[
+    InstructionStyle,
+    typer.Option(help="Instructions state the goal, dictate every step, or mix both."),
+]
+EdgeThresholdOption = Annotated[
+    float, typer.Option(min=0, max=1, help="Score an edge needs for walks to follow it.")
+]
+JudgeUrlOption = Annotated[
+    str | None, typer.Option(help="OpenAI-compatible base URL of a model rating each task.")
+]
+JudgeModelOption = Annotated[str | None, typer.Option(help="Model name at --judge-url.")]
+JudgeThresholdOption = Annotated[
+    float, typer.Option(min=1, max=5, help="Realism and link sense (1-5) a judged task needs.")
+]
+
+
+def compose_options(
+    *, worlds: int = 1, paraphrase_url: str | None = None,
+    paraphrase_model: str | None = None, judge_url: str | None, judge_model: str | None,
+    judge_threshold: float, instruction_style: InstructionStyle, edge_threshold: float,
+) -> dict[str, Any]:
+    """Compose's options as flow parameters, refused in one line (naming the option) when
+    they cannot work, before any flow starts."""
+    from compoworld.compose.stage import check_compose_options
+
+    options = {"judge_url": judge_url, "judge_model": judge_model,
+               "judge_threshold": judge_threshold,
+               "instruction_style": instruction_style.value, "edge_threshold": edge_threshold}
+    try:
+        check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
+                              paraphrase_model=paraphrase_model, flags=True, **options)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    return options
+
+
 @app.command()
 def compose(
     tasks: Annotated[int, typer.Option(min=1, help="Verified tasks to compose.")] = 5000,
@@ -331,14 +376,24 @@ def compose(
     paraphrase_model: Annotated[
         str | None, typer.Option(help="Model name at --paraphrase-url.")
     ] = None,
+    instruction_style: InstructionStyleOption = InstructionStyle.goal,
+    edge_threshold: EdgeThresholdOption = 0.6,
+    judge_url: JudgeUrlOption = None,
+    judge_model: JudgeModelOption = None,
+    judge_threshold: JudgeThresholdOption = 3.0,
     dask_address: DaskAddressOption = None,
     home: HomeOption = None,
 ) -> None:
     """Build the dependency graph and compose verified tasks (`graph_edges`, `tasks`, `walks`)."""
     from storage.store import Store
 
-    store = Store.open(home)
     run_id = resolve_run_id(run_id)
+    options = compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
+                              paraphrase_model=paraphrase_model, judge_url=judge_url,
+                              judge_model=judge_model, judge_threshold=judge_threshold,
+                              instruction_style=instruction_style,
+                              edge_threshold=edge_threshold)
+    store = Store.open(home)
     from flows.compose import compose_flow
 
     summary = run_flow(
@@ -352,6 +407,7 @@ def compose(
         paraphrase_model=paraphrase_model,
         dask_address=dask_address,
         home=str(store.home),
+        **options,
     )
     _print_compose_summary(store, run_id, summary)
 
@@ -533,6 +589,11 @@ def regenerate(
     action_mode: Annotated[
         ActionModeName, typer.Option(help="Tool calls or JSON actions (openai policy).")
     ] = ActionModeName.tools,
+    instruction_style: InstructionStyleOption = InstructionStyle.goal,
+    edge_threshold: EdgeThresholdOption = 0.6,
+    judge_url: JudgeUrlOption = None,
+    judge_model: JudgeModelOption = None,
+    judge_threshold: JudgeThresholdOption = 3.0,
     run_id: Annotated[
         str | None, typer.Option(help="Run to (re)generate; rerun it to resume. Default: date.")
     ] = None,
@@ -545,8 +606,12 @@ def regenerate(
 
     if rl_policy not in ("none", *PolicyName):
         raise fail(f"--rl-policy must be one of {', '.join(PolicyName)} or none")
-    store = Store.open(home)
     run_id = resolve_run_id(run_id)
+    options = compose_options(judge_url=judge_url, judge_model=judge_model,
+                              judge_threshold=judge_threshold,
+                              instruction_style=instruction_style,
+                              edge_threshold=edge_threshold)
+    store = Store.open(home)
     from flows.regenerate import regenerate_flow
 
     summary = run_flow(
@@ -557,6 +622,7 @@ def regenerate(
         rl_policy=None if rl_policy == "none" else rl_policy, rl_group_size=rl_group_size,
         rl_tasks=parse_count(rl_tasks), mode=mode.value, base_url=base_url, model=model,
         action_mode=action_mode.value, dask_address=dask_address, home=str(store.home),
+        **options,
     )
     _print_regenerate_summary(store, run_id, summary)
 

@@ -6,9 +6,10 @@ from typing import Any
 
 from prefect import flow
 
+from compoworld.compose.judge import DEFAULT_THRESHOLD
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.stage import DEFAULT_TASKS, plan_compose
-from compoworld.graph.depgraph import FANOUT
+from compoworld.compose.stage import DEFAULT_TASKS, check_compose_options, plan_compose
+from compoworld.graph.depgraph import EDGE_THRESHOLD, FANOUT
 from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
@@ -30,15 +31,28 @@ def compose_flow(
     worlds: int = 1,
     paraphrase_url: str | None = None,
     paraphrase_model: str | None = None,
+    judge_url: str | None = None,
+    judge_model: str | None = None,
+    judge_threshold: float = DEFAULT_THRESHOLD,
+    instruction_style: str = "goal",
+    edge_threshold: float = EDGE_THRESHOLD,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
     """Build the run's dependency graph (`graph_edges`, `graph_stats`), then compose and
     verify `tasks` tasks by random walks (`tasks`, `walks`), in shards of about
-    `tasks_per_shard`, in `worlds` seeded worlds. With `paraphrase_url` and
-    `paraphrase_model` (an OpenAI-compatible endpoint) each instruction is paraphrased when
-    the paraphrase keeps every visible value and leaks no hidden one. Rerunning with the
-    same `run_id` only runs unfinished shards; a new synthesize invalidates them."""
+    `tasks_per_shard`, in `worlds` seeded worlds, following only edges scoring at least
+    `edge_threshold`, with instructions in `instruction_style` (goal, steps or mixed). With
+    `paraphrase_url` and `paraphrase_model` (an OpenAI-compatible endpoint) each instruction
+    is paraphrased when the paraphrase keeps every visible value and leaks no hidden one.
+    With `judge_url` and `judge_model` each verified task is rated for realism and link
+    sense, and one rated below `judge_threshold` (1-5) is recorded but not verified.
+    Rerunning with the same `run_id` only runs unfinished shards; a new synthesize
+    invalidates them."""
+    check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
+                          paraphrase_model=paraphrase_model, judge_url=judge_url,
+                          judge_model=judge_model, judge_threshold=judge_threshold,
+                          instruction_style=instruction_style, edge_threshold=edge_threshold)
     logger = stage_logger()
     store = Store.open(home)
     run_id = resolved_run_id(run_id)
@@ -53,18 +67,19 @@ def compose_flow(
                 len(library.infos))
     graph = run_stage(
         plan_shards(run_id=run_id, stage="graph", items=["graph"], shard_size=1,
-                    params={"fanout": fanout} | upstream,
+                    params={"fanout": fanout, "edge_threshold": edge_threshold} | upstream,
                     work="compoworld.compose.stage:graph_shard"),
         home=str(store.home), dask_address=dask_address,
     )
-    if worlds < 1:
-        raise ValueError(f"worlds must be at least 1, got {worlds}")
-    if bool(paraphrase_url) != bool(paraphrase_model):
-        raise ValueError("give both paraphrase_url and paraphrase_model, or neither")
-    params = upstream | {"worlds": worlds}
+    params = upstream | {"worlds": worlds, "instruction_style": instruction_style,
+                         "edge_threshold": edge_threshold}
     if paraphrase_url:
         params["paraphrase"] = {"base_url": paraphrase_url, "model": paraphrase_model}
+    if judge_url:
+        params["judge"] = {"base_url": judge_url, "model": judge_model,
+                           "threshold": judge_threshold}
     shards = plan_compose(library.graph, run_id=run_id, tasks=tasks, seed=seed,
                           tasks_per_shard=tasks_per_shard, params=params)
     composed = run_stage(shards, home=str(store.home), dask_address=dask_address)
     return {"run_id": run_id, "tasks": tasks, "graph": graph} | composed
+

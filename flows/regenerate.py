@@ -14,7 +14,9 @@ from prefect import flow
 from prefect.artifacts import create_markdown_artifact
 from prefect.runtime import flow_run
 
+from compoworld.compose.judge import DEFAULT_THRESHOLD
 from compoworld.compose.stage import DEFAULT_TASKS
+from compoworld.graph.depgraph import EDGE_THRESHOLD
 from compoworld.services.selection import DEFAULT_SERVICES
 from flows.compose import compose_flow
 from flows.export import export_flow
@@ -46,6 +48,11 @@ def regenerate_flow(
     base_url: str | None = None,
     model: str | None = None,
     action_mode: str = "tools",
+    instruction_style: str = "goal",
+    edge_threshold: float = EDGE_THRESHOLD,
+    judge_url: str | None = None,
+    judge_model: str | None = None,
+    judge_threshold: float = DEFAULT_THRESHOLD,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -54,7 +61,9 @@ def regenerate_flow(
     `policy` out `group_size` times on `rollout_tasks` tasks (None: all; its passing rollouts
     are the SFT data), roll `rl_policy` (None: skip) out in groups of `rl_group_size` on
     `rl_tasks` tasks for CFRR rewards, then export `sft` and `rl`. `base_url` and `model`
-    name the endpoint of an `openai` policy. A run id defaults to the UTC date of the run's
+    name the endpoint of an `openai` policy; `instruction_style`, `edge_threshold` and the
+    optional task judge (`judge_url`, `judge_model`, `judge_threshold`) are compose's
+    (flows/compose.py). A run id defaults to the UTC date of the run's
     scheduled start, so a nightly run retried the next day resumes the same run."""
     logger = stage_logger()
     store = Store.open(home)
@@ -64,7 +73,10 @@ def regenerate_flow(
                         tasks_per_shard=tasks_per_shard, policy=policy, group_size=group_size,
                         rollout_tasks=rollout_tasks, rl_policy=rl_policy,
                         rl_group_size=rl_group_size, rl_tasks=rl_tasks, mode=mode,
-                        base_url=base_url, model=model, action_mode=action_mode)
+                        base_url=base_url, model=model, action_mode=action_mode,
+                        instruction_style=instruction_style, edge_threshold=edge_threshold,
+                        judge_url=judge_url, judge_model=judge_model,
+                        judge_threshold=judge_threshold)
     logger.info("regenerate %s: %d stages into %s", run_id, len(stages), store.home)
     with shared_cluster(dask_address) as address:
         for name, stage_flow, parameters in stages:
@@ -86,15 +98,21 @@ def stage_plan(
     tasks_per_shard: int, policy: str, group_size: int, rollout_tasks: int | None,
     rl_policy: str | None, rl_group_size: int, rl_tasks: int | None, mode: str,
     base_url: str | None, model: str | None, action_mode: str,
+    instruction_style: str = "goal", edge_threshold: float = EDGE_THRESHOLD,
+    judge_url: str | None = None, judge_model: str | None = None,
+    judge_threshold: float = DEFAULT_THRESHOLD,
 ) -> list[tuple[str, Any, dict[str, Any]]]:
     """The stages of a run in order: (name, stage flow, its parameters besides run id, home
     and Dask address). bench/factory.py runs the same plan without Prefect."""
+    compose = {"tasks": tasks, "seed": seed, "tasks_per_shard": tasks_per_shard,
+               "instruction_style": instruction_style, "edge_threshold": edge_threshold,
+               "judge_url": judge_url, "judge_model": judge_model,
+               "judge_threshold": judge_threshold}
     endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
     stages: list[tuple[str, Any, dict[str, Any]]] = [
         ("ingest", ingest_flow, {"source": source, "limit": limit}),
         ("synthesize", synthesize_flow, {"services": services, "seed": seed}),
-        ("compose", compose_flow, {"tasks": tasks, "seed": seed,
-                                   "tasks_per_shard": tasks_per_shard}),
+        ("compose", compose_flow, compose),
     ]
     rollouts = [(policy, group_size, rollout_tasks)]
     if rl_policy:

@@ -171,6 +171,37 @@ def paraphraser(endpoint: dict[str, str] | None) -> Paraphrase | None:
     return paraphrase
 
 
+def check_compose_options(
+    *, worlds: int, paraphrase_url: str | None, paraphrase_model: str | None,
+    judge_url: str | None, judge_model: str | None, judge_threshold: float,
+    instruction_style: str, edge_threshold: float, flags: bool = False,
+) -> None:
+    """Raise ValueError, naming the option, for compose options that cannot work: checked
+    before anything runs, by the flow and (`flags`: named as `--judge-url`) by the
+    `compose` and `regenerate` commands."""
+
+    def name(parameter: str) -> str:
+        return "--" + parameter.replace("_", "-") if flags else parameter
+
+    if worlds < 1:
+        raise ValueError(f"{name('worlds')} must be at least 1, got {worlds}")
+    endpoints = {"paraphrase": (paraphrase_url, paraphrase_model),
+                 "judge": (judge_url, judge_model)}
+    for kind, (url, model) in endpoints.items():
+        if bool(url) != bool(model):
+            raise ValueError(f"give both {name(kind + '_url')} and {name(kind + '_model')}, "
+                             "or neither")
+    if not 1 <= judge_threshold <= 5:
+        raise ValueError(f"{name('judge_threshold')} must be within 1-5 (the ratings' scale), "
+                         f"got {judge_threshold:g}")
+    if instruction_style not in INSTRUCTION_STYLES:
+        raise ValueError(f"{name('instruction_style')} must be one of "
+                         f"{', '.join(INSTRUCTION_STYLES)}, got {instruction_style!r}")
+    if not 0 <= edge_threshold <= 1:
+        raise ValueError(f"{name('edge_threshold')} must be within 0-1 (an edge score), got "
+                         f"{edge_threshold:g}")
+
+
 def task_judge(endpoint: dict[str, Any] | None, library: ServiceLibrary) -> Judge | None:
     """An LLM judge for `{"base_url", "model", ...}` (None: tasks are not judged)."""
     if not endpoint:
