@@ -1,4 +1,5 @@
-"""Template instructions: visible values verbatim, hidden values never, varied phrasing."""
+"""Steps-style template instructions: visible values verbatim, hidden values never, varied
+phrasing."""
 
 from __future__ import annotations
 
@@ -94,6 +95,9 @@ CHAINS = {"crm_to_email": crm_to_email, "stripe_to_crm": stripe_to_crm}
 
 
 def write(calls: list[GoldCall], answer: list[AnswerItem], seed: int, **kwargs: Any) -> str:
+    """The steps-style text (these tests pin that style; tests/compose/test_goal.py covers
+    the goal style, the default)."""
+    kwargs.setdefault("style", "steps")
     return write_instruction(calls, answer, TITLES, random.Random(seed), **kwargs)
 
 

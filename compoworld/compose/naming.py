@@ -1,0 +1,175 @@
+"""How instructions name things: values, fields, parameters and the records tools work on.
+
+Shared by both instruction writers (instruction.py dictates steps, goal.py states a goal).
+`render_value` is how a value appears in any instruction; the verifier checks a visible
+value's presence with it. `record_noun` is what a person calls the record a call works
+on: the collection's singular noun (`contact`, `device registration`) when the tool's
+resource is known, else the head noun of the tool's name, else the neutral `record`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from compoworld.graph.semtypes import is_entity_id, is_plural, singularize, split_words
+
+GENERIC = {
+    "read": {"get", "list", "search", "find", "fetch", "retrieve", "read", "query", "lookup",
+             "show", "describe", "view"},
+    "create": {"create", "add", "new", "insert"},
+    "update": {"update", "patch", "put", "edit", "modify", "set", "change"},
+    "delete": {"delete", "remove", "destroy", "del"},
+}
+VERBS = set().union(*GENERIC.values()) | {"post"}
+PREPOSITIONS = {"by", "for", "with", "from", "in", "of", "to", "on", "at", "into", "as"}
+CONTAINERS = {"data", "items", "results", "records", "value", "values", "entries", "list",
+              "response", "body", "result", "objects", "content"}
+PARAM_ALIASES = {"to": "recipient", "q": "search text", "cc": "cc address", "from": "sender"}
+CONTROL = {"limit", "page", "offset", "per", "size", "sort", "order", "cursor", "after",
+           "before", "expand", "fields", "include", "format", "max", "top", "skip"}
+# Words of a tool name that never name a record (`contacts_one`, `users_all`, `expense_get`).
+_NOT_NOUNS = VERBS | PREPOSITIONS | CONTAINERS | {
+    "one", "all", "many", "id", "ids", "by", "info", "details", "detail", "api", "v", "me",
+    "current", "bulk", "batch", "single", "each", "datum", "latest", "new", "own", "my"}
+
+
+def render_value(value: Any) -> str:
+    """How a value appears in an instruction: a string as it is, anything else as sorted JSON.
+
+    The verifier checks a visible value's presence with the same function.
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def tool_words(tool: str, effect: str) -> tuple[str, list[str]]:
+    """`stripe_com__post_customers` -> (`post`, [`customers`]); `invite_to_channel` keeps its
+    preposition (`invite`, [`to`, `channel`]); the verb is "" when there is none."""
+    words = [w for w in split_words(tool.rsplit("__", 1)[-1]) if not w.isdigit() and w != "v"]
+    if len(words) > 1 and words[-1] in VERBS and words[0] not in VERBS:
+        words = [words[-1], *words[:-1]]  # `customers_list` -> `list customers`
+    has_verb = bool(words) and (words[0] in VERBS or (  # a lone non-read word is a verb
+        effect != "read" and (len(words) > 1 or not is_plural(words[0]))))
+    verb, noun = (words[0], words[1:]) if has_verb else ("", words)
+    if not (noun and noun[0] in PREPOSITIONS):
+        noun = noun[: next((i for i, w in enumerate(noun) if w in PREPOSITIONS), len(noun))]
+    # `get_customers_customer` -> `customer`, `accounts_account_persons` -> `account persons`
+    noun = [w for i, w in enumerate(noun)
+            if i + 1 == len(noun) or singularize(w) != singularize(noun[i + 1])]
+    return verb, noun
+
+
+def tool_noun(tool: str, effect: str) -> str:
+    """The singular thing a tool's name says it works on: `contact`, `customer`, `channel`."""
+    noun = tool_words(tool, effect)[1]
+    if noun and noun[0] in PREPOSITIONS:
+        noun = noun[1:]
+    return " ".join(noun[:-1] + [singularize(noun[-1])]) if noun else "record"
+
+
+def record_noun(tool: str, effect: str, resource: str | None = None) -> str:
+    """What a person calls the record a tool works on, in plain singular words.
+
+    The resource (collection) names it best: `device_registrations` -> `device
+    registration`. Without one, the last word of the tool's name that is a noun (`users_all`
+    -> `user`, `contacts_one` -> `contact`); `record` when no word qualifies.
+    """
+    for words in (split_words(resource or ""), _tool_nouns(tool, effect)):
+        words = [w for w in words if not w.isdigit()]
+        while words and words[-1] in _NOT_NOUNS:
+            words = words[:-1]  # `url_browser_data` -> `url browser`
+        words = [w for w in words if w not in _NOT_NOUNS][-2:]
+        if words and len(words[-1]) > 2:
+            return " ".join([*words[:-1], singularize(words[-1])])
+    return "record"
+
+
+def _tool_nouns(tool: str, effect: str) -> list[str]:
+    verb, noun = tool_words(tool, effect)
+    return [w for w in noun if w not in PREPOSITIONS] or ([] if verb else noun)
+
+
+def is_key(param: str, kind: str, noun: str) -> bool:
+    """Whether an argument of semantic type `kind` names the record a call works on."""
+    if is_entity_id(kind):
+        return singularize(kind.split(".")[1].split("_")[-1]) == noun.split()[-1]
+    words = split_words(param)
+    return words in (["id"], [*split_words(noun), "id"])
+
+
+def is_control(param: str) -> bool:
+    """Paging and sorting parameters: `limit 10`, not `whose limit is 10`."""
+    return bool(CONTROL.intersection(split_words(param)))
+
+
+def plural_words(words: list[str]) -> bool:
+    """Whether a name's last word is a plural noun (`customers`, not `news`)."""
+    return bool(words) and is_plural(words[-1]) and singularize(words[-1]) != words[-1]
+
+
+def param_words(param: str, noun: str) -> str:
+    """A parameter in words, without the record's own noun (`contact_id` of a contact ->
+    `id`); a few short names get a plain alias (`to` -> `recipient`)."""
+    if param in PARAM_ALIASES:
+        return PARAM_ALIASES[param]
+    words, head = split_words(param), split_words(noun)
+    if head and len(words) > len(head) and words[: len(head)] == head:
+        words = words[len(head):]
+    return " ".join(words) or param
+
+
+def field_words(field: str) -> str:
+    """`data[].email` -> `email`; `owner.id` -> `owner id`; containers are dropped."""
+    parts = [p for p in re.split(r"[.\[\]]+", field) if p and not p.isdigit()]
+    kept = [p for p in parts if p.lower() not in CONTAINERS] or parts[-1:]
+    if not kept:
+        return ""
+    words = split_words(kept[-1])
+    if words in (["id"], ["ids"]) and len(kept) > 1:
+        words = [singularize(w) for w in split_words(kept[-2])] + words
+    return " ".join(words)
+
+
+def selector_words(field: str, value: Any) -> str:
+    """`first name is "Bruno"`: how an item of a list is told apart."""
+    return f"{' '.join(split_words(field)) or field} is {quote(value)}"
+
+
+def quote(value: Any) -> str:
+    """A string in double quotes, anything else rendered (`render_value`)."""
+    return f'"{value}"' if isinstance(value, str) else render_value(value)
+
+
+def article(noun: str) -> str:
+    """`an email`, `a user`, `an invoice`."""
+    vowel = noun[:1] in "aeio" or (noun[:1] == "u" and not noun.startswith(("us", "un", "ur")))
+    return f"{'an' if vowel else 'a'} {noun}"
+
+
+def join_words(items: list[str], rng: random.Random) -> str:
+    """`a, b and c` (the serial comma with the rng's odds)."""
+    if len(items) < 2:
+        return "".join(items)
+    last = rng.choice((" and ", ", and ")) if len(items) > 2 else " and "
+    return ", ".join(items[:-1]) + last + items[-1]
+
+
+def cap(text: str) -> str:
+    """The text with its first letter in upper case."""
+    return text[:1].upper() + text[1:]
+
+
+def dedupe(values: list[Any]) -> list[Any]:
+    """Values in order, each once (compared as canonical JSON)."""
+    seen: set[str] = set()
+    out = []
+    for value in values:
+        key = json.dumps(value, sort_keys=True, default=str)
+        if key not in seen:
+            seen.add(key)
+            out.append(value)
+    return out
