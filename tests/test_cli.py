@@ -215,3 +215,72 @@ def test_the_rollout_summary_counts_only_the_stage_this_command_ran(tmp_path: Pa
         store.record(shard, status="done", rows=rollouts, seconds=0.1)
     counts = cli._rollout_counts(store, "r", "rollout-openai-b-tools-gateway", 1)
     assert counts == {"rollouts": 2, "score": 0.5, "rubric": 0.5, "infra": 0}
+
+
+COMPOSE_COMMANDS = [["compose"], ["regenerate", "--source", "builtin"]]
+
+
+@pytest.mark.parametrize("command", COMPOSE_COMMANDS)
+@pytest.mark.parametrize("args, message", [
+    (["--judge-url", "http://127.0.0.1:9/v1"], "give both --judge-url and --judge-model, or"),
+    (["--judge-model", "m"], "give both --judge-url and --judge-model, or neither"),
+    (["--instruction-style", "casual"], "'casual' is not one of 'goal', 'steps', 'mixed'"),
+    (["--judge-threshold", "6"], "--judge-threshold"),
+    (["--edge-threshold", "1.5"], "--edge-threshold"),
+])
+def test_bad_compose_options_are_refused_before_prefect_starts(
+    tmp_path: Path, command: list[str], args: list[str], message: str
+):
+    prefect_home = tmp_path / "prefect"
+    env = {"PREFECT_HOME": str(prefect_home), "PREFECT_API_URL": ""}
+    result = run_cli(*command, *args, home=tmp_path / "home", env=env)
+    assert result.returncode == 2, result.stderr
+    plain = " ".join(result.stderr.translate(dict.fromkeys(map(ord, "│╭╮╰╯─"), " ")).split())
+    assert message in plain, result.stderr  # click's errors come in a wrapped rich box
+    assert "Traceback" not in result.stderr
+    assert not prefect_home.exists(), "a Prefect server was started for options it refuses"
+
+
+@pytest.mark.parametrize("command", ["compose", "regenerate"])
+def test_compose_option_defaults_are_the_librarys(command: str):
+    from compoworld.cli import InstructionStyle
+    from compoworld.compose.judge import DEFAULT_THRESHOLD
+    from compoworld.compose.stage import INSTRUCTION_STYLES
+    from compoworld.graph.depgraph import EDGE_THRESHOLD
+
+    defaults = {p.name: p.default for p in get_command(app).commands[command].params}
+    assert defaults["judge_threshold"] == DEFAULT_THRESHOLD
+    assert defaults["edge_threshold"] == EDGE_THRESHOLD
+    assert defaults["instruction_style"] == "goal"
+    assert tuple(InstructionStyle) == INSTRUCTION_STYLES
+    assert defaults["judge_url"] is None and defaults["judge_model"] is None
+
+
+class Captured(Exception):
+    """Raised by the stand-in for `run_flow`, with the parameters the command passed."""
+
+
+@pytest.mark.parametrize("command", COMPOSE_COMMANDS)
+def test_compose_options_reach_the_compose_flow(tmp_path: Path, monkeypatch, command):
+    from compoworld import cli
+    from flows.regenerate import stage_plan
+
+    def capture(flow, **parameters):
+        raise Captured(parameters)
+
+    monkeypatch.setattr(cli, "run_flow", capture)
+    result = runner.invoke(app, [*command, "--instruction-style", "steps", "--edge-threshold",
+                                 "0.7", "--judge-url", "http://judge/v1", "--judge-model", "j",
+                                 "--judge-threshold", "4", "--home", str(tmp_path / "home")])
+    assert isinstance(result.exception, Captured), result.output
+    [parameters] = result.exception.args
+    options = {"instruction_style": "steps", "edge_threshold": 0.7,
+               "judge_url": "http://judge/v1", "judge_model": "j", "judge_threshold": 4.0}
+    assert {key: parameters[key] for key in options} == options
+    if command[0] == "regenerate":  # ... and regenerate hands them to its compose stage
+        keep = {"source", "limit", "services", "tasks", "seed", "tasks_per_shard", "policy",
+                "group_size", "rollout_tasks", "rl_policy", "rl_group_size", "rl_tasks",
+                "mode", "base_url", "model", "action_mode", *options}
+        plan = stage_plan(**{key: parameters[key] for key in keep})
+        [compose] = [params for name, _, params in plan if name == "compose"]
+        assert {key: compose[key] for key in options} == options

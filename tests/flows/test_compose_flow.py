@@ -91,3 +91,36 @@ def test_stored_tasks_reverify_from_parquet_alone(composed: Store):
 def test_compose_without_synthesize_is_refused(prefect_harness, store: Store):
     with pytest.raises(NothingToCompose, match="compoworld synthesize --run-id none"):
         compose_flow(run_id="none", home=str(store.home))
+
+
+def test_style_and_judge_reach_the_compose_shards(tmp_path):
+    """`instruction_style` and the judge's endpoint and threshold travel from the flow to
+    the shards: every task is written in steps, each task passing every check is rated by
+    the (scripted) judge, and those rated below the threshold are recorded, not verified,
+    and not counted toward the tasks asked for."""
+    from flows.ingest import ingest_flow
+    from flows.synthesize import synthesize_flow
+    from tests.compose.test_judge import rating_by_instruction
+    from tests.scripted_llm import ScriptedLLM
+
+    home = str(Store.open(tmp_path / "home").home)
+    ingest_flow.fn(source="builtin", run_id="j", home=home)
+    synthesize_flow.fn(run_id="j", services=None, shard_size=5, home=home)
+    with ScriptedLLM(rating_by_instruction) as llm:
+        compose_flow.fn(run_id="j", tasks=6, tasks_per_shard=6, instruction_style="steps",
+                        judge_url=llm.base_url, judge_model="scripted", judge_threshold=3.0,
+                        home=home)
+    store = Store.open(home)
+    _, rows = run_query(store, "select instruction_style, verified, judged_kept, "
+                               "judge_realism, judge_link_sense, judge_reason, judge_error, "
+                               "gold_passes and \"unique\" from tasks")
+    assert {style for style, *_ in rows} == {"steps"}
+    judged = [row for row in rows if row[2] is not None]
+    assert len(judged) == len(llm.requests) and all(row[-1] for row in judged)
+    for _, verified, kept, realism, link_sense, reason, error, _ in judged:
+        assert error is None and reason == f"rated {realism:g}" and realism == link_sense
+        assert kept == (realism >= 3.0) and verified == kept
+    assert sum(1 for row in rows if row[1]) == 6  # the quota counts kept tasks only
+    _, [(dropped,)] = run_query(store, "select count(*) from walks where outcome = "
+                                       "'judged below threshold'")
+    assert dropped == sum(1 for row in judged if not row[2]) > 0
