@@ -44,7 +44,7 @@ def selected_documents(root: Path, cache: Path) -> list[str]:
     from compoworld.services.selection import select_services
     from compoworld.specs.sources import list_documents, load_document
 
-    path = cache / f"selection-candidates-{_loader_digest()}.json"
+    path = cache / f"selection-candidates-v2-{_loader_digest()}.json"
     if path.is_file():
         rows = json.loads(path.read_text())
     else:
@@ -57,7 +57,9 @@ def selected_documents(root: Path, cache: Path) -> list[str]:
             crud = [t.effect in ("read", "create", "update", "delete") and t.resource is not None
                     for t in spec.tools]
             rows.append({"service": spec.name, "document": rel, "n_tools": len(spec.tools),
-                         "crud_share": sum(crud) / len(crud) if crud else 0.0})
+                         "crud_share": sum(crud) / len(crud) if crud else 0.0,
+                         "resources": [t.resource for t in spec.tools],
+                         "domain": spec.domain})
         cache.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(".tmp")
         tmp.write_text(json.dumps(rows))

@@ -10,14 +10,17 @@ from storage.store import Store
 
 
 def service_candidates(store: Store, run_id: str) -> list[dict[str, Any]]:
-    """Every ingested service of a run with its tool count and share of CRUD tools."""
+    """Every ingested service of a run with its tool count, share of CRUD tools, each
+    tool's collection (`resources`) and its corpus category (`domain`)."""
     columns, rows = run_query(
         store,
         """
-        SELECT service, count(*) AS n_tools,
+        SELECT t.service, count(*) AS n_tools,
                avg(CASE WHEN effect IN ('read', 'create', 'update', 'delete')
-                         AND resource IS NOT NULL THEN 1 ELSE 0 END) AS crud_share
-        FROM tool_specs WHERE run_id = $run GROUP BY service
+                         AND resource IS NOT NULL THEN 1 ELSE 0 END) AS crud_share,
+               list(resource ORDER BY name) AS resources, any_value(s.domain) AS domain
+        FROM tool_specs t LEFT JOIN specs s ON s.run_id = t.run_id AND s.service = t.service
+        WHERE t.run_id = $run GROUP BY t.service
         """,
         {"run": run_id},
     )

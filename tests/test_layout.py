@@ -71,6 +71,8 @@ def test_the_world_and_the_world_model_sit_below_the_services_and_the_graph():
     assert bad == []
     semtypes = _imports_of("graph")["compoworld/graph/semtypes.py"]
     assert semtypes == set()
+    # roles (the business ontology) sits on the semantic types alone: the selection uses it
+    assert _imports_of("graph")["compoworld/graph/roles.py"] <= {"compoworld.graph.semtypes"}
 
 
 def test_the_old_homes_of_the_world_are_gone():

@@ -18,8 +18,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.compose.distractors import choose_distractors
-from compoworld.compose.instruction import hidden_values, visible_values, write_instruction
+from compoworld.compose.instruction import (
+    hidden_values,
+    resolve_style,
+    visible_values,
+    write_instruction,
+)
 from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.patterns import patterns_from
 from compoworld.compose.records import GoldCall, Task
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.walk import WalkConfig, random_walk
@@ -91,6 +97,7 @@ def compose_task(
     config: WalkConfig | None = None,
     paraphrase: Paraphrase | None = None,
     style: str = "goal",
+    patterned: bool = False,
 ) -> Task | Rejected:
     """One candidate task from a walk starting at `start` in world `world_seed`.
 
@@ -99,7 +106,13 @@ def compose_task(
     paraphrase when that one keeps every visible value and leaks no hidden one.
     """
     world = library.world(world_seed)
-    walk = random_walk(library.graph, world, start, rng, config or WalkConfig())
+    plan = None
+    if patterned:  # the walk follows a workflow people run, begun by its start tool
+        options = patterns_from(library.graph.nodes[start])
+        if not options:
+            return Rejected("no workflow pattern begins at this tool")
+        plan = rng.choice(options)
+    walk = random_walk(library.graph, world, start, rng, config or WalkConfig(), plan=plan)
     if walk.failure:
         return Rejected(walk.failure)
     services = list(dict.fromkeys(call.service for call in walk.calls))
@@ -110,8 +123,11 @@ def compose_task(
     except ValueError as exc:  # e.g. a read that changed the state: nothing to check it by
         return Rejected(f"rubric: {exc}")
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
+    resources = {c.tool: library.graph.nodes[c.tool].resource for c in walk.calls}
+    style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
     instruction = write_instruction(walk.calls, walk.answer, titles, rng,
-                                    tool_descriptions=descriptions, style=style)
+                                    tool_descriptions=descriptions, style=style,
+                                    purpose=plan.purpose if plan else None, resources=resources)
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if paraphrase is not None:
@@ -131,4 +147,12 @@ def compose_task(
         step_budget=step_budget(len(walk.calls)),
         signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in walk.answer]),
         instruction_style=style,
+        pattern=plan.name if plan else None,
+        domain=plan.domain if plan else _domain(library, services),
     )
+
+
+def _domain(library: ServiceLibrary, services: list[str]) -> str | None:
+    """The corpus category most of a free walk's services share."""
+    domains = Counter(library.infos[name].domain for name in services if name in library.infos)
+    return domains.most_common(1)[0][0] if domains else None

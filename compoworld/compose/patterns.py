@@ -1,0 +1,217 @@
+"""Workflow patterns: the cross-service chains people actually automate, written over roles.
+
+A pattern is a purpose ("welcome a new lead") and a short chain of steps, each an effect on
+an entity of the ontology (graph/roles.py): `read person -> create person -> create
+message` is lead -> CRM contact -> welcome email, whatever the services. A step may say
+which attributes must reach it from the earlier steps (`email` for a message to a person),
+so a chain that only shares a JSON type does not count. Patterns come from everyday
+automation recipes (Zapier- and n8n-style: new lead -> CRM, paid invoice -> receipt,
+ticket -> refund -> SMS, meeting -> shared notes -> chat).
+
+The walk is seeded from a pattern (`random_walk(..., plan=pattern)`): it starts at a read
+of the first step's entity and takes, at each step, only tools whose effect and entity fit
+the next step, along edges above the score threshold. `patterns_from(tool)` lists the
+patterns a start tool can begin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from compoworld.graph.depgraph import ToolNode
+from compoworld.graph.roles import noun_entity
+
+READ = ("read",)
+MAKE = ("create", "action")
+CHANGE = ("update",)
+WRITE = ("create", "action", "update")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a pattern: a call with one of `effects` on a record of `entity`, fed
+    (from any earlier step) a value of one of the attributes `takes` (any, when empty)."""
+
+    effects: tuple[str, ...]
+    entity: str
+    takes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A workflow: its name, its domain, what it is for, and its steps."""
+
+    name: str
+    domain: str
+    purpose: str
+    steps: tuple[Step, ...]
+
+
+def _p(name: str, domain: str, purpose: str, *steps: Step) -> Pattern:
+    return Pattern(name, domain, purpose, steps)
+
+
+_CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
+_PAY = ("amount", "currency", "email", "name")
+
+PATTERNS: tuple[Pattern, ...] = (
+    # sales and CRM
+    _p("lead_to_contact", "sales", "add a new lead as a contact",
+       Step(READ, "person"), Step(MAKE, "person", _CONTACT)),
+    _p("lead_welcome", "sales", "welcome a new contact",
+       Step(READ, "person"), Step(MAKE, "message", ("email", "phone", "username"))),
+    _p("lead_to_contact_welcome", "sales", "onboard a new lead and welcome them",
+       Step(READ, "person"), Step(MAKE, "person", _CONTACT),
+       Step(MAKE, "message", ("email", "phone", "username"))),
+    _p("contact_sync", "sales", "bring a contact's details up to date in another system",
+       Step(READ, "person"), Step(CHANGE, "person", _CONTACT)),
+    _p("company_account", "sales", "set up an account for a company",
+       Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone"))),
+    _p("company_contact", "sales", "add a company's contact person",
+       Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone"))),
+    _p("deal_followup", "sales", "follow up on a deal",
+       Step(READ, "task"), Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("contact_deal", "sales", "open a deal or task for a contact",
+       Step(READ, "person"), Step(MAKE, "task", _CONTACT)),
+    _p("contact_lookup", "sales", "find what we hold about a contact elsewhere",
+       Step(READ, "person"), Step(READ, "person", _CONTACT)),
+    # support
+    _p("ticket_reply", "support", "answer a customer's ticket",
+       Step(READ, "ticket"), Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("message_to_ticket", "support", "open a ticket from a customer's message",
+       Step(READ, "message"), Step(MAKE, "ticket", ("email", "name", "phone"))),
+    _p("customer_ticket", "support", "open a ticket for a customer",
+       Step(READ, "person"), Step(MAKE, "ticket", _CONTACT)),
+    _p("ticket_customer", "support", "look up the customer behind a ticket",
+       Step(READ, "ticket"), Step(READ, "person", _CONTACT)),
+    _p("ticket_customer_message", "support", "reach the customer behind a ticket",
+       Step(READ, "ticket"), Step(READ, "person", _CONTACT),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("ticket_refund", "support", "refund the customer of a ticket",
+       Step(READ, "ticket"), Step(READ, "payment", ("email", "name")),
+       Step(MAKE, "payment", ("amount", "currency"))),
+    _p("ticket_refund_notify", "support", "refund a customer and tell them",
+       Step(READ, "ticket"), Step(READ, "payment", ("email", "name")),
+       Step(MAKE, "payment", ("amount", "currency")), Step(MAKE, "message", ("email", "phone"))),
+    # billing
+    _p("invoice_receipt", "billing", "send a customer their receipt",
+       Step(READ, "invoice"), Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("payment_receipt", "billing", "confirm a payment to the payer",
+       Step(READ, "payment"), Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("payment_ledger", "billing", "record a payment in the books",
+       Step(READ, "payment"), Step(MAKE, "payment", _PAY)),
+    _p("invoice_payment", "billing", "record the payment of an invoice",
+       Step(READ, "invoice"), Step(MAKE, "payment", _PAY)),
+    _p("order_invoice", "billing", "invoice a customer's order",
+       Step(READ, "order"), Step(MAKE, "invoice", _PAY)),
+    _p("customer_invoice", "billing", "bill a customer",
+       Step(READ, "person"), Step(MAKE, "invoice", _CONTACT)),
+    _p("customer_payments", "billing", "check what a customer has paid",
+       Step(READ, "person"), Step(READ, "payment", _CONTACT)),
+    _p("refund", "billing", "refund a payment",
+       Step(READ, "payment"), Step(MAKE, "payment", ("amount", "currency", "email"))),
+    # commerce
+    _p("order_followup", "commerce", "update a customer about their order",
+       Step(READ, "order"), Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("order_customer", "commerce", "look up who placed an order",
+       Step(READ, "order"), Step(READ, "person", _CONTACT)),
+    _p("customer_order", "commerce", "place an order for a customer",
+       Step(READ, "person"), Step(MAKE, "order", _CONTACT)),
+    _p("product_listing", "commerce", "list a product in another store",
+       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"))),
+    _p("product_price_sync", "commerce", "bring a product's price up to date",
+       Step(READ, "product"), Step(CHANGE, "product", ("amount", "currency", "name"))),
+    _p("product_order", "commerce", "order a product",
+       Step(READ, "product"), Step(MAKE, "order", ("amount", "currency", "name"))),
+    _p("customer_orders", "commerce", "see a customer's orders",
+       Step(READ, "person"), Step(READ, "order", _CONTACT)),
+    # scheduling
+    _p("meeting_invite", "scheduling", "set up a meeting with someone",
+       Step(READ, "person"), Step(MAKE, "event", ("email", "name", "phone"))),
+    _p("event_reminder", "scheduling", "remind people of an event",
+       Step(READ, "event"), Step(MAKE, "message", ("email", "phone", "name", "time", "url"))),
+    _p("event_copy", "scheduling", "put an event in another calendar",
+       Step(READ, "event"), Step(MAKE, "event", ("time", "name", "email", "address", "city"))),
+    _p("event_reschedule", "scheduling", "move an event to match another",
+       Step(READ, "event"), Step(CHANGE, "event", ("time",))),
+    _p("venue_event", "scheduling", "hold an event at a place",
+       Step(READ, "place"), Step(MAKE, "event", ("address", "city", "postal_code", "country"))),
+    _p("meeting_notes_share", "collaboration", "share a meeting's notes",
+       Step(READ, "event"), Step(MAKE, "document"), Step(MAKE, "message", ("url", "filename"))),
+    _p("attendee_lookup", "scheduling", "find the people coming to an event",
+       Step(READ, "event"), Step(READ, "person", _CONTACT)),
+    # collaboration
+    _p("share_document", "collaboration", "share a document with someone",
+       Step(READ, "document"), Step(MAKE, "message", ("url", "filename", "email", "name"))),
+    _p("document_task", "collaboration", "turn a document into a task",
+       Step(READ, "document"), Step(MAKE, "task", ("url", "filename", "name"))),
+    _p("message_task", "collaboration", "turn a message into a task",
+       Step(READ, "message"), Step(MAKE, "task", ("email", "name", "url"))),
+    _p("task_notify", "collaboration", "tell someone about a task",
+       Step(READ, "task"), Step(MAKE, "message", ("email", "name", "username", "url"))),
+    _p("assign_task", "collaboration", "hand a task to someone",
+       Step(READ, "person"), Step(CHANGE, "task", _CONTACT)),
+    _p("copy_document", "collaboration", "keep a copy of a document elsewhere",
+       Step(READ, "document"), Step(MAKE, "document", ("url", "filename", "name"))),
+    # people and places
+    _p("new_hire", "hr", "onboard a new colleague",
+       Step(READ, "person"), Step(MAKE, "person", _CONTACT), Step(MAKE, "event", ("email",))),
+    _p("address_update", "sales", "fix a contact's address",
+       Step(READ, "place"), Step(CHANGE, "person", ("address", "city", "postal_code"))),
+    _p("customer_location", "commerce", "find a place near a customer",
+       Step(READ, "person"), Step(READ, "place", ("city", "postal_code", "address", "country"))),
+    _p("org_people", "sales", "find the people of a company",
+       Step(READ, "org"), Step(READ, "person", ("company",))),
+    # three services
+    _p("order_customer_message", "commerce", "reach the customer behind an order",
+       Step(READ, "order"), Step(READ, "person", _CONTACT),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("attendee_message", "scheduling", "write to the people coming to an event",
+       Step(READ, "event"), Step(READ, "person", _CONTACT),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("contact_ticket_message", "support", "open a ticket for a customer and tell them",
+       Step(READ, "person"), Step(MAKE, "ticket", _CONTACT),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("lead_contact_task", "sales", "take on a new lead and plan the follow-up",
+       Step(READ, "person"), Step(MAKE, "person", _CONTACT), Step(MAKE, "task", _CONTACT)),
+    _p("contact_meeting_message", "scheduling", "book a meeting with a contact and tell them",
+       Step(READ, "person"), Step(MAKE, "event", _CONTACT),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("document_message_task", "collaboration", "share a document and plan the work on it",
+       Step(READ, "document"), Step(MAKE, "message", ("url", "filename", "email")),
+       Step(MAKE, "task", ("url", "filename", "email", "name"))),
+    _p("product_listing_announce", "commerce", "list a product in another store and announce it",
+       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
+       Step(MAKE, "message", ("name", "url"))),
+    _p("customer_invoice_message", "billing", "bill a customer and let them know",
+       Step(READ, "person"), Step(MAKE, "invoice", _CONTACT),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("org_contact_welcome", "sales", "add a company's contact and welcome them",
+       Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone")),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("payment_receipt_ledger", "billing", "send a receipt for a payment and book it",
+       Step(READ, "payment"), Step(MAKE, "message", ("email", "phone", "name")),
+       Step(MAKE, "payment", _PAY)),
+    _p("ticket_customer_task", "support", "find the customer behind a ticket and plan a fix",
+       Step(READ, "ticket"), Step(READ, "person", _CONTACT), Step(MAKE, "task", _CONTACT)),
+)
+BY_NAME = {pattern.name: pattern for pattern in PATTERNS}
+
+
+def tool_entity(node: ToolNode) -> str:
+    """The entity a tool works on: its collection's, else its name's (`send_sms`)."""
+    return noun_entity(node.resource) or noun_entity(node.name.rsplit("__", 1)[-1])
+
+
+def fits(node: ToolNode, step: Step) -> bool:
+    """Whether a tool can be the call of `step` (its effect and its entity)."""
+    if node.effect not in step.effects:
+        return False
+    if node.effect != "read" and not node.writes:
+        return False  # a simulated write changes nothing to check
+    return tool_entity(node) == step.entity
+
+
+def patterns_from(node: ToolNode) -> list[Pattern]:
+    """The patterns whose first step `node` can be."""
+    return [pattern for pattern in PATTERNS if fits(node, pattern.steps[0])]

@@ -1,0 +1,43 @@
+"""Edge scores by meaning: the issue's examples of links people make and of links that
+only share a JSON type, on both sides of the walk's threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from compoworld.graph.depgraph import EDGE_THRESHOLD
+from compoworld.graph.roles import edge_score, noun_entity, role_of
+
+
+@pytest.mark.parametrize("source, source_resource, target, target_resource, kind", [
+    ("data[].customer_email", "invoices", "to", "messages", "email"),  # same person
+    ("data[].email", "contacts", "recipient", "emails", "email"),
+    ("website", "companies", "homepage", "organizations", "url"),  # name agreement
+    ("data[].amount", "invoices", "amount", "refunds", "money"),  # invoice -> refund
+    ("due_date", "invoices", "due_date", "invoices", "date"),
+    ("data[].id", "contacts", "contact_id", "contacts", "crm.contacts.id"),  # one service
+    ("[].start_time", "meetings", "start", "events", "datetime"),
+])
+def test_links_people_make_are_walked(source, source_resource, target, target_resource, kind):
+    assert edge_score(source, source_resource, target, target_resource, kind) >= EDGE_THRESHOLD
+
+
+@pytest.mark.parametrize("source, source_resource, target, target_resource, kind", [
+    ("images[].created", "images", "valid_not_after", "certificates", "datetime"),
+    ("license", "atms", "readme_url", "applications", "url"),
+    ("[].updated_at", "feeds", "time_updated", "keys", "datetime"),  # bookkeeping times
+    ("data[].email", "customers", "assignee_email", "issues", "email"),  # customer != staff
+    ("BudgetAmount", "projects", "price", "products", "money"),
+    ("data[].email", "contacts", "title", "tasks", "title"),  # free text: no role at all
+])
+def test_coincidences_of_format_are_not(source, source_resource, target, target_resource,
+                                        kind):
+    assert edge_score(source, source_resource, target, target_resource, kind) < EDGE_THRESHOLD
+
+
+def test_a_role_comes_from_the_fields_own_words_before_its_collection():
+    assert str(role_of("customer_email", "email", "invoices")) == "person.email"
+    assert str(role_of("due_date", "date", "invoices")) == "invoice.time:due"
+    assert str(role_of("email", "email", "contacts")) == "person.email"
+    assert role_of("body", "text", "messages") is None
+    assert noun_entity("support_tickets") == "ticket" and noun_entity("widgets") == ""
