@@ -390,22 +390,25 @@ def _neighbours(item: AnswerItem, calls: list[GoldCall], end: dict[str, State]) 
 
 def _shared(item: AnswerItem, calls: list[GoldCall], end: dict[str, State]) -> bool:
     """Whether the answer value does not single out one item: another item of its list, or
-    another record of a collection whose field holds it, holds it in the same field (every
-    channel created at the same minute): then any dump of what was read states it."""
+    another record of the step's collection, holds it in the same field (every channel
+    created at the same minute), or, for a date or time, any other record of the task's
+    services holds it (a contact created the minute the transfer was): then a dump of what
+    a few reads return states it."""
     if any(json_equal(other, item.value) for other in _list_siblings(item, calls)):
         return True
     if not 0 <= item.step < len(calls) or calls[item.step].service not in end:
         return False
-    state = end[calls[item.step].service]
-    for collection in sorted(state.collections):
-        held: dict[str, int] = {}
-        for record in state.records(collection).values():
-            for name, value in record.items():
-                if not isinstance(value, dict | list) and json_equal(value, item.value):
-                    held[name] = held.get(name, 0) + 1
-        if any(count > 1 for count in held.values()):
-            return True
-    return False
+    dated = isinstance(item.value, str) and _TIMESTAMP.match(item.value) is not None
+    holders = 0
+    for service in sorted(end) if dated else [calls[item.step].service]:
+        for collection in sorted(end[service].collections):
+            held: dict[str, int] = {}
+            for record in end[service].records(collection).values():
+                for name, value in record.items():
+                    if not isinstance(value, dict | list) and json_equal(value, item.value):
+                        held[name] = held.get(name, 0) + 1
+            holders += sum(held.values()) if dated else max(held.values(), default=0) > 1
+    return holders > 1 if dated else holders > 0
 
 
 def _competitors(item: AnswerItem, calls: list[GoldCall], end: dict[str, State],

@@ -170,6 +170,7 @@ def test_json_equality(left: Any, right: Any, equal: bool) -> None:
     ("field_equals", "crm", {"collection": "contacts", "id": "con_0001", "fields": {}}),
     ("record_deleted", "crm", {"collection": ["contacts"], "id": "con_0001"}),
     ("answer_contains", None, {"label": "no value"}),
+    ("answer_contains", None, {"value": "anything", "competitors": "not a list"}),
     ("no_collateral_change", None, {"allowed": "everything"}),
     ("no_collateral_change", None, {}),
     ("no_collateral_change", None, {"allowed": {"crm": {"contacts": {"created": "many"}}}}),
@@ -179,3 +180,38 @@ def test_malformed_params_fail_without_raising(
 ) -> None:
     criterion = Criterion(id="c0", description="bad", kind=kind, service=service, params=params)
     assert evaluate_rubric([criterion], run.start, run.end, "anything") == [False]
+
+
+def _asked(value: Any, competitors: list[Any] | None = None) -> Criterion:
+    params: dict[str, Any] = {"value": value, "label": "the email"}
+    if competitors is not None:
+        params["competitors"] = competitors
+    return Criterion(id="c0", description="reports it", kind="answer_contains", params=params)
+
+
+@pytest.mark.parametrize(("competitors", "answer", "passes"), [
+    (None, "it is ana@x.io, or bo@x.io", True),  # an old rubric: only the value counts
+    ([], "it is ana@x.io, or bo@x.io", True),
+    (["bo@x.io", "cy@x.io"], "It is ANA@x.io.", True),
+    (["bo@x.io", "cy@x.io"], "it is ana@x.io, or bo@x.io", False),
+    (["bo@x.io"], '[{"email":"ana@x.io"},{"email":"bo@x.io"}]', False),  # a dump of a list
+    (["bo@x.io"], "it is bo@x.io", False),
+    ([1250.5], "ana@x.io paid 1,250.50", False),  # competitors match like values do
+    ([125], "ana@x.io paid 1250", True),  # digit boundaries: 125 is not inside 1250
+])
+def test_answer_fails_when_a_competitor_is_stated(
+    run: GoldRun, competitors: list[Any] | None, answer: str, passes: bool
+) -> None:
+    criterion = _asked("ana@x.io", competitors)
+    assert evaluate_rubric([criterion], run.start, run.end, answer) == [passes]
+
+
+def test_built_answer_criteria_fail_on_a_dump_of_every_contact(
+    run: GoldRun, rubric: list[Criterion]
+) -> None:
+    email = next(c for c in rubric if c.kind == "answer_contains")
+    contacts = run.end["crm"].records("contacts").values()
+    dump = " ".join(str(contact.get("email")) for contact in contacts)
+    assert value_in_text(email.params["value"], dump)  # the dump does state the value
+    assert not evaluate_criterion(email, run.start, run.end, dump)
+    assert evaluate_criterion(email, run.start, run.end, answer_of(run))
