@@ -25,13 +25,14 @@ from compoworld.compose.instruction import (
     write_instruction,
 )
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.patterns import patterns_from
+from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import GoldCall, Task
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.world.state import canonical_json
 
 DISTRACTORS = 2
+PATTERN_TRIES = 3  # patterns a patterned candidate tries from its start before it gives up
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
 
@@ -105,14 +106,18 @@ def compose_task(
     `paraphrase_instruction` over an LLM), the template instruction is replaced by the
     paraphrase when that one keeps every visible value and leaks no hidden one.
     """
-    world = library.world(world_seed)
-    plan = None
+    plans: list[Pattern | None] = [None]
     if patterned:  # the walk follows a workflow people run, begun by its start tool
-        options = patterns_from(library.graph.nodes[start])
-        if not options:
+        plans = list(library.patterns_at(start))
+        if not plans:
             return Rejected("no workflow pattern begins at this tool")
-        plan = rng.choice(options)
-    walk = random_walk(library.graph, world, start, rng, config or WalkConfig(), plan=plan)
+        rng.shuffle(plans)
+        plans.sort(key=lambda p: -len(p.steps))  # longer workflows first: they span 3 apps
+    for plan in plans[:PATTERN_TRIES]:  # each on a fresh world: a failed walk may have written
+        world = library.world(world_seed)
+        walk = random_walk(library.graph, world, start, rng, config or WalkConfig(), plan=plan)
+        if not walk.failure:
+            break
     if walk.failure:
         return Rejected(walk.failure)
     services = list(dict.fromkeys(call.service for call in walk.calls))

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from compoworld.compose.patterns import Pattern, feasible, patterns_from
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
@@ -95,6 +96,15 @@ class ServiceLibrary:
     _fingerprints: dict[str, str] = field(default_factory=dict)
     _pools: dict[int, Pool] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # coded tool -> handler source
+    _plans: dict[str, list[Pattern]] = field(default_factory=dict)
+
+    def patterns_at(self, start: str) -> list[Pattern]:
+        """The workflow patterns a walk from `start` can follow past its first step."""
+        if start not in self._plans:
+            node = self.graph.nodes[start]
+            self._plans[start] = [p for p in patterns_from(node)
+                                  if feasible(self.graph, start, p)]
+        return self._plans[start]
 
     @classmethod
     def from_store(cls, store: Any, run_id: str) -> ServiceLibrary:

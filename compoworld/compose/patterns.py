@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from compoworld.graph.depgraph import ToolNode
-from compoworld.graph.roles import noun_entity
+from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.roles import noun_entity, role_of
+from compoworld.graph.semtypes import is_entity_id
 
 READ = ("read",)
 MAKE = ("create", "action")
@@ -215,3 +216,27 @@ def fits(node: ToolNode, step: Step) -> bool:
 def patterns_from(node: ToolNode) -> list[Pattern]:
     """The patterns whose first step `node` can be."""
     return [pattern for pattern in PATTERNS if fits(node, pattern.steps[0])]
+
+
+def feeds(graph: DependencyGraph, tool: str, field: str, kind: str, step: Step) -> bool:
+    """Whether the value of `tool`'s output `field` (type `kind`) may feed `step`: an id of
+    the same service always may (a list feeds its get), else its role's attribute must be
+    one the step takes."""
+    if is_entity_id(kind) or not step.takes:
+        return True
+    role = role_of(field, kind, graph.nodes[tool].resource)
+    return role is not None and role.attribute in step.takes
+
+
+def feasible(graph: DependencyGraph, start: str, pattern: Pattern) -> bool:
+    """Whether the graph has a second step for `pattern` from `start`: an output of the
+    start that feeds, along an edge above the threshold, a tool fitting the step. Walks
+    need not try the patterns a start cannot continue."""
+    step = pattern.steps[1]
+    for field, kind in graph.nodes[start].outputs.items():
+        if not is_link_type(kind) or not feeds(graph, start, field, kind, step):
+            continue
+        if any(fits(graph.nodes[target], step)
+               for target, _ in graph.linked_consumers(start, field, kind)):
+            return True
+    return False

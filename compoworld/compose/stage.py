@@ -25,14 +25,18 @@ from compoworld.compose.build import Paraphrase, Rejected, compose_task
 from compoworld.compose.judge import DEFAULT_THRESHOLD, Judgement, judge_task, keep
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.paraphrase import paraphrase_instruction
+from compoworld.compose.patterns import feasible, patterns_from
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.compose.walk import START_FAILED
-from compoworld.graph.depgraph import DependencyGraph, is_link_type
+from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.semtypes import is_entity_id
 from compoworld.shards import Shard, plan_shards
 from compoworld.world.seeds import derive_seed
 from compoworld.world.state import json_text
 
+WALKS = ("pattern", "free")  # walks seeded from a workflow pattern, or free random walks
+DEFAULT_WALKS = "pattern"
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up
 INSTRUCTION_STYLES = ("goal", "steps", "mixed")  # mixed: goal or steps, seeded per walk
@@ -41,12 +45,20 @@ JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task th
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
 
 
-def start_tools(graph: DependencyGraph) -> list[str]:
-    """Read tools with at least one linkable output: where walks may start."""
+def start_tools(graph: DependencyGraph, *, patterned: bool = False) -> list[str]:
+    """Read tools with at least one linkable output: where walks may start; `patterned`:
+    only those that begin a workflow pattern (compose/patterns.py)."""
     return [
         name for name, node in graph.nodes.items()
         if node.effect == "read" and any(is_link_type(t) for t in node.outputs.values())
+        and (not patterned or (not _asks_for_an_id(node)
+                               and any(feasible(graph, name, p) for p in patterns_from(node))))
     ]
+
+
+def _asks_for_an_id(node: ToolNode) -> bool:
+    """Whether a read needs a record's id: a person knows a contact by name, not `con_0002`."""
+    return any(is_entity_id(node.params.get(p, "")) for p in node.required)
 
 
 def order_starts(starts: list[str], seed: int) -> list[str]:
@@ -119,6 +131,7 @@ def candidates(
     library: ServiceLibrary, starts: list[str], *, seed: int, shard: int, world_seed: int,
     quota: int, limit: int, paraphrase: Paraphrase | None = None, style: str = "goal",
     judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
+    patterned: bool = False,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made (or every start tool proved dead: its first call fails). With `judge`,
@@ -135,7 +148,7 @@ def candidates(
         start = rng.choice([item for item in starts if item not in dead])
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
-                            style=walk_style(style, seed, shard, index))
+                            style=walk_style(style, seed, shard, index), patterned=patterned)
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             if made.reason == START_FAILED:
@@ -234,7 +247,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                            paraphrase=paraphraser(shard.params.get("paraphrase")),
                            style=shard.params.get("instruction_style", "goal"),
                            judge=task_judge(judging, library),
-                           judge_threshold=judging.get("threshold", DEFAULT_THRESHOLD)):
+                           judge_threshold=judging.get("threshold", DEFAULT_THRESHOLD),
+                           patterned=shard.params.get("walks", DEFAULT_WALKS) == "pattern"):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds,
@@ -291,7 +305,8 @@ def plan_compose(
         raise ValueError(f"tasks must be at least 1, got {tasks}")
     if tasks_per_shard < 1:
         raise ValueError(f"tasks_per_shard must be at least 1, got {tasks_per_shard}")
-    starts = order_starts(start_tools(graph), seed)
+    patterned = params.get("walks", DEFAULT_WALKS) == "pattern"
+    starts = order_starts(start_tools(graph, patterned=patterned), seed)
     if not starts:
         raise ValueError(f"run {run_id!r} has no mounted read tool to start a walk from")
     count = min(len(starts), -(-tasks // tasks_per_shard))

@@ -31,11 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
-from compoworld.compose.patterns import Pattern, Step, fits
+from compoworld.compose.patterns import Pattern, Step, feeds, fits
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.values import Found, find_values, mentions
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
-from compoworld.graph.roles import role_of
 from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
@@ -136,7 +135,7 @@ def _step(
     crossed = _crossed(walk)
     stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
     passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
-                 and (plan is None or _takes(graph, walk.calls[i].tool, f, plan))]
+                 and (plan is None or feeds(graph, walk.calls[i].tool, f.field, f.type, plan))]
                 for i, values in enumerate(found)]
     steps = [i for i, values in enumerate(passable) if values]
     if not steps:
@@ -150,6 +149,9 @@ def _step(
                   if (graph.nodes[t].effect == "read" or graph.nodes[t].writes)
                   and (plan is None or fits(graph.nodes[t], plan))]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
+        if plan:  # each step of a workflow in an app of its own, where one offers it
+            used = {call.service for call in walk.calls}
+            cross = [c for c in cross if graph.nodes[c[0]].service not in used] or cross
         same = [c for c in takers if graph.nodes[c[0]].service == here]
         # a pattern's steps are different apps where they can be (lead -> CRM -> mail)
         bias = 1.0 if not crossed or plan else config.cross_bias / (1 + config.cross_bias)
@@ -169,15 +171,6 @@ def _step(
         if _attempt(world, node, arguments, bindings, walk, found, called):
             return True
     return False
-
-
-def _takes(graph: DependencyGraph, tool: str, value: Found, plan: Step) -> bool:
-    """Whether a found value may feed the pattern step `plan`: an id of the same service
-    always does (a list feeds its get), else its role's attribute must be one it takes."""
-    if is_entity_id(value.type) or not plan.takes:
-        return True
-    role = role_of(value.field, value.type, graph.nodes[tool].resource)
-    return role is not None and role.attribute in plan.takes
 
 
 def _weight(kind: str) -> float:
