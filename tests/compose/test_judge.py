@@ -5,8 +5,9 @@ threshold that drops what it should without the dropped tasks counting."""
 from __future__ import annotations
 
 import functools
-import hashlib
+import itertools
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -109,15 +110,20 @@ def test_keep_needs_both_ratings_at_the_threshold():
     assert not keep(Judgement(2.0, 5.0, ""), 3.0)
 
 
-def rating_by_instruction(messages: list[dict]) -> str:
-    """A judge whose rating is a fixed function of the task: 2 or 5 by the prompt's hash."""
-    digest = hashlib.sha256(messages[1]["content"].encode()).digest()
-    rating = 2 if digest[0] % 3 == 0 else 5
-    return json.dumps({"realism": rating, "link_sense": rating, "reason": f"rated {rating}"})
+def ratings_in_turn() -> Callable[[list[dict]], str]:
+    """A judge that rates every third task 2 and the others 5, beginning with a 2, so some
+    are dropped whatever tasks the composer makes (one shard judges in order)."""
+    turn = itertools.count()
+
+    def reply(messages: list[dict]) -> str:
+        rating = 2 if next(turn) % 3 == 0 else 5
+        return json.dumps({"realism": rating, "link_sense": rating, "reason": f"rated {rating}"})
+
+    return reply
 
 
 def test_a_threshold_drops_tasks_that_do_not_count_toward_the_quota():
-    with ScriptedLLM(rating_by_instruction) as llm:
+    with ScriptedLLM(ratings_in_turn()) as llm:
         client = LLMClient(llm.base_url, "scripted", max_retries=0)
 
         def judge(task: Task, seed: int) -> Judgement:

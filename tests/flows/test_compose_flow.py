@@ -100,13 +100,13 @@ def test_style_and_judge_reach_the_compose_shards(tmp_path):
     and not counted toward the tasks asked for."""
     from flows.ingest import ingest_flow
     from flows.synthesize import synthesize_flow
-    from tests.compose.test_judge import rating_by_instruction
+    from tests.compose.test_judge import ratings_in_turn
     from tests.scripted_llm import ScriptedLLM
 
     home = str(Store.open(tmp_path / "home").home)
     ingest_flow.fn(source="builtin", run_id="j", home=home)
     synthesize_flow.fn(run_id="j", services=None, shard_size=5, home=home)
-    with ScriptedLLM(rating_by_instruction) as llm:
+    with ScriptedLLM(ratings_in_turn()) as llm:
         compose_flow.fn(run_id="j", tasks=6, tasks_per_shard=6, instruction_style="steps",
                         judge_url=llm.base_url, judge_model="scripted", judge_threshold=3.0,
                         home=home)
