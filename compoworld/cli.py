@@ -312,6 +312,11 @@ def _print_synthesize_summary(store: Any, run_id: str, summary: dict[str, Any]) 
                f"where not passed and run_id = '{run_id}' group by 1 order by 2 desc")
 
 
+class Walks(StrEnum):
+    pattern = "pattern"
+    free = "free"
+
+
 class InstructionStyle(StrEnum):
     goal = "goal"
     steps = "steps"
@@ -324,6 +329,11 @@ class InstructionStyle(StrEnum):
 InstructionStyleOption = Annotated[
     InstructionStyle,
     typer.Option(help="Instructions state the goal, dictate every step, or mix both."),
+]
+WalksOption = Annotated[
+    Walks,
+    typer.Option(help="Walks follow a workflow pattern (lead -> contact -> welcome email), "
+                 "or go anywhere the graph leads."),
 ]
 EdgeThresholdOption = Annotated[
     float, typer.Option(min=0, max=1, help="Score an edge needs for walks to follow it.")
@@ -341,6 +351,7 @@ def compose_options(
     *, worlds: int = 1, paraphrase_url: str | None = None,
     paraphrase_model: str | None = None, judge_url: str | None, judge_model: str | None,
     judge_threshold: float, instruction_style: InstructionStyle, edge_threshold: float,
+    walks: Walks = Walks.pattern,
 ) -> dict[str, Any]:
     """Compose's options as flow parameters, refused in one line (naming the option) when
     they cannot work, before any flow starts."""
@@ -348,7 +359,8 @@ def compose_options(
 
     options = {"judge_url": judge_url, "judge_model": judge_model,
                "judge_threshold": judge_threshold,
-               "instruction_style": instruction_style.value, "edge_threshold": edge_threshold}
+               "instruction_style": instruction_style.value, "edge_threshold": edge_threshold,
+               "walks": walks.value}
     try:
         check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
                               paraphrase_model=paraphrase_model, flags=True, **options)
@@ -376,6 +388,7 @@ def compose(
     paraphrase_model: Annotated[
         str | None, typer.Option(help="Model name at --paraphrase-url.")
     ] = None,
+    walks: WalksOption = Walks.pattern,
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
     judge_url: JudgeUrlOption = None,
@@ -392,7 +405,7 @@ def compose(
                               paraphrase_model=paraphrase_model, judge_url=judge_url,
                               judge_model=judge_model, judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
-                              edge_threshold=edge_threshold)
+                              edge_threshold=edge_threshold, walks=walks)
     store = Store.open(home)
     from flows.compose import compose_flow
 
@@ -589,6 +602,7 @@ def regenerate(
     action_mode: Annotated[
         ActionModeName, typer.Option(help="Tool calls or JSON actions (openai policy).")
     ] = ActionModeName.tools,
+    walks: WalksOption = Walks.pattern,
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
     judge_url: JudgeUrlOption = None,
@@ -610,7 +624,7 @@ def regenerate(
     options = compose_options(judge_url=judge_url, judge_model=judge_model,
                               judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
-                              edge_threshold=edge_threshold)
+                              edge_threshold=edge_threshold, walks=walks)
     store = Store.open(home)
     from flows.regenerate import regenerate_flow
 

@@ -132,7 +132,8 @@ def compose_task(
     style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
     instruction = write_instruction(walk.calls, walk.answer, titles, rng,
                                     tool_descriptions=descriptions, style=style,
-                                    purpose=plan.purpose if plan else None, resources=resources)
+                                    purpose=plan.purpose if plan else None, resources=resources,
+                                    gist=plan.gist if plan else "")
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if paraphrase is not None:

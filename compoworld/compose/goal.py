@@ -76,6 +76,7 @@ def write_goal(
     *,
     resources: Mapping[str, str | None] | None = None,
     purpose: str | None = None,
+    gist: str = "",
 ) -> str:
     """The goal-style user turn for the gold chain `calls` and the `answer` items.
 

@@ -103,14 +103,17 @@ def write_instruction(
     style: str = "goal",
     purpose: str | None = None,
     resources: Mapping[str, str | None] | None = None,
+    gist: str = "",
 ) -> str:
     """The user turn asking for the gold chain `calls` and for the `answer` values.
 
     `titles` maps a service name to its title (the name itself when missing). `style` is
     one of `INSTRUCTION_STYLES`. The goal style names each record by its collection when
     `resources` (tool -> resource) says it, and opens with `purpose` (a workflow's short
-    phrase, "welcome a new lead") when given. The steps style may add a short hint from
-    `tool_descriptions` (tool -> description) to tools whose name alone says little.
+    phrase, "welcome a new lead") when given; `gist` says what a message the agent writes
+    itself (a `free` argument) is about ("that their refund is on its way"). The steps
+    style may add a short hint from `tool_descriptions` (tool -> description) to tools
+    whose name alone says little.
     Arguments without a binding are left out. Pure: the text depends only on the
     arguments and the rng state.
     """
@@ -118,7 +121,8 @@ def write_instruction(
     if not calls:
         raise ValueError("an instruction needs at least one gold call")
     if style == "goal":
-        return write_goal(calls, answer, titles, rng, resources=resources, purpose=purpose)
+        return write_goal(calls, answer, titles, rng, resources=resources, purpose=purpose,
+                          gist=gist)
     return _write_steps(calls, answer, titles, rng, tool_descriptions or {})
 
 

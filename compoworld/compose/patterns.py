@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import noun_entity, role_of
-from compoworld.graph.semtypes import is_entity_id
+from compoworld.graph.semtypes import is_entity_id, split_words
 
 READ = ("read",)
 MAKE = ("create", "action")
@@ -46,12 +46,38 @@ class Pattern:
     domain: str
     purpose: str
     steps: tuple[Step, ...]
+    gist: str = ""  # what a message the workflow sends says ("that their refund is on its way")
 
 
 def _p(name: str, domain: str, purpose: str, *steps: Step) -> Pattern:
-    return Pattern(name, domain, purpose, steps)
+    return Pattern(name, domain, purpose, steps, GISTS.get(name, ""))
 
 
+# What the message of a workflow says, for the agent to put in its own words.
+GISTS = {
+    "lead_welcome": "welcoming them aboard",
+    "lead_to_contact_welcome": "welcoming them aboard",
+    "deal_followup": "following up on the deal",
+    "ticket_reply": "answering their ticket",
+    "ticket_customer_message": "about their ticket",
+    "ticket_refund_notify": "that their refund is on its way",
+    "invoice_receipt": "with their receipt",
+    "payment_receipt": "confirming we received the payment",
+    "order_followup": "with an update on their order",
+    "event_reminder": "reminding them of the event",
+    "meeting_notes_share": "sharing the meeting notes",
+    "share_document": "sharing the document",
+    "task_notify": "about the task",
+    "order_customer_message": "about their order",
+    "attendee_message": "about the event",
+    "contact_ticket_message": "that we opened a ticket for them",
+    "contact_meeting_message": "inviting them to the meeting",
+    "document_message_task": "sharing the document",
+    "product_listing_announce": "announcing the new listing",
+    "customer_invoice_message": "that their invoice is ready",
+    "org_contact_welcome": "welcoming them aboard",
+    "payment_receipt_ledger": "with their receipt",
+}
 _CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
 _PAY = ("amount", "currency", "email", "name")
 
@@ -199,9 +225,19 @@ PATTERNS: tuple[Pattern, ...] = (
 BY_NAME = {pattern.name: pattern for pattern in PATTERNS}
 
 
+# Words of tool names that are HTTP or CRUD verbs, not nouns: `kkid_userlist_post` posts
+# a user list, it is no forum post.
+_VERBS = frozenset("get post put patch delete list create update add new all one find search "
+                   "fetch retrieve remove set edit read query show describe view send by for "
+                   "to from of with in on at".split())
+
+
 def tool_entity(node: ToolNode) -> str:
     """The entity a tool works on: its collection's, else its name's (`send_sms`)."""
-    return noun_entity(node.resource) or noun_entity(node.name.rsplit("__", 1)[-1])
+    if node.resource:
+        return noun_entity(node.resource)
+    words = [w for w in split_words(node.name.rsplit("__", 1)[-1]) if w not in _VERBS]
+    return noun_entity("_".join(words))
 
 
 def fits(node: ToolNode, step: Step) -> bool:

@@ -34,9 +34,10 @@ class Binding(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["visible", "hidden"] = Field(
+    kind: Literal["visible", "hidden", "free"] = Field(
         description="`visible`: a literal stated in the instruction; `hidden`: an earlier "
-        "step's output the agent must discover."
+        "step's output the agent must discover; `free`: text the agent writes itself (a "
+        "message's body: the instruction says what it is about, the rubric checks no words)."
     )
     type: str = Field(description="Semantic type of the parameter (and of the source field).")
     step: int | None = Field(

@@ -71,6 +71,9 @@ def _argument_values(calls: list[GoldCall], service: str) -> list[tuple[str, Any
         if call.service != service or call.effect == "read":
             continue
         for name, value in call.arguments.items():
+            binding = call.bindings.get(name)
+            if binding is not None and binding.kind == "free":
+                continue  # the agent's own words: any text will do
             values.append((name, value))
             if isinstance(value, dict):
                 values.extend(value.items())

@@ -22,14 +22,15 @@ from typing import Any
 import orjson
 
 from compoworld.compose.build import Paraphrase, Rejected, compose_task
+from compoworld.compose.instruction import INSTRUCTION_STYLES, resolve_style
 from compoworld.compose.judge import DEFAULT_THRESHOLD, Judgement, judge_task, keep
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.paraphrase import paraphrase_instruction
 from compoworld.compose.patterns import feasible, patterns_from
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
-from compoworld.compose.walk import START_FAILED
-from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
+from compoworld.compose.walk import START_FAILED, WalkConfig
+from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.semtypes import is_entity_id
 from compoworld.shards import Shard, plan_shards
 from compoworld.world.seeds import derive_seed
@@ -39,7 +40,6 @@ WALKS = ("pattern", "free")  # walks seeded from a workflow pattern, or free ran
 DEFAULT_WALKS = "pattern"
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up
-INSTRUCTION_STYLES = ("goal", "steps", "mixed")  # mixed: goal or steps, seeded per walk
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
@@ -85,7 +85,7 @@ def graph_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     edges = [
         {"source": e.source, "source_service": services[e.source], "field": e.field,
          "target": e.target, "target_service": services[e.target], "param": e.param,
-         "type": e.type, "cross_service": e.cross_service}
+         "type": e.type, "cross_service": e.cross_service, "score": round(e.score, 3)}
         for e in graph.edges(shard.params["fanout"])
     ]
     stats = graph.stats()
@@ -119,19 +119,14 @@ class Candidate:
 def walk_style(style: str, seed: int, shard: int, index: int) -> str:
     """The instruction style of walk `index`: `style`, or for `mixed` goal or steps drawn
     from a seed of its own (so the walk itself is the same under every style)."""
-    if style not in INSTRUCTION_STYLES:
-        raise ValueError(f"instruction style must be one of {', '.join(INSTRUCTION_STYLES)}, "
-                         f"got {style!r}")
-    if style != "mixed":
-        return style
-    return random.Random(derive_seed("style", seed, shard, index)).choice(("goal", "steps"))
+    return resolve_style(style, random.Random(derive_seed("style", seed, shard, index)))
 
 
 def candidates(
     library: ServiceLibrary, starts: list[str], *, seed: int, shard: int, world_seed: int,
     quota: int, limit: int, paraphrase: Paraphrase | None = None, style: str = "goal",
     judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
-    patterned: bool = False,
+    patterned: bool = False, edge_threshold: float = EDGE_THRESHOLD,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made (or every start tool proved dead: its first call fails). With `judge`,
@@ -148,7 +143,8 @@ def candidates(
         start = rng.choice([item for item in starts if item not in dead])
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
-                            style=walk_style(style, seed, shard, index), patterned=patterned)
+                            style=walk_style(style, seed, shard, index), patterned=patterned,
+                            config=WalkConfig(edge_threshold=edge_threshold))
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             if made.reason == START_FAILED:
@@ -187,7 +183,8 @@ def paraphraser(endpoint: dict[str, str] | None) -> Paraphrase | None:
 def check_compose_options(
     *, worlds: int, paraphrase_url: str | None, paraphrase_model: str | None,
     judge_url: str | None, judge_model: str | None, judge_threshold: float,
-    instruction_style: str, edge_threshold: float, flags: bool = False,
+    instruction_style: str, edge_threshold: float, walks: str = DEFAULT_WALKS,
+    flags: bool = False,
 ) -> None:
     """Raise ValueError, naming the option, for compose options that cannot work: checked
     before anything runs, by the flow and (`flags`: named as `--judge-url`) by the
@@ -210,6 +207,8 @@ def check_compose_options(
     if instruction_style not in INSTRUCTION_STYLES:
         raise ValueError(f"{name('instruction_style')} must be one of "
                          f"{', '.join(INSTRUCTION_STYLES)}, got {instruction_style!r}")
+    if walks not in WALKS:
+        raise ValueError(f"{name('walks')} must be one of {', '.join(WALKS)}, got {walks!r}")
     if not 0 <= edge_threshold <= 1:
         raise ValueError(f"{name('edge_threshold')} must be within 0-1 (an edge score), got "
                          f"{edge_threshold:g}")
@@ -248,7 +247,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                            style=shard.params.get("instruction_style", "goal"),
                            judge=task_judge(judging, library),
                            judge_threshold=judging.get("threshold", DEFAULT_THRESHOLD),
-                           patterned=shard.params.get("walks", DEFAULT_WALKS) == "pattern"):
+                           patterned=shard.params.get("walks", DEFAULT_WALKS) == "pattern",
+                           edge_threshold=shard.params.get("edge_threshold", EDGE_THRESHOLD)):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds,

@@ -101,16 +101,18 @@ def random_walk(
         walk.failure = START_FAILED
         return walk
     target = len(plan.steps) if plan else rng.randint(config.min_calls, config.max_calls)
-    while len(walk.calls) < target:
-        step = plan.steps[len(walk.calls)] if plan else None
+    done = 1  # calls made for the plan's steps (lookups a step needed come on top)
+    while (done if plan else len(walk.calls)) < target:
+        step = plan.steps[done] if plan else None
         if not _step(graph, world, rng, config, walk, found, called, step,
-                     last=len(walk.calls) + 1 == target):
+                     last=done + 1 == target):
             break
+        done += 1
         if plan is None and graph.nodes[walk.calls[-1].tool].writes \
                 and len(walk.calls) >= config.min_calls and rng.random() < config.end_on_write:
             break
-    if plan is not None and len(walk.calls) < target:
-        walk.failure = f"pattern {plan.name}: no tool for step {len(walk.calls) + 1}"
+    if plan is not None and done < target:
+        walk.failure = f"pattern {plan.name}: no tool for step {done + 1}"
         return walk
     if len(walk.calls) < config.min_calls:
         walk.failure = "no next step"
@@ -138,6 +140,8 @@ def _step(
                  and (plan is None or feeds(graph, walk.calls[i].tool, f.field, f.type, plan))]
                 for i, values in enumerate(found)]
     steps = [i for i, values in enumerate(passable) if values]
+    if plan and walk.calls[-1].effect == "read" and len(walk.calls) > 1:
+        steps = [i for i in steps if i == len(walk.calls) - 1]  # a read feeds what follows
     if not steps:
         return False
     for _ in range(config.tries):
@@ -165,12 +169,65 @@ def _step(
         if param in _environment_params(world.service(node.service), node):
             continue  # an api key or a page size never carries a found value
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
-                                    config)
-        if plan and any(b.kind == "visible" and is_entity_id(b.type) for b in bindings.values()):
+                                    config, patterned=plan is not None)
+        mark = len(walk.calls)
+        if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
+                                     called, rng):
             continue  # "forward the message mes_0006": nobody knows a record by its id
         if _attempt(world, node, arguments, bindings, walk, found, called):
             return True
+        _undo(walk, found, called, mark)
     return False
+
+
+def _look_up_ids(
+    graph: DependencyGraph, world: WalkWorld, node: ToolNode, arguments: dict[str, Any],
+    bindings: dict[str, Binding], walk: Walk, found: list[list[Found]], called: set[bytes],
+    rng: random.Random,
+) -> bool:
+    """Replace each visible record id of a call by a lookup: a list read of the same service
+    made first, the record named by a field of it ("the channel named "general""), its id
+    hidden. False (nothing kept) when an id cannot be looked up."""
+    mark = len(walk.calls)
+    for param, binding in sorted(bindings.items()):
+        if binding.kind != "visible" or not is_entity_id(binding.type):
+            continue
+        listers = sorted(name for name, other in graph.nodes.items()
+                         if other.service == node.service and other.effect == "read"
+                         and not other.required and name != node.name
+                         and any(kind == binding.type and "[]" in path
+                                 for path, kind in other.outputs.items()))
+        hit = None
+        for lister in listers[:3]:
+            step = len(walk.calls)
+            if step > mark and walk.calls[-1].tool == lister:
+                step -= 1  # one list serves two ids (a channel and its message)
+            elif not _attempt(world, graph.nodes[lister], {}, {}, walk, found, called):
+                continue
+            named = [f for f in found[step] if f.type == binding.type and f.selector is not None
+                     and not isinstance(f.selector.value, bool)]
+            if named:
+                hit = step, rng.choice(named)
+                break
+        if hit is None:
+            _undo(walk, found, called, mark)
+            return False
+        step, value = hit
+        arguments[param] = _coerce(value.value, _schema(world, node, param))
+        bindings[param] = _hidden(value, step)
+    return True
+
+
+def _schema(world: WalkWorld, node: ToolNode, param: str) -> dict[str, Any]:
+    properties = world.service(node.service).tools[node.name].spec.parameters
+    return properties.get("properties", {}).get(param, {})
+
+
+def _undo(walk: Walk, found: list[list[Found]], called: set[bytes], mark: int) -> None:
+    """Drop the lookups made after call `mark` (reads: the state needs no undoing)."""
+    for call in walk.calls[mark:]:
+        called.discard(canonical_json([call.tool, call.arguments]))
+    del walk.calls[mark:], found[mark:]
 
 
 def _weight(kind: str) -> float:
@@ -215,7 +272,7 @@ def _attempt(
 def _bind(
     graph: DependencyGraph, world: WalkWorld, node: ToolNode,
     link: tuple[str, int, Found] | None, walk: Walk, found: list[list[Found]],
-    rng: random.Random, config: WalkConfig,
+    rng: random.Random, config: WalkConfig, patterned: bool = False,
 ) -> tuple[dict[str, Any], dict[str, Binding]]:
     service = world.service(node.service)
     properties = service.tools[node.name].spec.parameters.get("properties", {})
@@ -239,13 +296,17 @@ def _bind(
                 arguments[param] = _environment_value(world, service, node, param,
                                                       properties[param], rng)
             continue
-        joins = [(i, f) for i, values in enumerate(found) if i not in used
-                 for f in values if f.type == kind and is_link_type(kind)
+        joins = [(i, f) for i, values in enumerate(found) for f in values
+                 if (i not in used or (patterned and link and i == link[1]
+                                       and _same_item(f, link[2])))
+                 and f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated)
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
                  >= config.edge_threshold]
-        if joins and rng.random() < (0.7 if required else config.join):
-            step, source = rng.choice(joins)
+        # a workflow carries what it knows: the customer's email *and* name go into a refund
+        odds = (1.0 if required else 0.5) if patterned else (0.7 if required else config.join)
+        if joins and rng.random() < odds:
+            step, source = rng.choices(joins, weights=[(i + 1) ** 2 for i, _ in joins])[0]
             used.add(step)
             arguments[param] = _coerce(source.value, properties[param])
             bindings[param] = _hidden(source, step)
@@ -254,8 +315,19 @@ def _bind(
                 draft = _draft(world, service, node, random.Random(rng.random()))
             arguments[param] = _literal(world, service, node, param, properties[param], rng,
                                         draft)
-            bindings[param] = Binding(kind="visible", type=kind or "string")
+            # A workflow's message says what the user means, in the agent's words: nobody
+            # dictates three random sentences as a refund notice.
+            free = patterned and kind == "text" and node.effect != "read"
+            bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     return arguments, bindings
+
+
+def _same_item(value: Found, source: Found) -> bool:
+    """Whether a value is of the same list item (or the same record) as the link's value."""
+    if value.path == source.path:
+        return False
+    head = lambda path: path[: path.rfind("]") + 1]  # noqa: E731 - `data[2]` of `data[2].email`
+    return head(value.path) == head(source.path)
 
 
 def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Random
