@@ -67,9 +67,8 @@ def meaning_share(resources: list[str | None] | None) -> float:
 
 # Corpus categories of infrastructure (machines, code, telemetry): their "users", "jobs"
 # and "events" are no business entity, so they come after business apps of equal shares.
-TECHNICAL_DOMAINS = frozenset({"cloud", "developer_tools", "hosting", "monitoring", "iot",
-                               "security", "machine_learning", "analytics", "storage",
-                               "backend", "tools"})
+TECHNICAL_DOMAINS = frozenset({"cloud", "hosting", "monitoring", "iot", "security",
+                               "machine_learning", "analytics", "storage", "backend"})
 
 
 def rank_score(candidate: dict[str, Any]) -> float:
