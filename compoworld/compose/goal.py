@@ -37,11 +37,20 @@ from compoworld.compose.naming import (
     tool_words,
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
+from compoworld.compose.references import (
+    PERSON_NOUNS,
+    end,
+    free_note,
+    introduce,
+    item_head,
+    kind_words,
+    messaging,
+    near,
+    role_of_field,
+    say,
+)
 from compoworld.graph.semtypes import is_entity_id, singularize, split_words
 
-PERSON_NOUNS = {"contact", "customer", "user", "employee", "member", "person", "lead",
-                "attendee", "candidate", "client", "recipient", "author", "subscriber",
-                "agent", "patient", "student", "player", "participant", "guest", "owner"}
 _NAME_FIELDS = {"name", "full name", "display name"}
 _SAY_PARAMS = {"text", "body", "message", "content", "description", "note", "comment"}
 _RECIPIENT_WORDS = {"to", "recipient", "recipients", "assignee", "payee", "invitee"}
@@ -60,6 +69,9 @@ invite reassign escalate resolve reopen dismiss snooze star pin unpin mute unmut
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 _OPENERS = ("Please {}.", "{}.", "Could you {}?", "I'd like you to {}.", "Can you {}?",
             "I need you to {}.")
+# A workflow's purpose leads into the request instead of standing as a sentence of its own.
+_PURPOSED = ("To {p}, please {}.", "To {p}, could you {}?", "I want to {p}, so please {}.",
+             "I need to {p}: please {}.")
 _ASKS = ("What is {}?", "Can you find out {}?", "I need to know {}.", "Please look up {}.",
          "Could you tell me {}?")
 _REPORTS = ("tell me {}", "let me know {}", "send me back {}")
@@ -85,20 +97,24 @@ def write_goal(
     """
     if not calls:
         raise ValueError("an instruction needs at least one gold call")
-    return _Goal(calls, titles, rng, resources or {}).text(answer, purpose)
+    return _Goal(calls, titles, rng, resources or {}, gist).text(answer, purpose)
 
 
 class _Goal:
     """One chain's records, named once in full and briefly after that."""
 
     def __init__(self, calls: list[GoldCall], titles: Mapping[str, str], rng: random.Random,
-                 resources: Mapping[str, str | None]) -> None:
-        self.calls, self.titles, self.rng = calls, titles, rng
-        self.nouns = [_messaging(record_noun(c.tool, c.effect, resources.get(c.tool)),
+                 resources: Mapping[str, str | None], gist: str = "") -> None:
+        self.calls, self.titles, self.rng, self.gist = calls, titles, rng, gist
+        self.nouns = [messaging(record_noun(c.tool, c.effect, resources.get(c.tool)),
                                  self.title(c.service)) for c in calls]
         self.named: dict[tuple[int, str], str] = {}  # (step, selector) -> short phrase
         self.used = {b.step for c in calls for b in c.bindings.values()
                      if b.kind == "hidden" and b.step is not None}
+        self.facts_first: list[str] = []  # people said as facts before the request
+        self.people: dict[tuple[int, str, str], str] = {}  # (step, item, role) -> handle
+        self.persons = {key for c in calls for p, b in c.bindings.items()
+                        if (key := self._person_key(self.resolve(b, c.arguments.get(p))))}
 
     # --- the request --------------------------------------------------------------------
 
@@ -109,28 +125,31 @@ class _Goal:
         asides = [self.record(i, None) for i, c in enumerate(self.calls)
                   if c.effect == "read" and i not in self.used
                   and all(a.step != i for a in answer) and self._stated(i)]
-        sentences = [pick(("I need to {}.", "We're trying to {}.", "This is to {}.")).format(
-            purpose)] if purpose else []
+        sentences: list[str] = []
         if actions:
             # two short outcomes share a sentence; long ones (with their own `and`s) do not
             if len(actions) == 2 and not any(" and " in a for a in actions):
                 actions = [f"{actions[0]} and {actions[1]}"]
             if asks:
                 actions[-1] += ", and " + pick(_REPORTS).format(join_words(asks, self.rng))
-            sentences.append(_end(pick(_OPENERS).format(actions[0])))
-            sentences += [_end(cap(a) + ".") for a in actions[1:]]
+            opener = pick(_PURPOSED if purpose else _OPENERS)
+            sentences.append(end(opener.format(actions[0], p=purpose)))
+            sentences += [end(cap(a) + ".") for a in actions[1:]]
+        elif purpose:
+            sentences.append(end(f"To {purpose}, I need to know "
+                                 f"{join_words(asks, self.rng) or 'what you find'}."))
         else:
-            sentences.append(_end(pick(_ASKS).format(join_words(asks, self.rng))) if asks
+            sentences.append(end(pick(_ASKS).format(join_words(asks, self.rng))) if asks
                              else "Please look into this.")
-        sentences += [_end(pick(("Also have a look at {}.", "Check {} as well.")).format(a))
+        sentences += [end(pick(("Also have a look at {}.", "Check {} as well.")).format(a))
                       for a in asides]
         if actions and self.rng.random() < 0.3:
             sentences.append(pick(_CLOSINGS))
-        return " ".join(cap(s) for s in sentences)
+        return " ".join(cap(s) for s in [*self.facts_first, *sentences])
 
     def asked(self, item: AnswerItem) -> str:
         """`the phone of the contact named "Ana Ruiz" in CRM`: one value of one record."""
-        words = _say(item.label.removeprefix("the ").strip() or "value")
+        words = say(item.label.removeprefix("the ").strip() or "value")
         if 0 <= item.step < len(self.calls):
             return self.value_of(item.step, item.selector, words)
         return f"the {words}"
@@ -172,11 +191,14 @@ class _Goal:
             param, binding, value = to[0]
             lead = "assigned to" if "assignee" in split_words(param) and verb != "assign" \
                 else "to"
-            who = self._person(binding) if binding.kind == "hidden" else None
+            who = self._recipient_of(binding, value) if binding.kind == "hidden" else None
             text += f" {lead} {who or self.value(binding, value)}"
         details = self.details(rest, noun)
         if f" in {title}" in details.split(" with ")[0]:  # `a comment on the issue ... in X`
             text = text.replace(f" to {title}", "", 1).replace(f" in {title}", "", 1)
+        if any(b.kind == "free" for b in call.bindings.values()):  # the agent's own words
+            note = free_note(self.gist, noun)
+            details += f" and {note}" if " with " in details else f" with {note}"
         return text + details
 
     def _change(self, target: str, rest: list[Arg]) -> str:
@@ -219,21 +241,26 @@ class _Goal:
         said = next((a for a in rest if a[1].kind == "visible"
                      and param_words(a[0], noun) in _SAY_PARAMS), None)
         parts: list[str] = []
+        grouped = self._grouped(rest)
+        for words, record in grouped.values():
+            if words:
+                parts.append(f"the same {join_words(words, self.rng)} as {record}")
         for param, binding, value in rest:
-            if said is not None and param == said[0]:
+            if (said is not None and param == said[0]) or param in grouped:
                 continue
             words = param_words(param, noun)
             other = is_entity_id(binding.type) and not is_key(param, binding.type, noun)
             whole = self._whole(binding, noun) if other and binding.kind == "hidden" else None
             if whole is not None:
-                parts.insert(0, f"{_near(noun)} {whole}")
+                parts.insert(0, f"{near(noun)} {whole}")
             elif binding.kind == "hidden":
                 ref = self.value(binding, value)
+                binding = self.resolve(binding, value)
                 source = field_words(binding.field or binding.path or "")
                 parts.append(ref if source.split()[-1:] == words.split()[-1:]
                              else f"{words} set to {ref}")
             elif other:
-                parts.insert(0, f"{_near(noun)} the {self._other(binding.type)} {quote(value)}")
+                parts.insert(0, f"{near(noun)} the {self._other(binding.type)} {quote(value)}")
             else:
                 parts.append(f"{words} {quote(value)}")
         places = [p for p in parts if p.startswith(("in ", "on "))]
@@ -294,11 +321,12 @@ class _Goal:
     def _short(self, step: int, phrase: str) -> str:
         """How a record named once is named again: by its quoted facts when it has them, else
         `the same <noun>`."""
-        noun = self.nouns[step]
-        others = [i for i, n in enumerate(self.nouns) if n == noun and i != step]
+        noun, read = self.nouns[step], self.calls[step].effect == "read"
+        others = [i for i, n in enumerate(self.nouns) if n == noun and i != step
+                  and (self.calls[i].effect == "read") == read]
         if others or len(phrase) < 40:
             return phrase
-        return f"the same {noun}"
+        return f"that {noun}"
 
     def _made(self, step: int) -> str:
         """`the new contact`, or `the second new place` when the chain makes several."""
@@ -345,10 +373,14 @@ class _Goal:
                 before.append(f"in {whole}")
             elif whole is not None:
                 before.append(f"(the same as {whole})")
-            elif field_words(binding.field or "") == words:
-                after.append(f"with the same {words} as {self._holder(binding)}")
+            elif (person := self.person(self.resolve(binding, value))) is not None \
+                    and words.split()[0] in _RECIPIENT_WORDS:
+                after.insert(0, f"to {person}")  # `the transfer in Payments to them`
+            elif field_words(self.resolve(binding, value).field or "") == words:
+                after.append(f"with the same {words} as "
+                             f"{self._holder(self.resolve(binding, value))}")
             else:
-                after.append(f"whose {words} is {self.value(binding, None)}")
+                after.append(f"whose {words} is {self.value(binding, value)}")
         return before, after
 
     def _and(self, clauses: list[str]) -> list[str]:
@@ -385,17 +417,20 @@ class _Goal:
 
     def value(self, binding: Binding, value: Any) -> str:
         """A visible value quoted, a hidden one by where it comes from."""
-        return quote(value) if binding.kind == "visible" else self._source(binding)
+        return quote(value) if binding.kind == "visible" else self._source(binding, value)
 
-    def _source(self, binding: Binding) -> str:
-        """`the email of the contact named "Bo Chen" in CRM`, `Bo Chen's email in CRM`."""
+    def _source(self, binding: Binding, value: Any = None) -> str:
+        """`the email of the contact named "Bo Chen" in CRM`, `Bo Chen's email in CRM`,
+        `their email`."""
+        binding = self.resolve(binding, value)
         step = binding.step
         if step is None or not 0 <= step < len(self.calls):
             return f"the right {' '.join(split_words(binding.type)) or 'value'}"
-        field = _say(field_words(binding.field or binding.path or "") or "value")
-        if binding.type in _KINDS and not _KINDS[binding.type] & set(field.split()):
-            field = f"{field} {binding.type}"  # `shared_with[]` -> `shared with email`
-        return self.value_of(step, binding.selector, field)
+        field = say(field_words(binding.field or binding.path or "") or "value")
+        person = self.person(binding)
+        if person is not None:
+            return self._possessive(person) + " " + (role_of_field(field) or ("", field))[1]
+        return self.value_of(step, binding.selector, kind_words(field, binding.type))
 
     def value_of(self, step: int, selector: Selector | None, field: str) -> str:
         """One field of one record: possessive for a person named by a list selector."""
@@ -406,7 +441,7 @@ class _Goal:
             key = (step, render_value(selector.model_dump()))
             self.named.setdefault(key, f"the {noun} named {quote(selector.value)}")
             return f"{selector.value}'s {field} in {self.title(call.service)}"
-        role = _role(field)
+        role = role_of_field(field)
         if role:
             return f"the {role[0]}'s {role[1]} for {self.record(step, selector)}"
         return f"the {field} of {self.record(step, selector)}"
@@ -417,14 +452,100 @@ class _Goal:
             return "the right record"
         return self.record(step, binding.selector)
 
-    def _person(self, binding: Binding) -> str | None:
-        """`the organizer of the event "eve_0005" in Calendar`: a recipient found as the
-        email of a person a record names."""
+    def resolve(self, binding: Binding, value: Any = None) -> Binding:
+        """Where a carried value was first found: a value that a call was given (a read's
+        filter, a write's argument) and returned again comes from where that argument came
+        from, so `the payee of the transfer you found` is `the reporter of the issue`."""
+        for _ in self.calls:
+            step = binding.step
+            if binding.kind != "hidden" or step is None or not 0 <= step < len(self.calls):
+                break
+            call, words = self.calls[step], field_words(binding.field or binding.path or "")
+            given = next((b for p, b in call.bindings.items() if b.kind == "hidden"
+                          and " ".join(split_words(p)) == words
+                          and (value is None or call.arguments.get(p) == value)), None)
+            if given is None:
+                break
+            binding = given
+        return binding
+
+    def _person_key(self, binding: Binding) -> tuple[int, str, str] | None:
+        role = role_of_field(field_words(binding.field or ""))
         step = binding.step
-        role = _role(field_words(binding.field or ""))
-        if role is None or step is None or not 0 <= step < len(self.calls):
+        if binding.kind != "hidden" or role is None or step is None \
+                or not 0 <= step < len(self.calls) or self.calls[step].effect != "read":
             return None
-        return f"the {role[0]} of {self.record(step, binding.selector)}"
+        return step, item_head(binding.path or ""), role[0]
+
+    def person(self, binding: Binding) -> str | None:
+        """The person a (resolved) email or phone of a read record names: first `that
+        customer`, said as a fact before the request ("The issue titled "X" in Issue
+        Tracker was reported by a customer."), then `them` when the chain has no other
+        person; None for a value of no person."""
+        key = self._person_key(binding)
+        if key is None:
+            return None
+        if key in self.people:
+            if len(self.persons) == 1:
+                return "them"
+            if self.people[key]:
+                return self.people[key]
+        record = self.record(key[0], binding.selector)  # in full once, then briefly
+        if key in self.people:
+            return f"the {key[2]} of {record}"
+        fact = introduce(key[2], record)
+        nouns = [introduce(k[2], "")[1] for k in self.persons if introduce(k[2], "")]
+        roles = [k[2] for k in self.persons]
+        if fact is not None and nouns.count(fact[1]) == 1:
+            self.facts_first.append(fact[0])
+            handle = f"that {fact[1]}"
+        elif fact is not None and roles.count(key[2]) == 1:
+            self.facts_first.append(fact[0].replace(f" a {fact[1]}.", f" our {key[2]}."))
+            handle = f"the {key[2]}"
+        else:  # several people of one kind: each by their record, briefly after the first
+            self.people[key] = ""
+            return f"the {key[2]} of {record}"
+        self.people[key] = handle
+        return handle
+
+    def _possessive(self, person: str) -> str:
+        return "their" if person == "them" else f"{person}'s"
+
+    def _grouped(self, rest: list[Arg]) -> dict[str, tuple[list[str], str]]:
+        """Arguments carried from one record, said once: param -> (the fields, the record)
+        for each record two or more arguments come from (`the same amount, account and
+        currency as that transfer`)."""
+        groups: dict[tuple[int, str], list[tuple[str, Binding]]] = {}
+        for param, binding, value in rest:
+            source = self.resolve(binding, value)
+            if source.kind == "hidden" and source.step is not None \
+                    and 0 <= source.step < len(self.calls) and self.person(source) is None:
+                groups.setdefault((source.step, item_head(source.path or "")), []).append(
+                    (param, source))
+        out: dict[str, tuple[list[str], str]] = {}
+        for (step, _), members in groups.items():
+            if len(members) < 2:
+                continue
+            words = [say(field_words(b.field or b.path or "")) for _, b in members]
+            words = [w.removesuffix(" id") if is_entity_id(b.type) else w
+                     for w, (_, b) in zip(words, members, strict=True)]
+            record = self.record(step, members[0][1].selector)
+            out[members[0][0]] = (words, record)
+            out.update({p: ([], "") for p, _ in members[1:]})
+        return out
+
+    def _recipient_of(self, binding: Binding, value: Any) -> str | None:
+        """Who a message or payment goes to: `that customer`, `them`, `the contact named
+        "Bo Chen" in CRM` (a person record's own email); None when no person is known."""
+        binding = self.resolve(binding, value)
+        person = self.person(binding)
+        step = binding.step
+        if person is not None or step is None or not 0 <= step < len(self.calls):
+            return person
+        if self.nouns[step] in PERSON_NOUNS and field_words(binding.field or "").split()[-1:] \
+                in (["email"], ["phone"]):
+            return self.record(step, binding.selector)
+        return None
 
     def _whole(self, binding: Binding, noun: str) -> str | None:
         """The source record itself when a hidden id names it (`the new contact`)."""
@@ -443,7 +564,8 @@ class _Goal:
         return self.titles.get(service) or service
 
     def args(self, call: GoldCall) -> list[Arg]:
-        return [(p, b, v) for p, v in call.arguments.items() if (b := call.bindings.get(p))]
+        return [(p, b, v) for p, v in call.arguments.items()
+                if (b := call.bindings.get(p)) and b.kind != "free"]
 
     def _stated(self, step: int) -> bool:
         """Whether describing the call's record states a value: its own visible arguments
@@ -457,53 +579,3 @@ class _Goal:
         words = split_words(param)
         return bool(_RECIPIENT_WORDS.intersection(words)) or (
             verb in _RECIPIENT_VERBS and words[-1:] in (["email"], ["phone"], ["number"]))
-
-
-_ROLE_ALIASES = {"from": "sender", "to": "recipient", "cc": "copied person"}
-
-
-def _role(field: str) -> tuple[str, str] | None:
-    """`organizer email` -> (`organizer`, `email`), `from email` -> (`sender`, `email`),
-    `to` (an email list) -> (`recipient`, `email`); None for a field of no person."""
-    words = field.split()
-    if words in (["to"], ["from"], ["cc"]):
-        return _ROLE_ALIASES[words[0]], "email"
-    if len(words) == 2 and words[1] in ("email", "phone") and words[0] not in ("id", "name"):
-        return _ROLE_ALIASES.get(words[0], words[0]), words[1]
-    return None
-
-
-def _messaging(noun: str, title: str) -> str:
-    """A message of an email or SMS service is `an email` / `a text message`."""
-    if noun != "message":
-        return noun
-    words = set(split_words(title))
-    if words & {"email", "mail", "gmail", "inbox"}:
-        return "email"
-    return "text message" if words & {"sms", "text", "texting"} else noun
-
-
-def _end(sentence: str) -> str:
-    """No second full stop after a quoted value that ends its own sentence."""
-    for mark in ('."', '?"', '!"'):
-        if sentence.endswith(mark + ".") or sentence.endswith(mark + "?"):
-            return sentence[:-1]
-    return sentence
-
-
-_KINDS = {"email": {"email", "mail", "address", "login", "emails"},
-          "phone": {"phone", "telephone", "mobile", "tel", "number", "cell", "fax"}}
-_ON = {"comment", "note", "reply", "review", "reaction", "label", "tag", "attachment", "vote"}
-_FIELD_ALIASES = {"created at": "creation time", "created": "creation time",
-                  "updated at": "last update time", "modified at": "last change time",
-                  "sent at": "time it was sent", "phone": "phone number"}
-
-
-def _near(noun: str) -> str:
-    """`on` the issue a comment is about, `in` the channel a message goes to."""
-    return "on" if noun.split()[-1] in _ON else "in"
-
-
-def _say(field: str) -> str:
-    """A field as a person says it: `created at` -> `creation time`."""
-    return _FIELD_ALIASES.get(field, field)
