@@ -373,8 +373,8 @@ class _Goal:
                 before.append(f"in {whole}")
             elif whole is not None:
                 before.append(f"(the same as {whole})")
-            elif (person := self.person(self.resolve(binding, value))) is not None \
-                    and words.split()[0] in _RECIPIENT_WORDS:
+            elif words.split()[0] in _RECIPIENT_WORDS \
+                    and (person := self.person(self.resolve(binding, value))) is not None:
                 after.insert(0, f"to {person}")  # `the transfer in Payments to them`
             elif field_words(self.resolve(binding, value).field or "") == words:
                 after.append(f"with the same {words} as "
@@ -515,22 +515,23 @@ class _Goal:
         """Arguments carried from one record, said once: param -> (the fields, the record)
         for each record two or more arguments come from (`the same amount, account and
         currency as that transfer`)."""
-        groups: dict[tuple[int, str], list[tuple[str, Binding]]] = {}
+        groups: dict[tuple[int, str, str], list[tuple[str, Binding]]] = {}
         for param, binding, value in rest:
             source = self.resolve(binding, value)
             if source.kind == "hidden" and source.step is not None \
-                    and 0 <= source.step < len(self.calls) and self.person(source) is None:
-                groups.setdefault((source.step, item_head(source.path or "")), []).append(
-                    (param, source))
+                    and 0 <= source.step < len(self.calls) and self._person_key(source) is None:
+                named = render_value(source.selector.model_dump()) if source.selector else ""
+                groups.setdefault((source.step, item_head(source.path or ""), named),
+                                  []).append((param, source))
         out: dict[str, tuple[list[str], str]] = {}
-        for (step, _), members in groups.items():
+        for (step, _, _), members in groups.items():
             if len(members) < 2:
                 continue
             words = [say(field_words(b.field or b.path or "")) for _, b in members]
             words = [w.removesuffix(" id") if is_entity_id(b.type) else w
                      for w, (_, b) in zip(words, members, strict=True)]
             record = self.record(step, members[0][1].selector)
-            out[members[0][0]] = (words, record)
+            out[members[0][0]] = (list(dict.fromkeys(words)), record)
             out.update({p: ([], "") for p, _ in members[1:]})
         return out
 

@@ -42,6 +42,7 @@ from compoworld.compose.naming import (
     tool_words,
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
+from compoworld.compose.references import free_note
 from compoworld.graph.semtypes import split_words
 
 __all__ = ["INSTRUCTION_STYLES", "hidden_values", "render_value", "resolve_style",
@@ -123,13 +124,13 @@ def write_instruction(
     if style == "goal":
         return write_goal(calls, answer, titles, rng, resources=resources, purpose=purpose,
                           gist=gist)
-    return _write_steps(calls, answer, titles, rng, tool_descriptions or {})
+    return _write_steps(calls, answer, titles, rng, tool_descriptions or {}, gist)
 
 
 def _write_steps(calls: list[GoldCall], answer: list[AnswerItem], titles: Mapping[str, str],
-                 rng: random.Random, descriptions: Mapping[str, str]) -> str:
+                 rng: random.Random, descriptions: Mapping[str, str], gist: str = "") -> str:
     """Every call dictated in order, with a stock opening and, half the time, house rules."""
-    writer = _Writer(calls, titles, rng, descriptions)
+    writer = _Writer(calls, titles, rng, descriptions, gist)
     steps = [writer.step(call) for call in calls]
     services = dedupe([writer.title(call.service) for call in calls])
     opening = [rng.choice(_FRAMES).format(titles=join_words(services, rng)), rng.choice(_LEADS)]
@@ -153,8 +154,9 @@ class _Writer:
     """Sentence templates over one chain: names things, renders arguments."""
 
     def __init__(self, calls: list[GoldCall], titles: Mapping[str, str], rng: random.Random,
-                 descriptions: Mapping[str, str]) -> None:
+                 descriptions: Mapping[str, str], gist: str = "") -> None:
         self.calls, self.titles, self.rng, self.descriptions = calls, titles, rng, descriptions
+        self.gist = gist  # what a text the agent writes itself (a `free` argument) says
 
     def title(self, service: str) -> str:
         return self.titles.get(service) or service
@@ -234,7 +236,10 @@ class _Writer:
         return " ".join([f"the {noun} in {title}", *clauses])
 
     def _value(self, param: str, binding: Binding, value: Any, *, change: bool = False) -> str:
-        """`subject "Hi"` / `email set to the email of ...`; `city to "Paris"` for a change."""
+        """`subject "Hi"` / `email set to the email of ...`; `city to "Paris"` for a change;
+        `a short message of your own saying ...` for text the agent writes (never its value)."""
+        if binding.kind == "free":
+            return free_note(self.gist, param_words(param, ""))
         words = param_words(param, "")  # `channel id`, even for a channel: no noun is named
         shown = quote(value) if binding.kind == "visible" else self.reference(binding)
         if change:

@@ -20,7 +20,8 @@ from compoworld.compose.instruction import (
 )
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.naming import record_noun, tool_words
-from compoworld.compose.records import Task
+from compoworld.compose.patterns import PATTERNS
+from compoworld.compose.records import Binding, GoldCall, Selector, Task
 from compoworld.compose.stage import order_starts, start_tools
 from compoworld.compose.values import mentions
 from compoworld.graph.semtypes import split_words
@@ -191,3 +192,110 @@ def test_goal_over_real_corpus_tasks(corpus: Path):
     assert len(made) >= 10
     for index, task in enumerate(made):
         check_goal(goal(task, library, index), task.gold_calls, task.answer)
+
+
+# --- patterned workflows (round 2): free text, records named once, shallow references ---
+
+SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+
+
+@pytest.fixture(scope="module")
+def patterned(library: ServiceLibrary) -> list[tuple[Task, str]]:
+    """100+ composed patterned built-in tasks, each with its workflow's gist."""
+    gists = {p.name: p.gist for p in PATTERNS}
+    starts = sorted(start_tools(library.graph, patterned=True))
+    made = []
+    for index in range(4000):
+        rng = random.Random(f"0:{index}")
+        task = compose_task(library, WORLD_SEED, rng.choice(starts), rng, f"p{index}",
+                            patterned=True)
+        if isinstance(task, Task):
+            made.append((task, gists.get(task.pattern or "", "")))
+        if len(made) == 110:
+            break
+    assert len(made) >= 100
+    return made
+
+
+def patterned_goal(task: Task, gist: str, library: ServiceLibrary, seed: int,
+                   style: str = "goal") -> str:
+    return goal(task, library, seed, gist=gist, style=style)
+
+
+def test_patterned_tasks_keep_visible_values_and_hide_hidden_ones(patterned, library):
+    for index, (task, gist) in enumerate(patterned):
+        check_goal(patterned_goal(task, gist, library, index), task.gold_calls, task.answer)
+
+
+def test_free_text_is_never_stated_and_says_the_gist(patterned, library):
+    free = [(t, g) for t, g in patterned if any(b.kind == "free" for c in t.gold_calls
+                                                for b in c.bindings.values())]
+    assert len(free) >= 20
+    for index, (task, gist) in enumerate(free):
+        texts = [patterned_goal(task, gist, library, index, style)
+                 for style in ("goal", "steps")]
+        untold = goal(task, library, index, gist="")
+        for call in task.gold_calls:
+            for param, binding in call.bindings.items():
+                if binding.kind == "free":
+                    for text in [*texts, untold]:
+                        assert render_value(call.arguments[param]) not in text, text
+        assert gist and all(gist in text and "of your own" in text for text in texts), texts
+        assert "of your own about it" in untold, untold
+
+
+def test_a_record_several_arguments_come_from_is_named_once(patterned, library):
+    """The lookup a refund copies its amount, account and currency from is described once
+    (`the same amount, account and currency as the transfer in Payments to them`)."""
+    grouped = 0
+    for index, (task, gist) in enumerate(patterned):
+        text = patterned_goal(task, gist, library, index)
+        for call in task.gold_calls:
+            steps = [b.step for b in call.bindings.values()
+                     if b.kind == "hidden" and b.step is not None]
+            for step in set(steps):
+                source = task.gold_calls[step]
+                if steps.count(step) >= 3 and source.effect == "read":
+                    grouped += 1
+                    noun = record_noun(source.tool, "read",
+                                       library.graph.nodes[source.tool].resource)
+                    phrase = f"the {noun} in {library.infos[source.service].title}"
+                    assert text.count(phrase) <= 1 and "the same " in text, text
+    assert grouped >= 20
+
+
+def test_selector_of_a_record_used_by_several_arguments_appears_once(library):
+    """Three arguments of one listed contact: the contact's name is said once."""
+    contact = {"id": "con_1", "first_name": "Bo", "full_name": "Bo Chen",
+               "email": "bo@x.com", "phone": "+100", "company": "Acme"}
+    item = Selector(field="full_name", value="Bo Chen")
+    read = GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
+                    bindings={}, result=[contact])
+    hidden = {p: Binding(kind="hidden", type=t, step=0, field=f"[].{p}", path=f"[0].{p}",
+                         selector=item)
+              for p, t in (("email", "email"), ("phone", "phone"), ("company", "company"))}
+    write = GoldCall(tool="sheets__append_row", service="sheets", effect="create",
+                     arguments={p: contact[p] for p in hidden}, bindings=hidden, result={})
+    titles = {"crm": "CRM", "sheets": "Sheets"}
+    for seed in range(10):
+        text = write_instruction([read, write], [], titles, random.Random(seed))
+        assert text.count("Bo Chen") == 1, text
+        assert "the same " in text, text
+
+
+def test_no_sentence_nests_more_than_two_whose_clauses(patterned, tasks, library):
+    texts = [patterned_goal(t, g, library, i) for i, (t, g) in enumerate(patterned)]
+    texts += [goal(t, library, i) for i, t in enumerate(tasks)]
+    for text in texts:
+        for sentence in SENTENCE.split(text):
+            assert sentence.count(" whose ") <= 2, sentence
+
+
+def test_people_are_said_as_a_fact_first(patterned, library):
+    """`The issue titled "X" in Issue Tracker was reported by a customer.` and then `that
+    customer`, when one person runs through the chain."""
+    introduced = [text for i, (t, g) in enumerate(patterned)
+                  if "was reported by a customer." in (text := patterned_goal(t, g, library, i))]
+    assert len(introduced) >= 10
+    for text in introduced:
+        assert "that customer" in text and "reporter's email" not in text, text
