@@ -39,10 +39,9 @@ from compoworld.compose.naming import (
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import (
     PERSON_NOUNS,
+    Carried,
     end,
     free_note,
-    introduce,
-    item_head,
     kind_words,
     messaging,
     near,
@@ -100,7 +99,7 @@ def write_goal(
     return _Goal(calls, titles, rng, resources or {}, gist).text(answer, purpose)
 
 
-class _Goal:
+class _Goal(Carried):
     """One chain's records, named once in full and briefly after that."""
 
     def __init__(self, calls: list[GoldCall], titles: Mapping[str, str], rng: random.Random,
@@ -111,10 +110,7 @@ class _Goal:
         self.named: dict[tuple[int, str], str] = {}  # (step, selector) -> short phrase
         self.used = {b.step for c in calls for b in c.bindings.values()
                      if b.kind == "hidden" and b.step is not None}
-        self.facts_first: list[str] = []  # people said as facts before the request
-        self.people: dict[tuple[int, str, str], str] = {}  # (step, item, role) -> handle
-        self.persons = {key for c in calls for p, b in c.bindings.items()
-                        if (key := self._person_key(self.resolve(b, c.arguments.get(p))))}
+        self.init_carried()
 
     # --- the request --------------------------------------------------------------------
 
@@ -451,89 +447,6 @@ class _Goal:
         if step is None or not 0 <= step < len(self.calls):
             return "the right record"
         return self.record(step, binding.selector)
-
-    def resolve(self, binding: Binding, value: Any = None) -> Binding:
-        """Where a carried value was first found: a value that a call was given (a read's
-        filter, a write's argument) and returned again comes from where that argument came
-        from, so `the payee of the transfer you found` is `the reporter of the issue`."""
-        for _ in self.calls:
-            step = binding.step
-            if binding.kind != "hidden" or step is None or not 0 <= step < len(self.calls):
-                break
-            call, words = self.calls[step], field_words(binding.field or binding.path or "")
-            given = next((b for p, b in call.bindings.items() if b.kind == "hidden"
-                          and " ".join(split_words(p)) == words
-                          and (value is None or call.arguments.get(p) == value)), None)
-            if given is None:
-                break
-            binding = given
-        return binding
-
-    def _person_key(self, binding: Binding) -> tuple[int, str, str] | None:
-        role = role_of_field(field_words(binding.field or ""))
-        step = binding.step
-        if binding.kind != "hidden" or role is None or step is None \
-                or not 0 <= step < len(self.calls) or self.calls[step].effect != "read":
-            return None
-        return step, item_head(binding.path or ""), role[0]
-
-    def person(self, binding: Binding) -> str | None:
-        """The person a (resolved) email or phone of a read record names: first `that
-        customer`, said as a fact before the request ("The issue titled "X" in Issue
-        Tracker was reported by a customer."), then `them` when the chain has no other
-        person; None for a value of no person."""
-        key = self._person_key(binding)
-        if key is None:
-            return None
-        if key in self.people:
-            if len(self.persons) == 1:
-                return "them"
-            if self.people[key]:
-                return self.people[key]
-        record = self.record(key[0], binding.selector)  # in full once, then briefly
-        if key in self.people:
-            return f"the {key[2]} of {record}"
-        fact = introduce(key[2], record)
-        nouns = [introduce(k[2], "")[1] for k in self.persons if introduce(k[2], "")]
-        roles = [k[2] for k in self.persons]
-        if fact is not None and nouns.count(fact[1]) == 1:
-            self.facts_first.append(fact[0])
-            handle = f"that {fact[1]}"
-        elif fact is not None and roles.count(key[2]) == 1:
-            self.facts_first.append(fact[0].replace(f" a {fact[1]}.", f" our {key[2]}."))
-            handle = f"the {key[2]}"
-        else:  # several people of one kind: each by their record, briefly after the first
-            self.people[key] = ""
-            return f"the {key[2]} of {record}"
-        self.people[key] = handle
-        return handle
-
-    def _possessive(self, person: str) -> str:
-        return "their" if person == "them" else f"{person}'s"
-
-    def _grouped(self, rest: list[Arg]) -> dict[str, tuple[list[str], str]]:
-        """Arguments carried from one record, said once: param -> (the fields, the record)
-        for each record two or more arguments come from (`the same amount, account and
-        currency as that transfer`)."""
-        groups: dict[tuple[int, str, str], list[tuple[str, Binding]]] = {}
-        for param, binding, value in rest:
-            source = self.resolve(binding, value)
-            if source.kind == "hidden" and source.step is not None \
-                    and 0 <= source.step < len(self.calls) and self._person_key(source) is None:
-                named = render_value(source.selector.model_dump()) if source.selector else ""
-                groups.setdefault((source.step, item_head(source.path or ""), named),
-                                  []).append((param, source))
-        out: dict[str, tuple[list[str], str]] = {}
-        for (step, _, _), members in groups.items():
-            if len(members) < 2:
-                continue
-            words = [say(field_words(b.field or b.path or "")) for _, b in members]
-            words = [w.removesuffix(" id") if is_entity_id(b.type) else w
-                     for w, (_, b) in zip(words, members, strict=True)]
-            record = self.record(step, members[0][1].selector)
-            out[members[0][0]] = (list(dict.fromkeys(words)), record)
-            out.update({p: ([], "") for p, _ in members[1:]})
-        return out
 
     def _recipient_of(self, binding: Binding, value: Any) -> str | None:
         """Who a message or payment goes to: `that customer`, `them`, `the contact named

@@ -13,7 +13,13 @@ goal.py writes the request; this module holds the words it uses to point at thin
 
 from __future__ import annotations
 
-from compoworld.graph.semtypes import split_words
+from typing import Any
+
+from compoworld.compose.naming import field_words, render_value
+from compoworld.compose.records import Binding, GoldCall, Selector
+from compoworld.graph.semtypes import is_entity_id, split_words
+
+Arg = tuple[str, Binding, Any]
 
 PERSON_NOUNS = {"contact", "customer", "user", "employee", "member", "person", "lead",
                 "attendee", "candidate", "client", "recipient", "author", "subscriber",
@@ -106,3 +112,106 @@ def near(noun: str) -> str:
 def say(field: str) -> str:
     """A field as a person says it: `created at` -> `creation time`."""
     return _FIELD_ALIASES.get(field, field)
+
+
+class Carried:
+    """Where the carried values of a chain come from, and the people they name: the part of
+    goal.py's writer that traces a value to its first record and says a person once.
+
+    The writer provides `calls`, `rng`, `record(step, selector)` and the state set up by
+    `init_carried`."""
+
+    calls: list[GoldCall]
+
+    def record(self, step: int, selector: Selector | None) -> str:  # the writer's
+        raise NotImplementedError
+
+    def init_carried(self) -> None:
+        self.facts_first: list[str] = []  # people said as facts before the request
+        self.people: dict[tuple[int, str, str], str] = {}  # (step, item, role) -> handle
+        self.persons = {key for c in self.calls for p, b in c.bindings.items()
+                        if (key := self._person_key(self.resolve(b, c.arguments.get(p))))}
+
+    def resolve(self, binding: Binding, value: Any = None) -> Binding:
+        """Where a carried value was first found: a value that a call was given (a read's
+        filter, a write's argument) and returned again comes from where that argument came
+        from, so `the payee of the transfer you found` is `the reporter of the issue`."""
+        for _ in self.calls:
+            step = binding.step
+            if binding.kind != "hidden" or step is None or not 0 <= step < len(self.calls):
+                break
+            call, words = self.calls[step], field_words(binding.field or binding.path or "")
+            given = next((b for p, b in call.bindings.items() if b.kind == "hidden"
+                          and " ".join(split_words(p)) == words
+                          and (value is None or call.arguments.get(p) == value)), None)
+            if given is None:
+                break
+            binding = given
+        return binding
+
+    def _person_key(self, binding: Binding) -> tuple[int, str, str] | None:
+        role = role_of_field(field_words(binding.field or ""))
+        step = binding.step
+        if binding.kind != "hidden" or role is None or step is None \
+                or not 0 <= step < len(self.calls) or self.calls[step].effect != "read":
+            return None
+        return step, item_head(binding.path or ""), role[0]
+
+    def person(self, binding: Binding) -> str | None:
+        """The person a (resolved) email or phone of a read record names: first `that
+        customer`, said as a fact before the request ("The issue titled "X" in Issue
+        Tracker was reported by a customer."), then `them` when the chain has no other
+        person; None for a value of no person."""
+        key = self._person_key(binding)
+        if key is None:
+            return None
+        if key in self.people:
+            if len(self.persons) == 1:
+                return "them"
+            if self.people[key]:
+                return self.people[key]
+        record = self.record(key[0], binding.selector)  # in full once, then briefly
+        if key in self.people:
+            return f"the {key[2]} of {record}"
+        fact = introduce(key[2], record)
+        nouns = [introduce(k[2], "")[1] for k in self.persons if introduce(k[2], "")]
+        roles = [k[2] for k in self.persons]
+        if fact is not None and nouns.count(fact[1]) == 1:
+            self.facts_first.append(fact[0])
+            handle = f"that {fact[1]}"
+        elif fact is not None and roles.count(key[2]) == 1:
+            self.facts_first.append(fact[0].replace(f" a {fact[1]}.", f" our {key[2]}."))
+            handle = f"the {key[2]}"
+        else:  # several people of one kind: each by their record, briefly after the first
+            self.people[key] = ""
+            return f"the {key[2]} of {record}"
+        self.people[key] = handle
+        return handle
+
+    def _possessive(self, person: str) -> str:
+        return "their" if person == "them" else f"{person}'s"
+
+    def _grouped(self, rest: list[Arg]) -> dict[str, tuple[list[str], str]]:
+        """Arguments carried from one record, said once: param -> (the fields, the record)
+        for each record two or more arguments come from (`the same amount, account and
+        currency as that transfer`)."""
+        groups: dict[tuple[int, str, str], list[tuple[str, Binding]]] = {}
+        for param, binding, value in rest:
+            source = self.resolve(binding, value)
+            if source.kind == "hidden" and source.step is not None \
+                    and 0 <= source.step < len(self.calls) and self._person_key(source) is None:
+                named = render_value(source.selector.model_dump()) if source.selector else ""
+                groups.setdefault((source.step, item_head(source.path or ""), named),
+                                  []).append((param, source))
+        out: dict[str, tuple[list[str], str]] = {}
+        for (step, _, _), members in groups.items():
+            if len(members) < 2:
+                continue
+            words = [say(field_words(b.field or b.path or "")) for _, b in members]
+            words = [w.removesuffix(" id") if is_entity_id(b.type) else w
+                     for w, (_, b) in zip(words, members, strict=True)]
+            record = self.record(step, members[0][1].selector)
+            out[members[0][0]] = (list(dict.fromkeys(words)), record)
+            out.update({p: ([], "") for p, _ in members[1:]})
+        return out
+
