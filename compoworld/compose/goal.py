@@ -238,9 +238,7 @@ class _Goal(Carried):
                      and param_words(a[0], noun) in _SAY_PARAMS), None)
         parts: list[str] = []
         grouped = self._grouped(rest)
-        for words, record in grouped.values():
-            if words:
-                parts.append(f"the same {join_words(words, self.rng)} as {record}")
+        parts += [phrase for phrase in grouped.values() if phrase]
         for param, binding, value in rest:
             if (said is not None and param == said[0]) or param in grouped:
                 continue

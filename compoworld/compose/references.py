@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compoworld.compose.naming import field_words, render_value
+from compoworld.compose.naming import field_words, join_words, render_value
 from compoworld.compose.records import Binding, GoldCall, Selector
 from compoworld.graph.semtypes import is_entity_id, split_words
 
@@ -191,10 +191,11 @@ class Carried:
     def _possessive(self, person: str) -> str:
         return "their" if person == "them" else f"{person}'s"
 
-    def _grouped(self, rest: list[Arg]) -> dict[str, tuple[list[str], str]]:
-        """Arguments carried from one record, said once: param -> (the fields, the record)
-        for each record two or more arguments come from (`the same amount, account and
-        currency as that transfer`)."""
+    def _grouped(self, rest: list[Arg]) -> dict[str, str]:
+        """Arguments carried from one record, said once: param -> the phrase (on the first
+        of them; "" on the others) for each record two or more arguments come from: `the
+        same amount, account and currency as that transfer`, or, when fields are renamed,
+        `phone set to the fax of the supplier ..., and fax set to its mobile`."""
         groups: dict[tuple[int, str, str], list[tuple[str, Binding]]] = {}
         for param, binding, value in rest:
             source = self.resolve(binding, value)
@@ -203,15 +204,25 @@ class Carried:
                 named = render_value(source.selector.model_dump()) if source.selector else ""
                 groups.setdefault((source.step, item_head(source.path or ""), named),
                                   []).append((param, source))
-        out: dict[str, tuple[list[str], str]] = {}
+        out: dict[str, str] = {}
         for (step, _, _), members in groups.items():
             if len(members) < 2:
                 continue
-            words = [say(field_words(b.field or b.path or "")) for _, b in members]
+            fields = [say(field_words(b.field or b.path or "")) for _, b in members]
             words = [w.removesuffix(" id") if is_entity_id(b.type) else w
-                     for w, (_, b) in zip(words, members, strict=True)]
+                     for w, (_, b) in zip(fields, members, strict=True)]
             record = self.record(step, members[0][1].selector)
-            out[members[0][0]] = (list(dict.fromkeys(words)), record)
-            out.update({p: ([], "") for p, _ in members[1:]})
+            params = [" ".join(split_words(p)) for p, _ in members]
+            raw = [field_words(b.field or b.path or "") for _, b in members]
+            if all(f.split()[-1:] == p.split()[-1:] for f, p in zip(raw, params, strict=True)):
+                phrase = f"the same {join_words(list(dict.fromkeys(words)), self.rng)} as " \
+                    f"{record}"
+            else:  # `phone set to the fax of ...`: the record once, then `its`
+                phrase = join_words([f"{p} set to {'the' if i == 0 else 'its'} {f}"
+                                     + (f" of {record}" if i == 0 else "")
+                                     for i, (p, f) in enumerate(zip(params, fields,
+                                                                    strict=True))], self.rng)
+            out[members[0][0]] = phrase
+            out.update({p: "" for p, _ in members[1:]})
         return out
 
