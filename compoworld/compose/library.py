@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from compoworld.compose.patterns import Pattern, feasible, patterns_from
+from compoworld.compose.patterns import Pattern, feasible, patterns_from, tool_entity
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
@@ -97,6 +97,19 @@ class ServiceLibrary:
     _pools: dict[int, Pool] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # coded tool -> handler source
     _plans: dict[str, list[Pattern]] = field(default_factory=dict)
+    _meaning: dict[str, float] = field(default_factory=dict)
+
+    def meaning(self, service: str) -> float:
+        """How much a service is a business app: the share of its tools on a business
+        entity (a contact, an invoice, a meeting: graph/roles.py), squared, with a floor so
+        that no service is never drawn."""
+        if not self._meaning:
+            by_service: dict[str, list[bool]] = {}
+            for node in self.graph.nodes.values():
+                by_service.setdefault(node.service, []).append(bool(tool_entity(node)))
+            self._meaning.update((name, max(0.02, (sum(flags) / len(flags)) ** 2))
+                                 for name, flags in by_service.items())
+        return self._meaning.get(service, 0.02)
 
     def patterns_at(self, start: str) -> list[Pattern]:
         """The workflow patterns a walk from `start` can follow past its first step."""

@@ -140,7 +140,12 @@ def candidates(
             return
         began = time.perf_counter()
         rng = random.Random(derive_seed("walk", seed, shard, index))
-        start = rng.choice([item for item in starts if item not in dead])
+        alive = [item for item in starts if item not in dead]
+        if patterned:  # business apps first: their tasks read as work people do
+            start = rng.choices(alive, weights=[library.meaning(library.graph.nodes[item]
+                                                                .service) for item in alive])[0]
+        else:
+            start = rng.choice(alive)
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
                             style=walk_style(style, seed, shard, index), patterned=patterned,

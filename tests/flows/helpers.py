@@ -18,13 +18,17 @@ from flows.synthesize import synthesize_flow
 from storage.store import Store
 
 
-def composed_builtin_store(folder: Path, run_id: str, tasks: int, per_shard: int) -> Store:
-    """Ingest, synthesize and compose the built-in services into a new store."""
+def composed_builtin_store(folder: Path, run_id: str, tasks: int, per_shard: int,
+                           walks: str = "free") -> Store:
+    """Ingest, synthesize and compose the built-in services into a new store. Free walks
+    by default: ten services hold too few distinct workflow chains for the task counts
+    these fixtures need (tests/compose/test_patterns.py covers patterned walks)."""
     store = Store.open(folder / "home")
     home = str(store.home)
     ingest_flow(source="builtin", run_id=run_id, home=home)
     synthesize_flow(run_id=run_id, services=None, shard_size=5, home=home)
-    compose_flow(run_id=run_id, tasks=tasks, tasks_per_shard=per_shard, home=home)
+    compose_flow(run_id=run_id, tasks=tasks, tasks_per_shard=per_shard, walks=walks,
+                 home=home)
     return store
 
 

@@ -58,7 +58,8 @@ def test_compose_writes_verified_tasks_graph_and_walks(composed: Store):
 
 
 def test_rerun_with_the_same_run_id_runs_nothing(composed: Store):
-    again = compose_flow(run_id="c", tasks=24, tasks_per_shard=12, home=str(composed.home))
+    again = compose_flow(run_id="c", tasks=24, tasks_per_shard=12, walks="free",
+                         home=str(composed.home))
     assert (again["ran"], again["skipped"], again["graph"]["ran"]) == (0, 2, 0)
 
 
@@ -124,3 +125,18 @@ def test_style_and_judge_reach_the_compose_shards(tmp_path):
     _, [(dropped,)] = run_query(store, "select count(*) from walks where outcome = "
                                        "'judged below threshold'")
     assert dropped == sum(1 for row in judged if not row[2]) > 0
+
+
+def test_a_default_compose_run_walks_workflow_patterns(prefect_harness, tmp_path_factory):
+    """The stage's default: every verified task follows a workflow pattern, records its
+    pattern, domain and goal style, and the stored edges carry their scores."""
+    store = composed_builtin_store(tmp_path_factory.mktemp("patterned"), "p", tasks=6,
+                                   per_shard=6, walks="pattern")
+    _, rows = run_query(store, "select count(*), count(*) filter (where pattern is not null "
+                        "and domain is not null and instruction_style = 'goal') from tasks "
+                        "where verified")
+    assert rows[0][0] >= 3 and rows[0][0] == rows[0][1]
+    _, rows = run_query(store, "select count(*), count(*) filter (where score between 0 and 1),"
+                        " count(*) filter (where score >= 0.6) from graph_edges")
+    edges, scored, kept = rows[0]
+    assert edges > 0 and scored == edges and 0 < kept < edges

@@ -29,7 +29,8 @@ pytestmark = pytest.mark.slow
 # The test's worker polls only this queue of the `cpu` pool, so that it never picks up a
 # nightly run (scheduled on the default queue) should the test run at 02:00 UTC.
 QUEUE = "ui-test"
-SMALL_RUN = {"source": "builtin", "services": None, "tasks": 40, "rl_tasks": 10}
+SMALL_RUN = {"source": "builtin", "services": None, "tasks": 40, "rl_tasks": 10,
+             "walks": "free"}  # ten services hold too few distinct workflow chains for 40
 
 
 def session_processes(session: int) -> list[int]:

@@ -35,7 +35,7 @@ def test_a_retried_crashed_compose_leaves_no_subflow_running(prefect_harness, st
     env = os.environ | {"COMPOWORLD_HOME": home, "PREFECT_API_URL": PREFECT_API_URL.value(),
                         "COMPOWORLD_WORKERS": "1"}
     process = start_cli("compose", ["--run-id", "crash", "--tasks", "60",
-                                    "--tasks-per-shard", "4"], env)
+                                    "--tasks-per-shard", "4", "--walks", "free"], env)
     manifest = store.partition("stage_runs", "crash")
     kill_after_shards(process, manifest, "compose", 2)
     done_before = store.manifest("crash", "compose")
