@@ -171,6 +171,9 @@ def _step(
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
+        if plan and any(b.kind == "visible" and arguments.get(p) in ({}, [], "")
+                        for p, b in bindings.items()):
+            continue  # "amount {}" is no fact anyone would state
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
                                      called, rng):
             continue  # "forward the message mes_0006": nobody knows a record by its id

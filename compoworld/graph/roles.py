@@ -32,7 +32,7 @@ ENTITY_NOUNS: dict[str, tuple[str, ...]] = {
                "client", "requester", "reporter", "sender", "participant", "applicant",
                "passenger", "buyer", "shopper", "donor", "traveler", "traveller", "payee",
                "payer", "signer", "invitee", "cardholder", "beneficiary", "user",
-               "prospect", "respondent", "volunteer", "tenant"),
+               "prospect", "respondent", "volunteer"),
     # the people who do the work, not the ones it is for: a customer's email is no assignee's
     "staff": ("employee", "assignee", "staff", "worker", "teacher", "speaker", "organizer",
               "organiser", "approver", "reviewer", "manager", "salesperson", "recruiter",
@@ -105,6 +105,8 @@ _ATTRIBUTE = {
 # Parameter names that take a person's contact value whoever the person is (`to`, `cc`).
 _ADDRESSEE = frozenset("to cc bcc recipient recipients attendee attendees invitee invitees "
                        "guest guests participant participants member members".split())
+# Parameter names of the sending side of a message (`from_email`, `reply_to`, `sender`).
+_SENDER = frozenset("from sender reply".split())
 # Attributes whose value names one thing, so a shared value is a shared entity by itself.
 _IDENTIFYING = frozenset({"email", "phone", "username", "filename"})
 _GENERIC = frozenset("id ids value values data item items field new old current default "
@@ -139,10 +141,8 @@ def noun_entity(noun: str | None) -> str:
     if not noun:
         return ""
     words = [singularize(w) for w in split_words(noun)]
-    for word in reversed(words):  # the head noun is last: `support_tickets` -> ticket
-        if word in _NOUN_ENTITY:
-            return _NOUN_ENTITY[word]
-    return ""
+    # the head noun is last: `support_tickets` are tickets, `email_templates` no emails
+    return _NOUN_ENTITY.get(words[-1], "") if words else ""
 
 
 @lru_cache(maxsize=200_000)
@@ -157,7 +157,9 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
     own = [w for w in words[:-1] if w not in _GENERIC] if len(words) > 1 else []
     entity = next((_NOUN_ENTITY[w] for w in reversed(own) if w in _NOUN_ENTITY), "")
     if not entity and attribute not in ("time", "url", "amount", "currency"):
-        if set(words) & _ADDRESSEE:
+        if set(words) & _SENDER:
+            entity = "staff"  # a message's `from` is us, never the customer it goes to
+        elif set(words) & _ADDRESSEE:
             entity = "person"
     if not entity:
         entity = noun_entity(resource)
@@ -232,7 +234,8 @@ def _meaning_score(source: Role, target: Role, named: bool) -> float:
             return 0.5 if same_entity else 0.2
         if same_entity:
             return 1.0
-        return 0.6 if named and source.attribute == "url" else 0.4
+        unknown = not source.entity or not target.entity  # a product's image is no chat's
+        return 0.6 if named and unknown and source.attribute == "url" else 0.4
     if named and same_entity:
         return 0.6
     return 0.3 if named else 0.15

@@ -29,6 +29,8 @@ def test_links_people_make_are_walked(source, source_resource, target, target_re
     ("data[].email", "customers", "assignee_email", "issues", "email"),  # customer != staff
     ("BudgetAmount", "projects", "price", "products", "money"),
     ("data[].email", "contacts", "title", "tasks", "title"),  # free text: no role at all
+    ("data[].email", "contacts", "from_email", "messages", "email"),  # `from` is us
+    ("original_image_url", "products", "image_url", "conversations", "url"),
 ])
 def test_coincidences_of_format_are_not(source, source_resource, target, target_resource,
                                         kind):
@@ -41,3 +43,4 @@ def test_a_role_comes_from_the_fields_own_words_before_its_collection():
     assert str(role_of("email", "email", "contacts")) == "person.email"
     assert role_of("body", "text", "messages") is None
     assert noun_entity("support_tickets") == "ticket" and noun_entity("widgets") == ""
+    assert noun_entity("email_templates") == ""  # the head noun decides
