@@ -55,6 +55,10 @@ def _p(name: str, domain: str, purpose: str, *steps: Step) -> Pattern:
 
 # What the message of a workflow says, for the agent to put in its own words.
 GISTS = {
+    "meeting_task_message": "with the follow-up from the meeting",
+    "ticket_task_message": "that we are working on a fix",
+    "order_invoice_message": "that their invoice is ready",
+    "invoice_payment_receipt": "with their receipt",
     "lead_welcome": "welcoming them aboard",
     "lead_to_contact_welcome": "welcoming them aboard",
     "deal_followup": "following up on the deal",
@@ -221,6 +225,30 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(MAKE, "payment", _PAY)),
     _p("ticket_customer_task", "support", "find the customer behind a ticket and plan a fix",
        Step(READ, "ticket"), Step(READ, "person", _CONTACT), Step(MAKE, "task", _CONTACT)),
+    _p("invoice_payment_receipt", "billing", "record an invoice's payment and send a receipt",
+       Step(READ, "invoice"), Step(MAKE, "payment", _PAY),
+       Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("company_account_contact", "sales", "set up a company and its contact person",
+       Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone")),
+       Step(MAKE, "person", ("company", "email", "phone"))),
+    _p("order_invoice_message", "billing", "invoice an order and tell the customer",
+       Step(READ, "order"), Step(MAKE, "invoice", _PAY),
+       Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("customer_order_invoice", "commerce", "place an order for a customer and bill it",
+       Step(READ, "person"), Step(MAKE, "order", _CONTACT), Step(MAKE, "invoice", _PAY)),
+    _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
+       Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),
+       Step(MAKE, "message", ("email", "phone"))),
+    _p("meeting_task_message", "collaboration", "plan the follow-up of a meeting",
+       Step(READ, "event"), Step(MAKE, "task", ("email", "name", "time")),
+       Step(MAKE, "message", ("email", "phone", "name"))),
+    _p("contact_ticket_task", "support", "open a ticket for a customer and plan the fix",
+       Step(READ, "person"), Step(MAKE, "ticket", _CONTACT), Step(MAKE, "task", _CONTACT)),
+    _p("payment_invoice_update", "billing", "record a payment against its invoice",
+       Step(READ, "payment"), Step(CHANGE, "invoice", _PAY)),
+    _p("product_listing_inventory", "commerce", "list a product and order stock for it",
+       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
+       Step(MAKE, "order", ("name", "amount", "currency"))),
 )
 BY_NAME = {pattern.name: pattern for pattern in PATTERNS}
 
