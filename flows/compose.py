@@ -8,7 +8,12 @@ from prefect import flow
 
 from compoworld.compose.judge import DEFAULT_THRESHOLD
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.stage import DEFAULT_TASKS, check_compose_options, plan_compose
+from compoworld.compose.stage import (
+    DEFAULT_TASKS,
+    DEFAULT_WALKS,
+    check_compose_options,
+    plan_compose,
+)
 from compoworld.graph.depgraph import EDGE_THRESHOLD, FANOUT
 from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
@@ -36,13 +41,15 @@ def compose_flow(
     judge_threshold: float = DEFAULT_THRESHOLD,
     instruction_style: str = "goal",
     edge_threshold: float = EDGE_THRESHOLD,
+    walks: str = DEFAULT_WALKS,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
     """Build the run's dependency graph (`graph_edges`, `graph_stats`), then compose and
     verify `tasks` tasks by random walks (`tasks`, `walks`), in shards of about
     `tasks_per_shard`, in `worlds` seeded worlds, following only edges scoring at least
-    `edge_threshold`, with instructions in `instruction_style` (goal, steps or mixed). With
+    `edge_threshold`, walks seeded from workflow patterns (`walks="pattern"`) or free
+    (`"free"`), with instructions in `instruction_style` (goal, steps or mixed). With
     `paraphrase_url` and `paraphrase_model` (an OpenAI-compatible endpoint) each instruction
     is paraphrased when the paraphrase keeps every visible value and leaks no hidden one.
     With `judge_url` and `judge_model` each verified task is rated for realism and link
@@ -52,7 +59,8 @@ def compose_flow(
     check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
                           paraphrase_model=paraphrase_model, judge_url=judge_url,
                           judge_model=judge_model, judge_threshold=judge_threshold,
-                          instruction_style=instruction_style, edge_threshold=edge_threshold)
+                          instruction_style=instruction_style, edge_threshold=edge_threshold,
+                          walks=walks)
     logger = stage_logger()
     store = Store.open(home)
     run_id = resolved_run_id(run_id)
@@ -72,7 +80,7 @@ def compose_flow(
         home=str(store.home), dask_address=dask_address,
     )
     params = upstream | {"worlds": worlds, "instruction_style": instruction_style,
-                         "edge_threshold": edge_threshold}
+                         "edge_threshold": edge_threshold, "walks": walks}
     if paraphrase_url:
         params["paraphrase"] = {"base_url": paraphrase_url, "model": paraphrase_model}
     if judge_url:

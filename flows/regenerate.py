@@ -15,7 +15,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.runtime import flow_run
 
 from compoworld.compose.judge import DEFAULT_THRESHOLD
-from compoworld.compose.stage import DEFAULT_TASKS
+from compoworld.compose.stage import DEFAULT_TASKS, DEFAULT_WALKS
 from compoworld.graph.depgraph import EDGE_THRESHOLD
 from compoworld.services.selection import DEFAULT_SERVICES
 from flows.compose import compose_flow
@@ -50,6 +50,7 @@ def regenerate_flow(
     action_mode: str = "tools",
     instruction_style: str = "goal",
     edge_threshold: float = EDGE_THRESHOLD,
+    walks: str = DEFAULT_WALKS,
     judge_url: str | None = None,
     judge_model: str | None = None,
     judge_threshold: float = DEFAULT_THRESHOLD,
@@ -61,8 +62,8 @@ def regenerate_flow(
     `policy` out `group_size` times on `rollout_tasks` tasks (None: all; its passing rollouts
     are the SFT data), roll `rl_policy` (None: skip) out in groups of `rl_group_size` on
     `rl_tasks` tasks for CFRR rewards, then export `sft` and `rl`. `base_url` and `model`
-    name the endpoint of an `openai` policy; `instruction_style`, `edge_threshold` and the
-    optional task judge (`judge_url`, `judge_model`, `judge_threshold`) are compose's
+    name the endpoint of an `openai` policy; `walks`, `instruction_style`, `edge_threshold`
+    and the optional task judge (`judge_url`, `judge_model`, `judge_threshold`) are compose's
     (flows/compose.py). A run id defaults to the UTC date of the run's
     scheduled start, so a nightly run retried the next day resumes the same run."""
     logger = stage_logger()
@@ -75,7 +76,7 @@ def regenerate_flow(
                         rl_group_size=rl_group_size, rl_tasks=rl_tasks, mode=mode,
                         base_url=base_url, model=model, action_mode=action_mode,
                         instruction_style=instruction_style, edge_threshold=edge_threshold,
-                        judge_url=judge_url, judge_model=judge_model,
+                        walks=walks, judge_url=judge_url, judge_model=judge_model,
                         judge_threshold=judge_threshold)
     logger.info("regenerate %s: %d stages into %s", run_id, len(stages), store.home)
     with shared_cluster(dask_address) as address:
@@ -99,14 +100,14 @@ def stage_plan(
     rl_policy: str | None, rl_group_size: int, rl_tasks: int | None, mode: str,
     base_url: str | None, model: str | None, action_mode: str,
     instruction_style: str = "goal", edge_threshold: float = EDGE_THRESHOLD,
-    judge_url: str | None = None, judge_model: str | None = None,
+    walks: str = DEFAULT_WALKS, judge_url: str | None = None, judge_model: str | None = None,
     judge_threshold: float = DEFAULT_THRESHOLD,
 ) -> list[tuple[str, Any, dict[str, Any]]]:
     """The stages of a run in order: (name, stage flow, its parameters besides run id, home
     and Dask address). bench/factory.py runs the same plan without Prefect."""
     compose = {"tasks": tasks, "seed": seed, "tasks_per_shard": tasks_per_shard,
                "instruction_style": instruction_style, "edge_threshold": edge_threshold,
-               "judge_url": judge_url, "judge_model": judge_model,
+               "walks": walks, "judge_url": judge_url, "judge_model": judge_model,
                "judge_threshold": judge_threshold}
     endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
     stages: list[tuple[str, Any, dict[str, Any]]] = [
