@@ -268,9 +268,18 @@ def tool_entity(node: ToolNode) -> str:
     return noun_entity("_".join(words))
 
 
+# Account plumbing, not work anyone asks for: "resend the verification email".
+_PLUMBING = frozenset("verify verification resend confirm confirmation password reset token "
+                      "auth oauth login logout otp mfa captcha webhook callback test ping "
+                      "health bulk batch".split())
+
+
 def fits(node: ToolNode, step: Step) -> bool:
     """Whether a tool can be the call of `step` (its effect and its entity)."""
     if node.effect not in step.effects:
+        return False
+    words = set(split_words(node.name.rsplit("__", 1)[-1])) | set(split_words(node.resource or ""))
+    if words & _PLUMBING:
         return False
     if node.effect != "read" and not node.writes:
         return False  # a simulated write changes nothing to check

@@ -138,8 +138,9 @@ class Carried:
         from, so `the payee of the transfer you found` is `the reporter of the issue`."""
         for _ in self.calls:
             step = binding.step
-            if binding.kind != "hidden" or step is None or not 0 <= step < len(self.calls):
-                break
+            if binding.kind != "hidden" or step is None or not 0 <= step < len(self.calls) \
+                    or binding.selector is not None:
+                break  # a list item named by a field: that fact must still be stated
             call, words = self.calls[step], field_words(binding.field or binding.path or "")
             given = next((b for p, b in call.bindings.items() if b.kind == "hidden"
                           and " ".join(split_words(p)) == words

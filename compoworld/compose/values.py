@@ -19,8 +19,8 @@ from compoworld.reward.rubric import value_in_text
 
 MAX_ITEMS = 20  # list items looked at per list
 # Sibling fields that name an item, best first (by semantic type, then by field name).
-NAMING_TYPES = ("person_name", "title", "email", "company", "username", "filename", "url",
-                "city", "phone")
+# What names one item of a list in words: a URL or a city is no name of a record.
+NAMING_TYPES = ("person_name", "title", "email", "company", "username", "filename", "phone")
 NAMING_FIELDS = ("name", "title", "display_name", "full_name", "subject", "label", "email")
 
 

@@ -171,9 +171,8 @@ def _step(
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
-        if plan and any(b.kind == "visible" and arguments.get(p) in ({}, [], "")
-                        for p, b in bindings.items()):
-            continue  # "amount {}" is no fact anyone would state
+        if plan and not _sayable(arguments, bindings):
+            continue  # "amount {}", or a twelve-field order item: no fact anyone would state
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
                                      called, rng):
             continue  # "forward the message mes_0006": nobody knows a record by its id
@@ -181,6 +180,23 @@ def _step(
             return True
         _undo(walk, found, called, mark)
     return False
+
+
+def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
+    """Whether a call's visible values are facts a person states: at most four, none empty,
+    none a nested structure or an object of more than three fields."""
+    shown = [arguments[p] for p, b in bindings.items() if b.kind == "visible"]
+    if len(shown) > 4:
+        return False
+    for value in shown:
+        if value in ({}, [], ""):
+            return False
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if isinstance(item, list) or (isinstance(item, dict) and (
+                    len(item) > 3 or any(isinstance(v, dict | list) for v in item.values()))):
+                return False
+    return True
 
 
 def _look_up_ids(

@@ -216,6 +216,11 @@ def _one_word_changed(text: str) -> str:
 
 
 def test_a_near_duplicate_instruction_is_caught(task: Task) -> None:
+    # Long enough that one changed word keeps >= 0.9 of the trigrams (goal-style texts are
+    # shorter than dictated steps).
+    task = task.model_copy(update={"instruction": task.instruction + " " + " ".join(
+        f"Note {n}: keep the records of this request together with the others." for n in
+        range(4))})
     deduper = Deduper()
     deduper.remember(task)
     near = task.model_copy(update={"signature": "another-signature",
