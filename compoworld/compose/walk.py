@@ -182,9 +182,17 @@ def _step(
     return False
 
 
+_PERSON_TYPES = frozenset({"email", "person_name", "first_name", "last_name", "phone",
+                           "username"})
+
+
 def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
     """Whether a call's visible values are facts a person states: at most four, none empty,
-    none a nested structure or an object of more than three fields."""
+    none a nested structure or an object of more than three fields; and whether its person
+    is one person (a contact's carried email never beside another person's drawn name)."""
+    kinds = {b.kind for b in bindings.values() if b.type in _PERSON_TYPES}
+    if {"hidden", "visible"} <= kinds:
+        return False
     shown = [arguments[p] for p, b in bindings.items() if b.kind == "visible"]
     if len(shown) > 4:
         return False
