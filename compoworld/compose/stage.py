@@ -39,7 +39,7 @@ from compoworld.world.state import json_text
 WALKS = ("pattern", "free")  # walks seeded from a workflow pattern, or free random walks
 DEFAULT_WALKS = "pattern"
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
-CANDIDATES_PER_TASK = 12  # walks a shard may try per task of its quota before it gives up
+CANDIDATES_PER_TASK = 25  # walks a shard may try per task of its quota before it gives up
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings

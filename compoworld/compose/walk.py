@@ -27,11 +27,12 @@ Walking needs executable services, so the walk runs on a `World`-like object wit
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
-from compoworld.compose.patterns import Pattern, Step, feeds, fits
+from compoworld.compose.patterns import Pattern, Step, feeds, fits, tool_entity
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.values import Found, find_values, mentions
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
@@ -39,7 +40,7 @@ from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_typ
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
 from compoworld.world.schemavalues import value_from_schema
-from compoworld.world.state import canonical_json
+from compoworld.world.state import canonical_json, json_text
 
 START_FAILED = "start call failed or returned nothing usable"
 # How strongly a value of a type ties two calls together: an email or an id names one
@@ -76,6 +77,10 @@ class WalkConfig:
     edge_threshold: float = EDGE_THRESHOLD  # links scoring below it are not followed
 
 
+BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
+_BUSINESS: dict[tuple[int, str], bool] = {}
+
+
 @dataclass(slots=True)
 class Walk:
     """The calls a walk made (with their results), the answer it asks for, or why it failed."""
@@ -97,7 +102,8 @@ def random_walk(
     called: set[bytes] = set()
     node = graph.nodes[start]
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
-    if not _attempt(world, node, arguments, bindings, walk, found, called):
+    if not _attempt(world, node, arguments, bindings, walk, found, called,
+                    strict=plan is not None):
         walk.failure = START_FAILED
         return walk
     target = len(plan.steps) if plan else rng.randint(config.min_calls, config.max_calls)
@@ -171,19 +177,44 @@ def _step(
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
+        if plan and not _business(graph, node.service):
+            continue  # an Airflow user is no lead's new home
         if plan and not _sayable(arguments, bindings):
             continue  # "amount {}", or a twelve-field order item: no fact anyone would state
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
                                      called, rng):
             continue  # "forward the message mes_0006": nobody knows a record by its id
-        if _attempt(world, node, arguments, bindings, walk, found, called):
+        if _attempt(world, node, arguments, bindings, walk, found, called,
+                    strict=plan is not None):
             return True
         _undo(walk, found, called, mark)
     return False
 
 
+# `to-908`, `cnpj-489`, `merchant-account-658`: a schema's stand-in, no value anyone knows.
+_PLACEHOLDER = re.compile(r"^[a-z]+(?:[-_][a-z]+)*[-_]\d{1,4}$")
 _PERSON_TYPES = frozenset({"email", "person_name", "first_name", "last_name", "phone",
                            "username"})
+
+
+def _honoured(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any) -> bool:
+    """Whether a read's result holds every text value it was filtered by: a result that
+    does not was answered as if the filter were not there, and a task built on it would
+    contradict itself."""
+    text = json_text(data)
+    return all(not isinstance(value, str) or len(value) < 3 or json_text(value)[1:-1] in text
+               for param, value in arguments.items() if param in bindings)
+
+
+def _business(graph: DependencyGraph, service: str) -> bool:
+    """Whether a service is an app for business records: at least a third of its tools work
+    on an entity of the ontology (contacts, invoices, tickets, meetings...)."""
+    key = (id(graph), service)
+    if key not in _BUSINESS:
+        tools = [n for n in graph.nodes.values() if n.service == service]
+        share = sum(bool(tool_entity(n)) for n in tools) / (len(tools) or 1)
+        _BUSINESS[key] = share >= BUSINESS_SHARE
+    return _BUSINESS[key]
 
 
 def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
@@ -194,7 +225,7 @@ def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
     if {"hidden", "visible"} <= kinds:
         return False
     shown = [arguments[p] for p, b in bindings.items() if b.kind == "visible"]
-    if len(shown) > 4:
+    if len(shown) > 4 or any(isinstance(v, str) and _PLACEHOLDER.match(v) for v in shown):
         return False
     for value in shown:
         if value in ({}, [], ""):
@@ -273,7 +304,7 @@ def _said(value: Any, stated: list[str]) -> bool:
 
 def _attempt(
     world: WalkWorld, node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],
-    walk: Walk, found: list[list[Found]], called: set[bytes],
+    walk: Walk, found: list[list[Found]], called: set[bytes], strict: bool = False,
 ) -> bool:
     key = canonical_json([node.name, arguments])
     if key in called:
@@ -289,6 +320,8 @@ def _attempt(
             return False  # a write that changed nothing cannot be checked
     elif not values:
         return False
+    elif strict and not _honoured(arguments, bindings, result["data"]):
+        return False  # a search for rosa's email that answers with lena's record
     called.add(key)
     walk.calls.append(GoldCall(tool=node.name, service=node.service, effect=node.effect,
                                arguments=arguments, bindings=bindings, result=result["data"]))

@@ -94,6 +94,17 @@ _URL_MEANING = {
 }
 _URL_SYNONYMS = {"site": {"site"}, "file": {"file", "media"}, "image": {"image"},
                  "media": {"media", "file"}, "pay": {"pay", "file"}}
+# What an amount of money is: the sum itself, or a fee, a tax, a discount, a balance...
+# (a processing fee is no payment amount, a stock count no price).
+_MONEY_MEANING = {
+    "fee": "fee", "fees": "fee", "commission": "fee", "surcharge": "fee",
+    "tax": "tax", "vat": "tax", "duty": "tax", "discount": "discount", "rebate": "discount",
+    "coupon": "discount", "balance": "balance", "available": "balance", "limit": "limit",
+    "budget": "limit", "tip": "tip", "shipping": "shipping",
+    "freight": "shipping", "postage": "shipping", "quantity": "quantity", "qty": "quantity",
+    "count": "quantity", "stock": "quantity", "units": "quantity", "rate": "rate",
+    "salary": "salary", "wage": "salary",
+}
 # Attributes of a semantic type: what a value of it is about.
 _ATTRIBUTE = {
     "email": "email", "phone": "phone", "person_name": "name", "first_name": "first_name",
@@ -174,6 +185,9 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
         meaning = next((_TIME_MEANING[w] for w in words if w in _TIME_MEANING), "")
     elif attribute == "url":
         meaning = next((_URL_MEANING[w] for w in reversed(words) if w in _URL_MEANING), "")
+    elif attribute == "amount":
+        meaning = next((_MONEY_MEANING[w] for w in reversed(words) if w in _MONEY_MEANING),
+                       "principal")
     return Role(entity, attribute, meaning)
 
 
@@ -202,6 +216,8 @@ def edge_score(source_field: str, source_resource: str | None, target_param: str
     named = _name_agreement(source_field, target_param)
     if source.attribute in ("time", "url"):
         return _meaning_score(source, target, named)
+    if source.meaning != target.meaning:  # a fee into an amount, a stock count into a price
+        return 0.1
     if source.attribute in ("amount", "currency"):
         if source.entity and source.entity == target.entity:
             return 1.0
