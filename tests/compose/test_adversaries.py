@@ -10,11 +10,10 @@ import pytest
 
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
-from compoworld.compose.stage import candidates, order_starts, start_tools
 from compoworld.rollout.adversaries import ADVERSARIES, run_adversary
 from compoworld.rollout.episode import Episode, run_episodes
 from compoworld.rollout.policies import ReferencePolicy
-from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+from tests.compose.builtin_tasks import builtin_library, verified_tasks
 
 pytestmark = pytest.mark.slow
 TASKS = 500
@@ -23,21 +22,13 @@ WORLDS = 4
 
 @pytest.fixture(scope="module")
 def library() -> ServiceLibrary:
-    return ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+    return builtin_library()
 
 
 @pytest.fixture(scope="module")
 def tasks(library: ServiceLibrary) -> list[Task]:
     """500 verified tasks over the built-in services, composed shard by shard in 4 worlds."""
-    starts = order_starts(start_tools(library.graph), 0)
-    found: list[Task] = []
-    for shard in range(200):
-        found += [c.task for c in candidates(library, starts, seed=0, shard=shard,
-                                             world_seed=shard % WORLDS,
-                                             quota=TASKS - len(found), limit=400)
-                  if c.outcome == "verified" and c.task is not None]
-        if len(found) >= TASKS:
-            break
+    found = verified_tasks(library, count=TASKS, seed=0, worlds=WORLDS, shards=200, limit=400)
     assert len(found) == TASKS
     return found
 

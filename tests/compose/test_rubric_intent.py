@@ -11,10 +11,10 @@ import pytest
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import AnswerItem, Binding, Task
 from compoworld.compose.rubric import build_rubric
-from compoworld.compose.stage import candidates, order_starts, start_tools
 from compoworld.compose.verify import gold_answer
 from compoworld.reward.rubric import evaluate_criterion, evaluate_rubric
-from compoworld.services.builtin import BUILTIN_SERVICES, build_builtin, builtin_spec
+from compoworld.services.builtin import build_builtin
+from tests.compose.builtin_tasks import builtin_library, verified_tasks
 from tests.compose.test_rubric import TITLES, _call, gold_run
 
 TASKS = 40
@@ -22,21 +22,13 @@ TASKS = 40
 
 @pytest.fixture(scope="module")
 def library() -> ServiceLibrary:
-    return ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+    return builtin_library()
 
 
 @pytest.fixture(scope="module")
 def tasks(library: ServiceLibrary) -> list[Task]:
     """Verified tasks over the built-in services (two worlds)."""
-    starts = order_starts(start_tools(library.graph), 0)
-    found: list[Task] = []
-    for shard in range(12):
-        found += [c.task for c in candidates(library, starts, seed=3, shard=shard,
-                                             world_seed=shard % 2, quota=TASKS - len(found),
-                                             limit=300)
-                  if c.outcome == "verified" and c.task is not None]
-        if len(found) >= TASKS:
-            break
+    found = verified_tasks(library, count=TASKS, seed=3, worlds=2, shards=12, limit=300)
     assert len(found) >= TASKS // 2, f"only {len(found)} verified tasks"
     return found
 
