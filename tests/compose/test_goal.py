@@ -189,7 +189,7 @@ def test_goal_over_real_corpus_tasks(corpus: Path):
             "climate.com.json", "mercedes-benz.com/image.json"]
     library = ServiceLibrary.from_specs([load_document(corpus, d) for d in docs], seed=5)
     starts = order_starts(start_tools(library.graph), 0)
-    made = [t for i in range(150) if isinstance(
+    made = [t for i in range(400) if isinstance(
         t := compose_task(library, 5, starts[i % len(starts)], random.Random(i), f"r{i}"), Task)]
     assert len(made) >= 10
     for index, task in enumerate(made):
