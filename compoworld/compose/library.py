@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from compoworld.compose.patterns import Pattern, feasible, patterns_from, tool_entity
+from compoworld.compose.patterns import Pattern, business_shares, feasible, patterns_from
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
@@ -104,11 +104,8 @@ class ServiceLibrary:
         entity (a contact, an invoice, a meeting: graph/roles.py), squared, with a floor so
         that no service is never drawn."""
         if not self._meaning:
-            by_service: dict[str, list[bool]] = {}
-            for node in self.graph.nodes.values():
-                by_service.setdefault(node.service, []).append(bool(tool_entity(node)))
-            self._meaning.update((name, max(0.02, (sum(flags) / len(flags)) ** 2))
-                                 for name, flags in by_service.items())
+            self._meaning.update((name, max(0.02, share ** 2)) for name, share
+                                 in business_shares(self.graph.nodes.values()).items())
         return self._meaning.get(service, 0.02)
 
     def patterns_at(self, start: str) -> list[Pattern]:

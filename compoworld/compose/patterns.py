@@ -16,6 +16,7 @@ patterns a start tool can begin.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
@@ -272,6 +273,15 @@ def tool_entity(node: ToolNode) -> str:
 _PLUMBING = frozenset("verify verification resend confirm confirmation password reset token "
                       "auth oauth login logout otp mfa captcha webhook callback test ping "
                       "health bulk batch".split())
+
+
+def business_shares(nodes: Iterable[ToolNode]) -> dict[str, float]:
+    """Per service, the share of its tools that work on a business entity (`tool_entity`):
+    how much it is an app for contacts, invoices, tickets, meetings..."""
+    flags: dict[str, list[bool]] = {}
+    for node in nodes:
+        flags.setdefault(node.service, []).append(bool(tool_entity(node)))
+    return {service: sum(marks) / len(marks) for service, marks in flags.items()}
 
 
 def fits(node: ToolNode, step: Step) -> bool:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
-from compoworld.compose.patterns import Pattern, Step, feeds, fits, tool_entity
+from compoworld.compose.patterns import Pattern, Step, business_shares, feeds, fits
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.values import Found, find_values, mentions
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
@@ -78,7 +78,7 @@ class WalkConfig:
 
 
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
-_BUSINESS: dict[tuple[int, str], bool] = {}
+_BUSINESS: dict[int, tuple[DependencyGraph, dict[str, float]]] = {}  # graph -> shares
 
 
 @dataclass(slots=True)
@@ -209,12 +209,10 @@ def _honoured(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any
 def _business(graph: DependencyGraph, service: str) -> bool:
     """Whether a service is an app for business records: at least a third of its tools work
     on an entity of the ontology (contacts, invoices, tickets, meetings...)."""
-    key = (id(graph), service)
-    if key not in _BUSINESS:
-        tools = [n for n in graph.nodes.values() if n.service == service]
-        share = sum(bool(tool_entity(n)) for n in tools) / (len(tools) or 1)
-        _BUSINESS[key] = share >= BUSINESS_SHARE
-    return _BUSINESS[key]
+    cached = _BUSINESS.get(id(graph))
+    if cached is None or cached[0] is not graph:  # one pass over the graph, not per service
+        cached = _BUSINESS[id(graph)] = (graph, business_shares(graph.nodes.values()))
+    return cached[1].get(service, 0.0) >= BUSINESS_SHARE
 
 
 def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
