@@ -133,7 +133,7 @@ def compose_task(
     instruction = write_instruction(walk.calls, walk.answer, titles, rng,
                                     tool_descriptions=descriptions, style=style,
                                     purpose=plan.purpose if plan else None, resources=resources,
-                                    gist=plan.gist if plan else "")
+                                    gist=plan.gist if plan else "", pattern=plan)
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if paraphrase is not None:

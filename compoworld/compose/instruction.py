@@ -41,8 +41,10 @@ from compoworld.compose.naming import (
     tool_noun,
     tool_words,
 )
+from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import free_note
+from compoworld.compose.scenario import write_scenario
 from compoworld.graph.semtypes import split_words
 
 __all__ = ["INSTRUCTION_STYLES", "hidden_values", "render_value", "resolve_style",
@@ -105,6 +107,7 @@ def write_instruction(
     purpose: str | None = None,
     resources: Mapping[str, str | None] | None = None,
     gist: str = "",
+    pattern: Pattern | None = None,
 ) -> str:
     """The user turn asking for the gold chain `calls` and for the `answer` values.
 
@@ -112,7 +115,9 @@ def write_instruction(
     one of `INSTRUCTION_STYLES`. The goal style names each record by its collection when
     `resources` (tool -> resource) says it, and opens with `purpose` (a workflow's short
     phrase, "welcome a new lead") when given; `gist` says what a message the agent writes
-    itself (a `free` argument) is about ("that their refund is on its way"). The steps
+    itself (a `free` argument) is about ("that their refund is on its way"). A chain walked
+    from a workflow `pattern` is asked for as that workflow (compose/scenario.py) when its
+    shape allows. The steps
     style may add a short hint from `tool_descriptions` (tool -> description) to tools
     whose name alone says little.
     Arguments without a binding are left out. Pure: the text depends only on the
@@ -122,6 +127,10 @@ def write_instruction(
     if not calls:
         raise ValueError("an instruction needs at least one gold call")
     if style == "goal":
+        if pattern is not None:
+            text = write_scenario(calls, answer, titles, rng, pattern, resources=resources)
+            if text is not None:
+                return text
         return write_goal(calls, answer, titles, rng, resources=resources, purpose=purpose,
                           gist=gist)
     return _write_steps(calls, answer, titles, rng, tool_descriptions or {}, gist)

@@ -32,11 +32,18 @@ WRITE = ("create", "action", "update")
 @dataclass(frozen=True, slots=True)
 class Step:
     """One step of a pattern: a call with one of `effects` on a record of `entity`, fed
-    (from any earlier step) a value of one of the attributes `takes` (any, when empty)."""
+    (from any earlier step) a value of one of the attributes `takes` (any, when empty),
+    carrying every attribute of `needs`, by a tool saying one of `words` (any, if empty)."""
 
     effects: tuple[str, ...]
     entity: str
     takes: tuple[str, ...] = ()
+    # attributes the call must carry from the earlier steps (a refund without the amount
+    # it refunds is no refund), and words one of which the tool's name or collection says
+    # (a receipt is sent: `send_email`, not a Velo balance-notification setting)
+    needs: tuple[str, ...] = ()
+    words: frozenset[str] = frozenset()
+    avoid: frozenset[str] = frozenset()  # words that make it another act (a refund's `refund`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,16 +92,43 @@ GISTS = {
 }
 _CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
 _PAY = ("amount", "currency", "email", "name")
+# What the tool of a step that sends, books or refunds calls itself.
+_SENDS = frozenset("send message messages email emails mail sms text chat conversation reply "
+                   "comment notify".split())
+_BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sale income "
+                   "charge".split())
+_REFUNDS = frozenset("refund refunds credit payout reversal reverse transfer transfers".split())
+# Verbs of a write that undoes, files or rates a record rather than making the step's one:
+# "mark the comment as read" sends no welcome, "void the payment" books none.
+_UNMAKING = frozenset("mark like unlike flag archive unarchive read unread pin unpin star cancel "
+                      "void reject decline delete remove stop retry ocr recognize forward".split())
+
+
+def _send(*takes: str) -> Step:
+    """A message to the person the workflow is about."""
+    return Step(MAKE, "message", takes or ("email", "phone"), words=_SENDS)
+
+
+def _book(*takes: str) -> Step:
+    """A payment booked for the amount the workflow carries."""
+    return Step(MAKE, "payment", takes or _PAY, needs=("amount",), words=_BOOKS,
+                avoid=_REFUNDS)
+
+
+def _refund() -> Step:
+    return Step(MAKE, "payment", ("amount", "currency", "email"), needs=("amount",),
+                words=_REFUNDS)
+
 
 PATTERNS: tuple[Pattern, ...] = (
     # sales and CRM
     _p("lead_to_contact", "sales", "add a new lead as a contact",
        Step(READ, "person"), Step(MAKE, "person", _CONTACT)),
     _p("lead_welcome", "sales", "welcome a new contact",
-       Step(READ, "person"), Step(MAKE, "message", ("email", "phone", "username"))),
+       Step(READ, "person"), _send("email", "phone", "username")),
     _p("lead_to_contact_welcome", "sales", "onboard a new lead and welcome them",
        Step(READ, "person"), Step(MAKE, "person", _CONTACT),
-       Step(MAKE, "message", ("email", "phone", "username"))),
+       _send("email", "phone", "username")),
     _p("contact_sync", "sales", "bring a contact's details up to date in another system",
        Step(READ, "person"), Step(CHANGE, "person", _CONTACT)),
     _p("company_account", "sales", "set up an account for a company",
@@ -102,14 +136,14 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("company_contact", "sales", "add a company's contact person",
        Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone"))),
     _p("deal_followup", "sales", "follow up on a deal",
-       Step(READ, "task"), Step(MAKE, "message", ("email", "phone", "name"))),
+       Step(READ, "task"), _send("email", "phone", "name")),
     _p("contact_deal", "sales", "open a deal or task for a contact",
        Step(READ, "person"), Step(MAKE, "task", _CONTACT)),
     _p("contact_lookup", "sales", "find what we hold about a contact elsewhere",
        Step(READ, "person"), Step(READ, "person", _CONTACT)),
     # support
     _p("ticket_reply", "support", "answer a customer's ticket",
-       Step(READ, "ticket"), Step(MAKE, "message", ("email", "phone", "name"))),
+       Step(READ, "ticket"), _send("email", "phone", "name")),
     _p("message_to_ticket", "support", "open a ticket from a customer's message",
        Step(READ, "message"), Step(MAKE, "ticket", ("email", "name", "phone"))),
     _p("customer_ticket", "support", "open a ticket for a customer",
@@ -118,33 +152,33 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "ticket"), Step(READ, "person", _CONTACT)),
     _p("ticket_customer_message", "support", "reach the customer behind a ticket",
        Step(READ, "ticket"), Step(READ, "person", _CONTACT),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("ticket_refund", "support", "refund the customer of a ticket",
        Step(READ, "ticket"), Step(READ, "payment", ("email", "name")),
-       Step(MAKE, "payment", ("amount", "currency"))),
+       _refund()),
     _p("ticket_refund_notify", "support", "refund a customer and tell them",
        Step(READ, "ticket"), Step(READ, "payment", ("email", "name")),
-       Step(MAKE, "payment", ("amount", "currency")), Step(MAKE, "message", ("email", "phone"))),
+       _refund(), _send("email", "phone")),
     # billing
     _p("invoice_receipt", "billing", "send a customer their receipt",
-       Step(READ, "invoice"), Step(MAKE, "message", ("email", "phone", "name"))),
+       Step(READ, "invoice"), _send("email", "phone", "name")),
     _p("payment_receipt", "billing", "confirm a payment to the payer",
-       Step(READ, "payment"), Step(MAKE, "message", ("email", "phone", "name"))),
+       Step(READ, "payment"), _send("email", "phone", "name")),
     _p("payment_ledger", "billing", "record a payment in the books",
-       Step(READ, "payment"), Step(MAKE, "payment", _PAY)),
+       Step(READ, "payment"), _book()),
     _p("invoice_payment", "billing", "record the payment of an invoice",
-       Step(READ, "invoice"), Step(MAKE, "payment", _PAY)),
+       Step(READ, "invoice"), _book()),
     _p("order_invoice", "billing", "invoice a customer's order",
-       Step(READ, "order"), Step(MAKE, "invoice", _PAY)),
+       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",))),
     _p("customer_invoice", "billing", "bill a customer",
        Step(READ, "person"), Step(MAKE, "invoice", _CONTACT)),
     _p("customer_payments", "billing", "check what a customer has paid",
        Step(READ, "person"), Step(READ, "payment", _CONTACT)),
     _p("refund", "billing", "refund a payment",
-       Step(READ, "payment"), Step(MAKE, "payment", ("amount", "currency", "email"))),
+       Step(READ, "payment"), _refund()),
     # commerce
     _p("order_followup", "commerce", "update a customer about their order",
-       Step(READ, "order"), Step(MAKE, "message", ("email", "phone", "name"))),
+       Step(READ, "order"), _send("email", "phone", "name")),
     _p("order_customer", "commerce", "look up who placed an order",
        Step(READ, "order"), Step(READ, "person", _CONTACT)),
     _p("customer_order", "commerce", "place an order for a customer",
@@ -161,7 +195,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("meeting_invite", "scheduling", "set up a meeting with someone",
        Step(READ, "person"), Step(MAKE, "event", ("email", "name", "phone"))),
     _p("event_reminder", "scheduling", "remind people of an event",
-       Step(READ, "event"), Step(MAKE, "message", ("email", "phone", "name", "time", "url"))),
+       Step(READ, "event"), _send("email", "phone", "name", "time", "url")),
     _p("event_copy", "scheduling", "put an event in another calendar",
        Step(READ, "event"), Step(MAKE, "event", ("time", "name", "email", "address", "city"))),
     _p("event_reschedule", "scheduling", "move an event to match another",
@@ -169,18 +203,18 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("venue_event", "scheduling", "hold an event at a place",
        Step(READ, "place"), Step(MAKE, "event", ("address", "city", "postal_code", "country"))),
     _p("meeting_notes_share", "collaboration", "share a meeting's notes",
-       Step(READ, "event"), Step(MAKE, "document"), Step(MAKE, "message", ("url", "filename"))),
+       Step(READ, "event"), Step(MAKE, "document"), _send("url", "filename")),
     _p("attendee_lookup", "scheduling", "find the people coming to an event",
        Step(READ, "event"), Step(READ, "person", _CONTACT)),
     # collaboration
     _p("share_document", "collaboration", "share a document with someone",
-       Step(READ, "document"), Step(MAKE, "message", ("url", "filename", "email", "name"))),
+       Step(READ, "document"), _send("url", "filename", "email", "name")),
     _p("document_task", "collaboration", "turn a document into a task",
        Step(READ, "document"), Step(MAKE, "task", ("url", "filename", "name"))),
     _p("message_task", "collaboration", "turn a message into a task",
        Step(READ, "message"), Step(MAKE, "task", ("email", "name", "url"))),
     _p("task_notify", "collaboration", "tell someone about a task",
-       Step(READ, "task"), Step(MAKE, "message", ("email", "name", "username", "url"))),
+       Step(READ, "task"), _send("email", "name", "username", "url")),
     _p("assign_task", "collaboration", "hand a task to someone",
        Step(READ, "person"), Step(CHANGE, "task", _CONTACT)),
     _p("copy_document", "collaboration", "keep a copy of a document elsewhere",
@@ -197,52 +231,53 @@ PATTERNS: tuple[Pattern, ...] = (
     # three services
     _p("order_customer_message", "commerce", "reach the customer behind an order",
        Step(READ, "order"), Step(READ, "person", _CONTACT),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("attendee_message", "scheduling", "write to the people coming to an event",
        Step(READ, "event"), Step(READ, "person", _CONTACT),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("contact_ticket_message", "support", "open a ticket for a customer and tell them",
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("lead_contact_task", "sales", "take on a new lead and plan the follow-up",
        Step(READ, "person"), Step(MAKE, "person", _CONTACT), Step(MAKE, "task", _CONTACT)),
     _p("contact_meeting_message", "scheduling", "book a meeting with a contact and tell them",
        Step(READ, "person"), Step(MAKE, "event", _CONTACT),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("document_message_task", "collaboration", "share a document and plan the work on it",
-       Step(READ, "document"), Step(MAKE, "message", ("url", "filename", "email")),
+       Step(READ, "document"), _send("url", "filename", "email"),
        Step(MAKE, "task", ("url", "filename", "email", "name"))),
     _p("product_listing_announce", "commerce", "list a product in another store and announce it",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
-       Step(MAKE, "message", ("name", "url"))),
+       _send("name", "url")),
     _p("customer_invoice_message", "billing", "bill a customer and let them know",
        Step(READ, "person"), Step(MAKE, "invoice", _CONTACT),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("org_contact_welcome", "sales", "add a company's contact and welcome them",
        Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone")),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("payment_receipt_ledger", "billing", "send a receipt for a payment and book it",
-       Step(READ, "payment"), Step(MAKE, "message", ("email", "phone", "name")),
-       Step(MAKE, "payment", _PAY)),
+       Step(READ, "payment"), _send("email", "phone", "name"),
+       _book()),
     _p("ticket_customer_task", "support", "find the customer behind a ticket and plan a fix",
        Step(READ, "ticket"), Step(READ, "person", _CONTACT), Step(MAKE, "task", _CONTACT)),
     _p("invoice_payment_receipt", "billing", "record an invoice's payment and send a receipt",
-       Step(READ, "invoice"), Step(MAKE, "payment", _PAY),
-       Step(MAKE, "message", ("email", "phone", "name"))),
+       Step(READ, "invoice"), _book(),
+       _send("email", "phone", "name")),
     _p("company_account_contact", "sales", "set up a company and its contact person",
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone")),
        Step(MAKE, "person", ("company", "email", "phone"))),
     _p("order_invoice_message", "billing", "invoice an order and tell the customer",
-       Step(READ, "order"), Step(MAKE, "invoice", _PAY),
-       Step(MAKE, "message", ("email", "phone", "name"))),
+       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",)),
+       _send("email", "phone", "name")),
     _p("customer_order_invoice", "commerce", "place an order for a customer and bill it",
-       Step(READ, "person"), Step(MAKE, "order", _CONTACT), Step(MAKE, "invoice", _PAY)),
+       Step(READ, "person"), Step(MAKE, "order", _CONTACT),
+       Step(MAKE, "invoice", _PAY, needs=("amount",))),
     _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
        Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),
-       Step(MAKE, "message", ("email", "phone"))),
+       _send("email", "phone")),
     _p("meeting_task_message", "collaboration", "plan the follow-up of a meeting",
        Step(READ, "event"), Step(MAKE, "task", ("email", "name", "time")),
-       Step(MAKE, "message", ("email", "phone", "name"))),
+       _send("email", "phone", "name")),
     _p("contact_ticket_task", "support", "open a ticket for a customer and plan the fix",
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT), Step(MAKE, "task", _CONTACT)),
     _p("payment_invoice_update", "billing", "record a payment against its invoice",
@@ -272,7 +307,7 @@ def tool_entity(node: ToolNode) -> str:
 # Account plumbing, not work anyone asks for: "resend the verification email".
 _PLUMBING = frozenset("verify verification resend confirm confirmation password reset token "
                       "auth oauth login logout otp mfa captcha webhook callback test ping "
-                      "health bulk batch".split())
+                      "health bulk batch sandbox simulate".split())
 
 
 def business_shares(nodes: Iterable[ToolNode]) -> dict[str, float]:
@@ -293,6 +328,10 @@ def fits(node: ToolNode, step: Step) -> bool:
         return False
     if node.effect != "read" and not node.writes:
         return False  # a simulated write changes nothing to check
+    if step.words and not words & step.words:
+        return False
+    if words & step.avoid or (node.effect != "read" and words & _UNMAKING):
+        return False
     return tool_entity(node) == step.entity
 
 
@@ -307,8 +346,25 @@ def feeds(graph: DependencyGraph, tool: str, field: str, kind: str, step: Step) 
     one the step takes."""
     if is_entity_id(kind) or not step.takes:
         return True
+    if kind == "money" and "[]" not in field and _lists(graph.nodes[tool]):
+        return False  # a list's `total` counts its records: no amount of any one of them
     role = role_of(field, kind, graph.nodes[tool].resource)
     return role is not None and role.attribute in step.takes
+
+
+def _lists(node: ToolNode) -> bool:
+    return any("[]" in path for path in node.outputs)
+
+
+def carries(graph: DependencyGraph, step: Step, sources: Iterable[tuple[str, str, str]]) -> bool:
+    """Whether the values a call took from earlier calls, as (tool, field, type), cover
+    every attribute the step `needs`, or name the record itself."""
+    sources = list(sources)
+    if not step.needs or any(is_entity_id(kind) for _, _, kind in sources):
+        return True  # a refund of the payment itself (by its id) refunds its amount
+    got = {role.attribute for tool, field, kind in sources
+           if (role := role_of(field, kind, graph.nodes[tool].resource)) is not None}
+    return set(step.needs) <= got
 
 
 def feasible(graph: DependencyGraph, start: str, pattern: Pattern) -> bool:

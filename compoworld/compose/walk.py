@@ -32,7 +32,15 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
-from compoworld.compose.patterns import Pattern, Step, business_shares, feeds, fits
+from compoworld.compose.patterns import (
+    Pattern,
+    Step,
+    business_shares,
+    carries,
+    feeds,
+    fits,
+    tool_entity,
+)
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.values import Found, find_values, mentions
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
@@ -79,6 +87,7 @@ class WalkConfig:
 
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
 _BUSINESS: dict[int, tuple[DependencyGraph, dict[str, float]]] = {}  # graph -> shares
+_TAKERS: dict[int, tuple[DependencyGraph, dict[tuple, bool]]] = {}  # graph -> value -> taken
 
 
 @dataclass(slots=True)
@@ -88,6 +97,10 @@ class Walk:
     calls: list[GoldCall] = field(default_factory=list)
     answer: list[AnswerItem] = field(default_factory=list)
     failure: str | None = None
+    # per call, the list item a patterned walk is about (`data[2]`): a workflow follows one
+    # payment, one person, never a second item of the same list
+    subject: dict[int, str] = field(default_factory=dict)
+    about: str = ""  # the entity of a pattern's first step: what the workflow is about
 
 
 def random_walk(
@@ -97,7 +110,7 @@ def random_walk(
     """Walk from `start` (a read tool), executing each call on `world`; with `plan` (a
     workflow pattern whose first step `start` fits) one call per step of the pattern, each
     a tool that fits its step and takes a value of an attribute the step asks for."""
-    walk = Walk()
+    walk = Walk(about=plan.steps[0].entity if plan else "")
     found: list[list[Found]] = []
     called: set[bytes] = set()
     node = graph.nodes[start]
@@ -143,7 +156,10 @@ def _step(
     crossed = _crossed(walk)
     stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
     passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
-                 and (plan is None or feeds(graph, walk.calls[i].tool, f.field, f.type, plan))]
+                 and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
+                                       and _on_subject(walk, i, f)
+                                       and _taken_by(graph, walk.calls[i].tool, f, plan,
+                                                     config.edge_threshold)))]
                 for i, values in enumerate(found)]
     steps = [i for i, values in enumerate(passable) if values]
     if plan and walk.calls[-1].effect == "read" and len(walk.calls) > 1:
@@ -158,6 +174,11 @@ def _step(
                       walk.calls[step].tool, source.field, source.type, config.edge_threshold)
                   if (graph.nodes[t].effect == "read" or graph.nodes[t].writes)
                   and (plan is None or fits(graph.nodes[t], plan))]
+        if plan:  # an Airflow user is no lead's new home; a copy into its own app, no copy
+            copy = tool_entity(graph.nodes[walk.calls[step].tool]) == plan.entity \
+                and not is_entity_id(source.type)  # (an id acts on the record: a refund)
+            takers = [c for c in takers if _business(graph, graph.nodes[c[0]].service)
+                      and not (copy and graph.nodes[c[0]].service == here)]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it
             used = {call.service for call in walk.calls}
@@ -177,10 +198,10 @@ def _step(
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
-        if plan and not _business(graph, node.service):
-            continue  # an Airflow user is no lead's new home
         if plan and not _sayable(arguments, bindings):
             continue  # "amount {}", or a twelve-field order item: no fact anyone would state
+        if plan and not _substantial(graph, walk, plan, node, bindings):
+            continue  # a refund without its amount, a contact made of one phone number
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
                                      called, rng):
             continue  # "forward the message mes_0006": nobody knows a record by its id
@@ -206,6 +227,20 @@ def _honoured(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any
                for param, value in arguments.items() if param in bindings)
 
 
+def _taken_by(graph: DependencyGraph, tool: str, value: Found, step: Step,
+              threshold: float) -> bool:
+    """Whether some tool fitting `step` takes this output of `tool` along a kept edge: the
+    walk spends its tries on values the step can use, not on ids only their own app takes."""
+    cached = _TAKERS.get(id(graph))
+    if cached is None or cached[0] is not graph:
+        cached = _TAKERS[id(graph)] = (graph, {})
+    key = (tool, value.field, value.type, step, threshold)
+    if key not in cached[1]:
+        cached[1][key] = any(fits(graph.nodes[t], step) for t, _ in
+                             graph.linked_consumers(tool, value.field, value.type, threshold))
+    return cached[1][key]
+
+
 def _business(graph: DependencyGraph, service: str) -> bool:
     """Whether a service is an app for business records: at least a third of its tools work
     on an entity of the ontology (contacts, invoices, tickets, meetings...)."""
@@ -222,7 +257,8 @@ def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
     kinds = {b.kind for b in bindings.values() if b.type in _PERSON_TYPES}
     if {"hidden", "visible"} <= kinds:
         return False
-    shown = [arguments[p] for p, b in bindings.items() if b.kind == "visible"]
+    shown = [arguments[p] for p, b in bindings.items()  # ids: looked up by name next
+             if b.kind == "visible" and not is_entity_id(b.type)]
     if len(shown) > 4 or any(isinstance(v, str) and _PLACEHOLDER.match(v) for v in shown):
         return False
     for value in shown:
@@ -321,6 +357,9 @@ def _attempt(
     elif strict and not _honoured(arguments, bindings, result["data"]):
         return False  # a search for rosa's email that answers with lena's record
     called.add(key)
+    for binding in bindings.values():  # what the call took from a list, it took of one item
+        if binding.kind == "hidden" and binding.step is not None and binding.path:
+            walk.subject.setdefault(binding.step, _item(binding.path))
     walk.calls.append(GoldCall(tool=node.name, service=node.service, effect=node.effect,
                                arguments=arguments, bindings=bindings, result=result["data"]))
     found.append(values)
@@ -357,18 +396,20 @@ def _bind(
         joins = [(i, f) for i, values in enumerate(found) for f in values
                  if (i not in used or (patterned and link and i == link[1]
                                        and _same_item(f, link[2])))
+                 and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)))
                  and f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated)
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
                  >= config.edge_threshold]
         # a workflow carries what it knows: the customer's email *and* name go into a refund
-        odds = (1.0 if required else 0.5) if patterned else (0.7 if required else config.join)
+        odds = 1.0 if patterned else (0.7 if required else config.join)
         if joins and rng.random() < odds:
             step, source = rng.choices(joins, weights=[(i + 1) ** 2 for i, _ in joins])[0]
             used.add(step)
             arguments[param] = _coerce(source.value, properties[param])
             bindings[param] = _hidden(source, step)
-        elif required:
+        elif required or (patterned and node.effect != "read" and kind == "text"
+                          and _says_something(param)):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))
             arguments[param] = _literal(world, service, node, param, properties[param], rng,
@@ -384,8 +425,58 @@ def _same_item(value: Found, source: Found) -> bool:
     """Whether a value is of the same list item (or the same record) as the link's value."""
     if value.path == source.path:
         return False
-    head = lambda path: path[: path.rfind("]") + 1]  # noqa: E731 - `data[2]` of `data[2].email`
-    return head(value.path) == head(source.path)
+    return _item(value.path) == _item(source.path)
+
+
+def _item(path: str) -> str:
+    """The list item a value sits in: `data[2]` of `data[2].email`, "" outside lists."""
+    return path[: path.rfind("]") + 1]
+
+
+_NAMING = frozenset("name title subject label".split())
+_SAYING = frozenset("body text message content note comment".split())
+
+
+def _says_something(param: str) -> bool:
+    """Whether a parameter is a message's text (`body`, `text_message`): a workflow's
+    message has one, written by the agent, even where the API would send it empty."""
+    words = split_words(param)
+    return bool(words) and words[-1] in _SAYING
+
+
+def _naming(param: str) -> bool:
+    """Whether a parameter names its record (`name`, `display_name`, `title`)."""
+    words = split_words(param)
+    return bool(words) and words[-1] in _NAMING
+
+
+def _taken(value: Found, step: int, bindings: dict[str, Binding]) -> bool:
+    """Whether a call already takes this very value (one phone number is no fax as well)."""
+    return any(b.kind == "hidden" and b.step == step and b.path == value.path
+               for b in bindings.values())
+
+
+def _on_subject(walk: Walk, step: int, value: Found) -> bool:
+    """Whether a value of call `step` is of the item the walk already took from it."""
+    chosen = walk.subject.get(step)
+    return chosen is None or _item(value.path) == chosen
+
+
+def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
+                 bindings: dict[str, Binding]) -> bool:
+    """Whether a patterned write says enough to be the act its step is: two facts at least
+    (who and what, a recipient and a message), every attribute the step needs carried."""
+    if node.effect == "read":
+        return True
+    acts_on = any(b.kind == "hidden" and is_entity_id(b.type) for b in bindings.values())
+    if len(bindings) < 2 and not acts_on:  # (a refund of the payment found needs only it)
+        return False
+    if step.entity == walk.about and any(
+            b.kind == "visible" and _naming(param) for param, b in bindings.items()):
+        return False  # a copy of "Plant Pot" named "Yoga Mat" is another product
+    return carries(graph, step, [(walk.calls[b.step].tool, b.field, b.type)
+                                 for b in bindings.values()
+                                 if b.kind == "hidden" and b.step is not None and b.field])
 
 
 def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Random

@@ -140,7 +140,8 @@ _PEOPLE = frozenset(
 _ROLES = frozenset("senders receivers requesters assignees reporters creators approvers "
                    "reviewers payees payers buyers sellers hosts organizers".split())
 _ORGS = frozenset("companies organizations organisations orgs businesses vendors "
-                  "suppliers merchants tenants".split())
+                  "suppliers merchants tenants partners firms agencies employers".split())
+ORG_COLLECTIONS = _ORGS  # collections whose records are organisations
 
 _IRREGULAR = {"person": "people", "child": "children", "man": "men", "woman": "women",
               "index": "indices", "analysis": "analyses",

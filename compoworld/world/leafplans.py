@@ -88,6 +88,8 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
             kind = "fallback"
     elif type_name == "title" and split_words(name)[-1:] == ["name"] and resource:
         kind = field_kind(name, schema, resource)  # `name` of a campaign: "Spring Campaign"
+    elif type_name == "title" and field_kind(name, schema) == "job_title":
+        kind = "job_title"  # a contact's position is "Account Manager", no report title
     else:
         kind = None
     if kind is None:

@@ -16,9 +16,11 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from compoworld.graph.semtypes import (
+    ORG_COLLECTIONS,
     entity_id_type,
     is_entity_id,
     json_type,
+    pluralize,
     semantic_type,
     singularize,
     split_words,
@@ -180,9 +182,11 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         kinds = set(leaf_types.values())
     noun = "_".join(singularize(w) for w in split_words(resource or "")[-2:])
     if kinds & PERSON_TYPES or noun.split("_")[-1] in PERSON_NOUNS:
+        # a supplier's `account_name` is a company's, its email a contact person's
+        own = "company" if pluralize(noun.split("_")[-1]) in ORG_COLLECTIONS else "person_name"
         for key, kind in leaf_types.items():
             if kind == "title" and split_words(key)[-1:] == ["name"]:
-                leaf_types[key] = "person_name"
+                leaf_types[key] = own
         kinds = set(leaf_types.values())
     flags = Flags(
         person=bool(kinds & PERSON_TYPES) or parent.person,

@@ -62,6 +62,10 @@ _CATEGORY = {
     "": "standard premium basic custom internal external",
 }
 _ROLE = "admin owner editor member viewer guest billing_manager"
+_JOB_TITLES = ("Account Manager", "Office Manager", "Sales Director", "Software Engineer",
+               "Marketing Lead", "Operations Manager", "Head of Finance", "Customer Success "
+               "Manager", "Product Designer", "HR Coordinator", "Support Specialist",
+               "Chief Executive Officer")
 _HTTP_METHOD = "GET POST PUT PATCH DELETE"
 _SORT = "asc desc"
 _SORT_BY = "created_at updated_at name date priority"
@@ -115,6 +119,9 @@ _PHRASES = {
     "error_code": "error_code", "status_code": "http_status", "response_code": "http_status",
     "time_of_day": "clock", "start_time_of_day": "clock", "color_hex": "hex_color",
     "hex_color": "hex_color", "background_color": "color",
+    "job_title": "job_title", "position_title": "job_title", "position": "job_title",
+    "job": "job_title", "occupation": "job_title", "designation": "job_title",
+    "position_name": "job_title", "job_name": "job_title",
 }
 _LAST = {
     "status": "status", "state": "status", "stage": "status", "phase": "status",
@@ -246,7 +253,8 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
     upper = (noun[:3] or field[:3] or "ref").upper()
     simple: dict[str, Maker] = {
         "status": _by_noun(_STATUS, noun), "category": _by_noun(_CATEGORY, noun),
-        "role": _pick(_ROLE), "http_method": _pick(_HTTP_METHOD), "sort": _pick(_SORT),
+        "role": _pick(_ROLE), "job_title": lambda rng: rng.choice(_JOB_TITLES),
+        "http_method": _pick(_HTTP_METHOD), "sort": _pick(_SORT),
         "sort_by": _pick(_SORT_BY), "priority": _pick(_PRIORITY),
         "severity": _pick(_SEVERITY), "level": _pick(_LEVEL), "frequency": _pick(_FREQUENCY),
         "environment": _pick(_ENVIRONMENT), "channel": _pick(_CHANNEL),
