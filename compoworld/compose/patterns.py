@@ -44,6 +44,7 @@ class Step:
     needs: tuple[str, ...] = ()
     words: frozenset[str] = frozenset()
     avoid: frozenset[str] = frozenset()  # words that make it another act (a refund's `refund`)
+    home: bool = False  # in the app of the record it takes from (a refund: where it was paid)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,12 +92,20 @@ GISTS = {
     "payment_receipt_ledger": "with their receipt",
 }
 _CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
+# What looks a person up in another app: a value that names one person (two people share
+# a name; "the person with the same name as the ticket" is nobody's question).
+_KEYS = ("email", "phone", "username")
 _PAY = ("amount", "currency", "email", "name")
 # What the tool of a step that sends, books or refunds calls itself.
 _SENDS = frozenset("send message messages email emails mail sms text chat conversation reply "
                    "comment notify".split())
 _BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sale income "
                    "charge".split())
+# Orders that are no sale: a Twilio hosted-number order, a certificate or domain order.
+_NOT_SALES = frozenset("hosted number numbers domain domains certificate certificates sim "
+                       "sims".split())
+_COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
+                        "people".split())  # a new hire is no shop's customer
 _REFUNDS = frozenset("refund refunds credit payout reversal reverse transfer transfers".split())
 # Verbs of a write that undoes, files or rates a record rather than making the step's one:
 # "mark the comment as read" sends no welcome, "void the payment" books none.
@@ -116,8 +125,9 @@ def _book(*takes: str) -> Step:
 
 
 def _refund() -> Step:
+    """A refund of the payment found, where it was paid."""
     return Step(MAKE, "payment", ("amount", "currency", "email"), needs=("amount",),
-                words=_REFUNDS)
+                words=_REFUNDS, home=True)
 
 
 PATTERNS: tuple[Pattern, ...] = (
@@ -129,8 +139,6 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("lead_to_contact_welcome", "sales", "onboard a new lead and welcome them",
        Step(READ, "person"), Step(MAKE, "person", _CONTACT),
        _send("email", "phone", "username")),
-    _p("contact_sync", "sales", "bring a contact's details up to date in another system",
-       Step(READ, "person"), Step(CHANGE, "person", _CONTACT)),
     _p("company_account", "sales", "set up an account for a company",
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone"))),
     _p("company_contact", "sales", "add a company's contact person",
@@ -140,7 +148,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("contact_deal", "sales", "open a deal or task for a contact",
        Step(READ, "person"), Step(MAKE, "task", _CONTACT)),
     _p("contact_lookup", "sales", "find what we hold about a contact elsewhere",
-       Step(READ, "person"), Step(READ, "person", _CONTACT)),
+       Step(READ, "person"), Step(READ, "person", _KEYS)),
     # support
     _p("ticket_reply", "support", "answer a customer's ticket",
        Step(READ, "ticket"), _send("email", "phone", "name")),
@@ -149,9 +157,9 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("customer_ticket", "support", "open a ticket for a customer",
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT)),
     _p("ticket_customer", "support", "look up the customer behind a ticket",
-       Step(READ, "ticket"), Step(READ, "person", _CONTACT)),
+       Step(READ, "ticket"), Step(READ, "person", _KEYS)),
     _p("ticket_customer_message", "support", "reach the customer behind a ticket",
-       Step(READ, "ticket"), Step(READ, "person", _CONTACT),
+       Step(READ, "ticket"), Step(READ, "person", _KEYS),
        _send("email", "phone")),
     _p("ticket_refund", "support", "refund the customer of a ticket",
        Step(READ, "ticket"), Step(READ, "payment", ("email", "name")),
@@ -173,24 +181,21 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("customer_invoice", "billing", "bill a customer",
        Step(READ, "person"), Step(MAKE, "invoice", _CONTACT)),
     _p("customer_payments", "billing", "check what a customer has paid",
-       Step(READ, "person"), Step(READ, "payment", _CONTACT)),
-    _p("refund", "billing", "refund a payment",
-       Step(READ, "payment"), _refund()),
+       Step(READ, "person"), Step(READ, "payment", _KEYS)),
     # commerce
     _p("order_followup", "commerce", "update a customer about their order",
        Step(READ, "order"), _send("email", "phone", "name")),
     _p("order_customer", "commerce", "look up who placed an order",
-       Step(READ, "order"), Step(READ, "person", _CONTACT)),
+       Step(READ, "order"), Step(READ, "person", _KEYS)),
     _p("customer_order", "commerce", "place an order for a customer",
-       Step(READ, "person"), Step(MAKE, "order", _CONTACT)),
+       Step(READ, "person"), Step(MAKE, "order", _CONTACT, avoid=_NOT_SALES)),
     _p("product_listing", "commerce", "list a product in another store",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"))),
-    _p("product_price_sync", "commerce", "bring a product's price up to date",
-       Step(READ, "product"), Step(CHANGE, "product", ("amount", "currency", "name"))),
     _p("product_order", "commerce", "order a product",
-       Step(READ, "product"), Step(MAKE, "order", ("amount", "currency", "name"))),
+       Step(READ, "product"),
+       Step(MAKE, "order", ("amount", "currency", "name"), avoid=_NOT_SALES)),
     _p("customer_orders", "commerce", "see a customer's orders",
-       Step(READ, "person"), Step(READ, "order", _CONTACT)),
+       Step(READ, "person"), Step(READ, "order", _KEYS)),
     # scheduling
     _p("meeting_invite", "scheduling", "set up a meeting with someone",
        Step(READ, "person"), Step(MAKE, "event", ("email", "name", "phone"))),
@@ -198,14 +203,12 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "event"), _send("email", "phone", "name", "time", "url")),
     _p("event_copy", "scheduling", "put an event in another calendar",
        Step(READ, "event"), Step(MAKE, "event", ("time", "name", "email", "address", "city"))),
-    _p("event_reschedule", "scheduling", "move an event to match another",
-       Step(READ, "event"), Step(CHANGE, "event", ("time",))),
     _p("venue_event", "scheduling", "hold an event at a place",
        Step(READ, "place"), Step(MAKE, "event", ("address", "city", "postal_code", "country"))),
     _p("meeting_notes_share", "collaboration", "share a meeting's notes",
        Step(READ, "event"), Step(MAKE, "document"), _send("url", "filename")),
     _p("attendee_lookup", "scheduling", "find the people coming to an event",
-       Step(READ, "event"), Step(READ, "person", _CONTACT)),
+       Step(READ, "event"), Step(READ, "person", _KEYS)),
     # collaboration
     _p("share_document", "collaboration", "share a document with someone",
        Step(READ, "document"), _send("url", "filename", "email", "name")),
@@ -221,19 +224,18 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "document"), Step(MAKE, "document", ("url", "filename", "name"))),
     # people and places
     _p("new_hire", "hr", "onboard a new colleague",
-       Step(READ, "person"), Step(MAKE, "person", _CONTACT), Step(MAKE, "event", ("email",))),
-    _p("address_update", "sales", "fix a contact's address",
-       Step(READ, "place"), Step(CHANGE, "person", ("address", "city", "postal_code"))),
+       Step(READ, "person"), Step(MAKE, "person", _CONTACT, words=_COLLEAGUES),
+       Step(MAKE, "event", ("email",))),
     _p("customer_location", "commerce", "find a place near a customer",
        Step(READ, "person"), Step(READ, "place", ("city", "postal_code", "address", "country"))),
     _p("org_people", "sales", "find the people of a company",
        Step(READ, "org"), Step(READ, "person", ("company",))),
     # three services
     _p("order_customer_message", "commerce", "reach the customer behind an order",
-       Step(READ, "order"), Step(READ, "person", _CONTACT),
+       Step(READ, "order"), Step(READ, "person", _KEYS),
        _send("email", "phone")),
     _p("attendee_message", "scheduling", "write to the people coming to an event",
-       Step(READ, "event"), Step(READ, "person", _CONTACT),
+       Step(READ, "event"), Step(READ, "person", _KEYS),
        _send("email", "phone")),
     _p("contact_ticket_message", "support", "open a ticket for a customer and tell them",
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT),
@@ -259,7 +261,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "payment"), _send("email", "phone", "name"),
        _book()),
     _p("ticket_customer_task", "support", "find the customer behind a ticket and plan a fix",
-       Step(READ, "ticket"), Step(READ, "person", _CONTACT), Step(MAKE, "task", _CONTACT)),
+       Step(READ, "ticket"), Step(READ, "person", _KEYS), Step(MAKE, "task", _CONTACT)),
     _p("invoice_payment_receipt", "billing", "record an invoice's payment and send a receipt",
        Step(READ, "invoice"), _book(),
        _send("email", "phone", "name")),
@@ -270,7 +272,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",)),
        _send("email", "phone", "name")),
     _p("customer_order_invoice", "commerce", "place an order for a customer and bill it",
-       Step(READ, "person"), Step(MAKE, "order", _CONTACT),
+       Step(READ, "person"), Step(MAKE, "order", _CONTACT, avoid=_NOT_SALES),
        Step(MAKE, "invoice", _PAY, needs=("amount",))),
     _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
        Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),
@@ -280,11 +282,9 @@ PATTERNS: tuple[Pattern, ...] = (
        _send("email", "phone", "name")),
     _p("contact_ticket_task", "support", "open a ticket for a customer and plan the fix",
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT), Step(MAKE, "task", _CONTACT)),
-    _p("payment_invoice_update", "billing", "record a payment against its invoice",
-       Step(READ, "payment"), Step(CHANGE, "invoice", _PAY)),
     _p("product_listing_inventory", "commerce", "list a product and order stock for it",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
-       Step(MAKE, "order", ("name", "amount", "currency"))),
+       Step(MAKE, "order", ("name", "amount", "currency"), avoid=_NOT_SALES)),
 )
 BY_NAME = {pattern.name: pattern for pattern in PATTERNS}
 

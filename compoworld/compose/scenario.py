@@ -62,7 +62,8 @@ _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address a
 # Words of a target field that do not change what it holds (`total amount`, `bindings email
 # address`, `to email`).
 _QUALIFIERS = frozenset("total primary main default address number value to recipient "
-                        "recipients bindings binding contact customer user person new".split())
+                        "recipients bindings binding contact customer user person new code at "
+                        "time date on".split())
 
 
 def write_scenario(
@@ -124,16 +125,19 @@ class _Scenario(_Goal):
         forms = _REFUND if kind.words and "refund" in kind.words else _ACTS.get(kind.entity)
         if not forms:
             return None
-        carried, rest = [], []
+        carried, made, rest = [], [], []
         for param, binding, value in self.args(call):
             source = self.resolve(binding, value)
             if source.kind == "hidden" and source.step == 0 \
                     and item_head(source.path or "") == self.item[0]:
                 carried.append((param, source))
+            elif source.kind == "hidden" and source.step is not None \
+                    and 0 < source.step < step and self.calls[source.step].effect != "read":
+                made.append((param, source))  # the new order's total into the invoice
             else:
                 rest.append((param, binding, value))
-        if not carried:
-            return None  # nothing of the subject goes into this act: no part of the workflow
+        if not carried and not made:
+            return None  # nothing of the workflow goes into this act: no part of it
         them = self.them
         if kind.entity in _ADDRESSED:  # the address a message goes to says who gets it
             to = [(p, b) for p, b in carried if _address(p, b)]
@@ -142,18 +146,40 @@ class _Scenario(_Goal):
                 them = self.them if self.them == "them" else self._holder_of(to[0][1])
         text = self.rng.choice(forms).format(it=self.it, them=them, a=article(noun),
                                              app=self.title(call.service))
-        if not carried:
-            facts = ""
-        else:
-            facts = " with " + self._carried(carried, noun)
+        parts = [self._carried(carried, noun)] if any(
+            not is_entity_id(b.type) for _, b in carried) else []
+        parts += self._from_made(made, noun)
+        facts = " with " + join_words(parts, self.rng) if parts else ""
         details = self.details(rest, noun)
         if details.startswith(" with ") and facts:  # one list: `with its amount, date "..."`
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
-            note = f"a short {'note' if noun.split()[-1] == 'note' else 'message'} of your own"
-            note += f" {self.gist}" if self.gist else " about it"
-            details += f", writing {note}"
+            if kind.entity == "message":  # what the message says, in the agent's own words
+                details += f", writing a short message of your own {self.gist or 'about it'}"
+            else:
+                details += ", with a short note of your own about it"
         return f"{text}{facts}{details}"
+
+    def _from_made(self, made: list[tuple[str, Binding]], noun: str) -> list[str]:
+        """`the name and total of the new order`, `the total of the new order as the
+        amount`: values of a record an earlier act made."""
+        out: list[str] = []
+        for step in dict.fromkeys(b.step for _, b in made):
+            record = self.record(step, None)
+            plain, renamed = [], []
+            for param, source in made:
+                if source.step != step or is_entity_id(source.type):
+                    continue
+                field = say(field_words(source.field or source.path or "") or "value")
+                target = param_words(param, noun)
+                if _says(target, field):
+                    plain.append(field)
+                else:
+                    renamed.append(f"the {field} of {record} as the {target}")
+            if plain:
+                out.append(f"the {join_words(list(dict.fromkeys(plain)), self.rng)} of {record}")
+            out += renamed
+        return out
 
     def _holder_of(self, source: Binding) -> str:
         """Whose address of the subject a message goes to: `its reporter`, `its owner`."""
@@ -165,10 +191,10 @@ class _Scenario(_Goal):
         plain: list[str] = []
         renamed: list[str] = []
         for param, source in carried:
+            if is_entity_id(source.type):
+                continue  # the record's own id: the act is on `them`, said already
             field = say(field_words(source.field or source.path or "") or "value")
             target = param_words(param, noun)
-            if is_entity_id(source.type):
-                field = field.removesuffix(" id") + " id" if "id" not in field.split() else field
             if _says(target, field):
                 plain.append(field)
             else:
@@ -189,11 +215,15 @@ def _address(param: str, source: Binding) -> bool:
 def _says(target: str, field: str) -> bool:
     """Whether a target field's name says what the carried field is (`total amount` takes
     an `amount`, `bindings email address` an `email`)."""
-    left, right = set(split_words(target)) - _QUALIFIERS, split_words(field)
+    left = {w.removesuffix("s") for w in split_words(target) if w not in _QUALIFIERS}
+    right = [w.removesuffix("s") for w in split_words(field)]
     head = right[-1:] if right else []
     synonyms = {"phone": {"phone", "mobile", "telephone", "tel"}, "number": {"phone", "number"},
                 "email": {"email", "mail"}, "name": {"name"}, "amount": {"amount", "total",
                                                                          "sum", "price"}}
     known = set(right) | synonyms.get(head[0] if head else "", set())
+    if "".join(sorted(left)) == "".join(sorted(right)) or "".join(
+            split_words(target)) == "".join(split_words(field)):
+        return True  # `lastname` is the `last name`
     return bool(head) and bool(left) and left <= known
 

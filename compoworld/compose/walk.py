@@ -60,6 +60,9 @@ TYPE_WEIGHTS = {"email": 4.0, "person_name": 4.0, "phone": 4.0, "url": 3.0, "com
 ID_WEIGHT = 3.0
 ANSWER_TYPES = ("email", "person_name", "phone", "url", "company", "title", "money", "date",
                 "datetime", "city", "address", "username", "filename", "country", "currency")
+# What a workflow asks of the record it found: how to reach them, what they paid, where.
+PATTERN_ANSWERS = ("email", "phone", "person_name", "company", "money", "address", "city",
+                   "username")
 
 
 class WalkWorld(Protocol):
@@ -88,6 +91,7 @@ class WalkConfig:
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
 _BUSINESS: dict[int, tuple[DependencyGraph, dict[str, float]]] = {}  # graph -> shares
 _TAKERS: dict[int, tuple[DependencyGraph, dict[tuple, bool]]] = {}  # graph -> value -> taken
+_LISTERS: dict[int, tuple[DependencyGraph, dict[str, list[ToolNode]], dict[tuple, list[str]]]] = {}
 
 
 @dataclass(slots=True)
@@ -140,7 +144,7 @@ def random_walk(
         walk.failure = "stayed in one service"
         return walk
     if walk.calls[-1].effect == "read":
-        item = _answer(walk, found[-1], rng)
+        item = _answer(walk, found[-1], rng, PATTERN_ANSWERS if plan else ANSWER_TYPES)
         if item is None:
             walk.failure = "nothing to ask for in the last result"
             return walk
@@ -157,7 +161,7 @@ def _step(
     stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
     passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
-                                       and _on_subject(walk, i, f)
+                                       and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
                                                      config.edge_threshold)))]
                 for i, values in enumerate(found)]
@@ -175,8 +179,8 @@ def _step(
                   if (graph.nodes[t].effect == "read" or graph.nodes[t].writes)
                   and (plan is None or fits(graph.nodes[t], plan))]
         if plan:  # an Airflow user is no lead's new home; a copy into its own app, no copy
-            copy = tool_entity(graph.nodes[walk.calls[step].tool]) == plan.entity \
-                and not is_entity_id(source.type)  # (an id acts on the record: a refund)
+            copy = plan.entity == walk.about and "create" in plan.effects \
+                and not _names_record(source)  # (a refund of the payment by its own id is none)
             takers = [c for c in takers if _business(graph, graph.nodes[c[0]].service)
                       and not (copy and graph.nodes[c[0]].service == here)]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
@@ -189,6 +193,8 @@ def _step(
         options = cross if cross and (not same or rng.random() < bias) else same
         if plan and last and not crossed:
             options = cross  # the pattern's last step: the task must cross services by now
+        if plan and plan.home:
+            options = same  # a refund is made where the payment was
         if not options:
             continue
         target, param = rng.choice(options)
@@ -251,24 +257,24 @@ def _business(graph: DependencyGraph, service: str) -> bool:
 
 
 def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
-    """Whether a call's visible values are facts a person states: at most four, none empty,
-    none a nested structure or an object of more than three fields; and whether its person
-    is one person (a contact's carried email never beside another person's drawn name)."""
+    """Whether a call's visible values are facts a person states: at most four, each a
+    plain non-empty scalar (no JSON list or object), no placeholder, no cut-off phone
+    number; and whether its person is one person (a contact's carried email never beside
+    another person's drawn name)."""
     kinds = {b.kind for b in bindings.values() if b.type in _PERSON_TYPES}
     if {"hidden", "visible"} <= kinds:
         return False
-    shown = [arguments[p] for p, b in bindings.items()  # ids: looked up by name next
+    shown = [(arguments[p], b.type) for p, b in bindings.items()  # ids: looked up by name
              if b.kind == "visible" and not is_entity_id(b.type)]
-    if len(shown) > 4 or any(isinstance(v, str) and _PLACEHOLDER.match(v) for v in shown):
+    if len(shown) > 4:
         return False
-    for value in shown:
-        if value in ({}, [], ""):
+    for value, kind in shown:
+        if value == "" or isinstance(value, list | dict):
+            return False  # `roles ["member", "member"]`: JSON, not what a person says
+        if isinstance(value, str) and _PLACEHOLDER.match(value):
             return False
-        items = value if isinstance(value, list) else [value]
-        for item in items:
-            if isinstance(item, list) or (isinstance(item, dict) and (
-                    len(item) > 3 or any(isinstance(v, dict | list) for v in item.values()))):
-                return False
+        if kind == "phone" and len(re.sub(r"\D", "", str(value))) < 8:
+            return False  # "+73" is a schema's cut, no phone number
     return True
 
 
@@ -284,11 +290,8 @@ def _look_up_ids(
     for param, binding in sorted(bindings.items()):
         if binding.kind != "visible" or not is_entity_id(binding.type):
             continue
-        listers = sorted(name for name, other in graph.nodes.items()
-                         if other.service == node.service and other.effect == "read"
-                         and not other.required and name != node.name
-                         and any(kind == binding.type and "[]" in path
-                                 for path, kind in other.outputs.items()))
+        listers = [name for name in _listers(graph, node.service, binding.type)
+                   if name != node.name]
         hit = None
         for lister in listers[:3]:
             step = len(walk.calls)
@@ -308,6 +311,24 @@ def _look_up_ids(
         arguments[param] = _coerce(value.value, _schema(world, node, param))
         bindings[param] = _hidden(value, step)
     return True
+
+
+def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
+    """The argument-free reads of `service` that list records holding ids of `kind`
+    (sorted; one scan of the graph per service, not per lookup)."""
+    cached = _LISTERS.get(id(graph))
+    if cached is None or cached[0] is not graph:
+        by_service: dict[str, list[ToolNode]] = {}
+        for other in graph.nodes.values():
+            if other.effect == "read" and not other.required:
+                by_service.setdefault(other.service, []).append(other)
+        cached = _LISTERS[id(graph)] = (graph, by_service, {})
+    key = (service, kind)
+    if key not in cached[2]:
+        cached[2][key] = sorted(other.name for other in cached[1].get(service, [])
+                                if any(k == kind and "[]" in path
+                                       for path, k in other.outputs.items()))
+    return cached[2][key]
 
 
 def _schema(world: WalkWorld, node: ToolNode, param: str) -> dict[str, Any]:
@@ -396,7 +417,8 @@ def _bind(
         joins = [(i, f) for i, values in enumerate(found) for f in values
                  if (i not in used or (patterned and link and i == link[1]
                                        and _same_item(f, link[2])))
-                 and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)))
+                 and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)
+                                        and _own_id(graph, walk, i, f)))
                  and f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated)
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
@@ -409,16 +431,39 @@ def _bind(
             arguments[param] = _coerce(source.value, properties[param])
             bindings[param] = _hidden(source, step)
         elif required or (patterned and node.effect != "read" and kind == "text"
-                          and _says_something(param)):
+                          and _says_something(param) and tool_entity(node) == "message"):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))
             arguments[param] = _literal(world, service, node, param, properties[param], rng,
                                         draft)
+            if patterned and node.effect == "create" and _status(param):
+                arguments[param] = _fresh_status(properties[param], arguments[param])
             # A workflow's message says what the user means, in the agent's words: nobody
             # dictates three random sentences as a refund notice.
             free = patterned and kind == "text" and node.effect != "read"
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     return arguments, bindings
+
+
+# What a record just made is: a new order is pending, not "refunded" and "shipped".
+_FRESH = ("pending", "open", "new", "draft", "active", "processing", "unpaid", "scheduled",
+          "confirmed", "todo", "not_started", "awaiting_payment")
+
+
+def _status(param: str) -> bool:
+    return split_words(param)[-1:] in (["status"], ["state"])
+
+
+def _fresh_status(schema: dict[str, Any], drawn: Any) -> Any:
+    """The status a new record starts in: the first of `_FRESH` its schema allows (a free
+    string: `pending`), else what was drawn."""
+    if not isinstance(drawn, str):
+        return drawn
+    options = schema.get("enum") if isinstance(schema, dict) else None
+    if not options:
+        return "pending"
+    lowered = {str(o).lower(): o for o in options if isinstance(o, str)}
+    return next((lowered[f] for f in _FRESH if f in lowered), drawn)
 
 
 def _same_item(value: Found, source: Found) -> bool:
@@ -448,6 +493,20 @@ def _naming(param: str) -> bool:
     """Whether a parameter names its record (`name`, `display_name`, `title`)."""
     words = split_words(param)
     return bool(words) and words[-1] in _NAMING
+
+
+def _names_record(value: Found) -> bool:
+    """Whether a value is a record's own id (`[].id`, `id`), not one it refers to."""
+    return is_entity_id(value.type) and value.field.rsplit(".", 1)[-1] == "id"
+
+
+def _own_id(graph: DependencyGraph, walk: Walk, step: int, value: Found) -> bool:
+    """Whether a value is no id, or the id of the record call `step` returned: a workflow
+    acts on its record, it does not pass on the ids of a record's tax codes and owners."""
+    if not is_entity_id(value.type):
+        return True
+    node = graph.nodes[walk.calls[step].tool]
+    return bool(node.resource) and value.type == entity_id_type(node.service, node.resource)
 
 
 def _taken(value: Found, step: int, bindings: dict[str, Binding]) -> bool:
@@ -557,11 +616,12 @@ def _literal(
                              resource=node.resource, pool=getattr(world, "pool", None))
 
 
-def _answer(walk: Walk, values: list[Found], rng: random.Random) -> AnswerItem | None:
-    """A value of the last result to report: a typed one that the task does not state."""
+def _answer(walk: Walk, values: list[Found], rng: random.Random,
+            types: tuple[str, ...] = ANSWER_TYPES) -> AnswerItem | None:
+    """A value of the last result to report: one of `types` that the task does not state."""
     stated = {canonical_json(v) for c in walk.calls for k, v in c.arguments.items()
               if (b := c.bindings.get(k)) is not None and b.kind == "visible"}
-    options = [f for f in values if f.type in ANSWER_TYPES
+    options = [f for f in values if f.type in types
                and canonical_json(f.value) not in stated
                and (not isinstance(f.value, str) or len(f.value) >= 3)]
     if not options:

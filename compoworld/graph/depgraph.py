@@ -85,6 +85,9 @@ class DependencyGraph:
     nodes: dict[str, ToolNode]
     producers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # (tool, field)
     consumers: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # (tool, param)
+    # linked_consumers' answers: walks ask the same few thousand links again and again
+    _linked: dict[tuple[str, str, str, float], list[tuple[str, str]]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, tools: Iterable[ToolNode]) -> DependencyGraph:
@@ -114,9 +117,14 @@ class DependencyGraph:
                          threshold: float = EDGE_THRESHOLD) -> list[tuple[str, str]]:
         """The (tool, parameter) pairs a value of `source.field` may feed: the consumers of
         its type whose edge scores at least `threshold`."""
-        return [(target, param) for target, param in self.consumers_of(type_name)
+        key = (source, field, type_name, threshold)
+        found = self._linked.get(key)
+        if found is None:
+            found = self._linked[key] = [
+                (target, param) for target, param in self.consumers_of(type_name)
                 if target != source
                 and self.score(source, field, target, param, type_name) >= threshold]
+        return found
 
     def successors(self, tool: str) -> Iterator[Edge]:
         """Every edge out of `tool` (all of them: used by walks, not for whole-graph lists)."""

@@ -103,7 +103,8 @@ _MONEY_MEANING = {
     "budget": "limit", "tip": "tip", "shipping": "shipping",
     "freight": "shipping", "postage": "shipping", "quantity": "quantity", "qty": "quantity",
     "count": "quantity", "stock": "quantity", "units": "quantity", "rate": "rate",
-    "salary": "salary", "wage": "salary",
+    "salary": "salary", "wage": "salary", "return": "fee", "refunded": "refund",
+    "refund": "refund", "adjustment": "fee", "chargeback": "refund",
 }
 # Attributes of a semantic type: what a value of it is about.
 _ATTRIBUTE = {
@@ -185,7 +186,7 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
         meaning = next((_TIME_MEANING[w] for w in words if w in _TIME_MEANING), "")
     elif attribute == "url":
         meaning = next((_URL_MEANING[w] for w in reversed(words) if w in _URL_MEANING), "")
-    elif attribute == "amount":
+    elif attribute in ("amount", "currency"):  # a return fee's currency is a fee's too
         meaning = next((_MONEY_MEANING[w] for w in reversed(words) if w in _MONEY_MEANING),
                        "principal")
     return Role(entity, attribute, meaning)

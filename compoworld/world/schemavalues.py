@@ -70,6 +70,10 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
         out["required"] = list(dict.fromkeys(r for r in required if isinstance(r, str)))
     return out
 
+# Records of money moving: their `*_name` fields name who pays or is paid, never a product.
+_MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invoice bill "
+                         "expense statement receipt deposit withdrawal".split())
+
 
 def _is_leaf(schema: dict[str, Any]) -> bool:
     if any(k in schema for k in ("oneOf", "anyOf", "allOf")) and "enum" not in schema:
@@ -181,9 +185,12 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                 leaf_types[key] = "region"
         kinds = set(leaf_types.values())
     noun = "_".join(singularize(w) for w in split_words(resource or "")[-2:])
-    if kinds & PERSON_TYPES or noun.split("_")[-1] in PERSON_NOUNS:
-        # a supplier's `account_name` is a company's, its email a contact person's
-        own = "company" if pluralize(noun.split("_")[-1]) in ORG_COLLECTIONS else "person_name"
+    head = noun.split("_")[-1]
+    if kinds & PERSON_TYPES or head in PERSON_NOUNS or head in _MONEY_NOUNS:
+        # a supplier's `account_name` is a company's, its email a contact person's; a
+        # payment's `payor_name` is who paid, no product's
+        own = "company" if pluralize(head) in ORG_COLLECTIONS or (
+            head in _MONEY_NOUNS and not kinds & PERSON_TYPES) else "person_name"
         for key, kind in leaf_types.items():
             if kind == "title" and split_words(key)[-1:] == ["name"]:
                 leaf_types[key] = own
@@ -192,8 +199,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         person=bool(kinds & PERSON_TYPES) or parent.person,
         company=bool(kinds & {"company", "hostname"}) or parent.company,
         place=bool(kinds & PLACE_TYPES) or parent.place,
-        product=(noun in PRODUCT_NOUNS or noun.split("_")[-1] in PRODUCT_NOUNS
-                 or {"title", "money"} <= kinds) and not kinds & PERSON_TYPES,
+        product=(noun in PRODUCT_NOUNS or head in PRODUCT_NOUNS
+                 or ({"title", "money"} <= kinds and head not in _MONEY_NOUNS))
+        and not kinds & PERSON_TYPES,
     )
     own_id = f"{service}." if resource else None
     entries = []
