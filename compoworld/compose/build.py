@@ -115,7 +115,8 @@ def compose_task(
         plans.sort(key=lambda p: -len(p.steps))  # longer workflows first: they span 3 apps
     for plan in plans[:PATTERN_TRIES]:  # each on a fresh world: a failed walk may have written
         world = library.world(world_seed)
-        walk = random_walk(library.graph, world, start, rng, config or WalkConfig(), plan=plan)
+        walk = random_walk(library.graph, world, start, rng, config or WalkConfig(), plan=plan,
+                           apps=library.work_apps() if plan else None)
         if not walk.failure:
             break
     if walk.failure:

@@ -473,7 +473,7 @@ class _Goal(Carried):
     # --- helpers ------------------------------------------------------------------------
 
     def title(self, service: str) -> str:
-        return self.titles.get(service) or service
+        return (self.titles.get(service) or service).rstrip(".") or service
 
     def args(self, call: GoldCall) -> list[Arg]:
         return [(p, b, v) for p, v in call.arguments.items()

@@ -21,7 +21,13 @@ from typing import Any
 
 import orjson
 
-from compoworld.compose.patterns import Pattern, business_shares, feasible, patterns_from
+from compoworld.compose.patterns import (
+    NON_WORK_DOMAINS,
+    Pattern,
+    business_shares,
+    feasible,
+    patterns_from,
+)
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
@@ -97,6 +103,7 @@ class ServiceLibrary:
     _pools: dict[int, Pool] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # coded tool -> handler source
     _plans: dict[str, list[Pattern]] = field(default_factory=dict)
+    _work: frozenset[str] | None = None
     _meaning: dict[str, float] = field(default_factory=dict)
 
     def meaning(self, service: str) -> float:
@@ -109,12 +116,21 @@ class ServiceLibrary:
         return self._meaning.get(service, 0.02)
 
     def patterns_at(self, start: str) -> list[Pattern]:
-        """The workflow patterns a walk from `start` can follow past its first step."""
+        """The workflow patterns a walk from `start` can follow past its first step (none
+        from an app of a category no workflow runs through: `work_apps`)."""
         if start not in self._plans:
             node = self.graph.nodes[start]
             self._plans[start] = [p for p in patterns_from(node)
-                                  if feasible(self.graph, start, p)]
+                                  if feasible(self.graph, start, p)] \
+                if node.service in self.work_apps() else []
         return self._plans[start]
+
+    def work_apps(self) -> frozenset[str]:
+        """The services whose corpus category is one people run business workflows in."""
+        if self._work is None:
+            self._work = frozenset(name for name, info in self.infos.items()
+                                   if info.domain not in NON_WORK_DOMAINS)
+        return self._work
 
     @classmethod
     def from_store(cls, store: Any, run_id: str) -> ServiceLibrary:

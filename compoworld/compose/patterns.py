@@ -87,7 +87,6 @@ GISTS = {
     "contact_meeting_message": "inviting them to the meeting",
     "document_message_task": "sharing the document",
     "product_listing_announce": "announcing the new listing",
-    "customer_invoice_message": "that their invoice is ready",
     "org_contact_welcome": "welcoming them aboard",
     "payment_receipt_ledger": "with their receipt",
 }
@@ -178,8 +177,6 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "invoice"), _book()),
     _p("order_invoice", "billing", "invoice a customer's order",
        Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",))),
-    _p("customer_invoice", "billing", "bill a customer",
-       Step(READ, "person"), Step(MAKE, "invoice", _CONTACT)),
     _p("customer_payments", "billing", "check what a customer has paid",
        Step(READ, "person"), Step(READ, "payment", _KEYS)),
     # commerce
@@ -187,8 +184,6 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "order"), _send("email", "phone", "name")),
     _p("order_customer", "commerce", "look up who placed an order",
        Step(READ, "order"), Step(READ, "person", _KEYS)),
-    _p("customer_order", "commerce", "place an order for a customer",
-       Step(READ, "person"), Step(MAKE, "order", _CONTACT, avoid=_NOT_SALES)),
     _p("product_listing", "commerce", "list a product in another store",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"))),
     _p("product_order", "commerce", "order a product",
@@ -251,9 +246,6 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("product_listing_announce", "commerce", "list a product in another store and announce it",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
        _send("name", "url")),
-    _p("customer_invoice_message", "billing", "bill a customer and let them know",
-       Step(READ, "person"), Step(MAKE, "invoice", _CONTACT),
-       _send("email", "phone")),
     _p("org_contact_welcome", "sales", "add a company's contact and welcome them",
        Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone")),
        _send("email", "phone")),
@@ -271,9 +263,6 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("order_invoice_message", "billing", "invoice an order and tell the customer",
        Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",)),
        _send("email", "phone", "name")),
-    _p("customer_order_invoice", "commerce", "place an order for a customer and bill it",
-       Step(READ, "person"), Step(MAKE, "order", _CONTACT, avoid=_NOT_SALES),
-       Step(MAKE, "invoice", _PAY, needs=("amount",))),
     _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
        Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),
        _send("email", "phone")),
@@ -308,6 +297,13 @@ def tool_entity(node: ToolNode) -> str:
 _PLUMBING = frozenset("verify verification resend confirm confirmation password reset token "
                       "auth oauth login logout otp mfa captcha webhook callback test ping "
                       "health bulk batch sandbox simulate".split())
+
+
+# Corpus categories of apps no business workflow runs through: a legislator in Open States
+# is no customer, a COVID data feed no CRM.
+NON_WORK_DOMAINS = frozenset({"open_data", "entertainment", "media", "text", "transport",
+                              "search", "analytics", "hosting", "cloud", "monitoring", "iot",
+                              "security", "machine_learning", "backend"})
 
 
 def business_shares(nodes: Iterable[ToolNode]) -> dict[str, float]:

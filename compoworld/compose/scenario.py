@@ -56,7 +56,6 @@ _OPENERS = ("I need to {p}: it is {s}.", "I want to {p}. It is about {s}.",
             "I need to {p}. This is about {s}.")
 _THEN = ("Also {}.", "Please also {}.", "{}, too.")
 _PEOPLE = {"person", "staff"}
-_ADDRESSED = {"message", "event"}  # acts that go to a person at an address
 _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address attendee "
                            "attendees invitee invitees mobile".split())
 # Words of a target field that do not change what it holds (`total amount`, `bindings email
@@ -139,10 +138,10 @@ class _Scenario(_Goal):
         if not carried and not made:
             return None  # nothing of the workflow goes into this act: no part of it
         them = self.them
-        if kind.entity in _ADDRESSED:  # the address a message goes to says who gets it
-            to = [(p, b) for p, b in carried if _address(p, b)]
+        if kind.entity == "message":  # the address a message goes to says who gets it
+            to = [(p, b) for p, b in carried if _address(p, b)][:1]
             if to:
-                carried = [c for c in carried if c not in to] or carried[:0]
+                carried = [c for c in carried if c not in to]
                 them = self.them if self.them == "them" else self._holder_of(to[0][1])
         text = self.rng.choice(forms).format(it=self.it, them=them, a=article(noun),
                                              app=self.title(call.service))
@@ -166,19 +165,10 @@ class _Scenario(_Goal):
         out: list[str] = []
         for step in dict.fromkeys(b.step for _, b in made):
             record = self.record(step, None)
-            plain, renamed = [], []
-            for param, source in made:
-                if source.step != step or is_entity_id(source.type):
-                    continue
-                field = say(field_words(source.field or source.path or "") or "value")
-                target = param_words(param, noun)
-                if _says(target, field):
-                    plain.append(field)
-                else:
-                    renamed.append(f"the {field} of {record} as the {target}")
+            plain, renamed = _split([(p, b) for p, b in made if b.step == step], noun)
             if plain:
-                out.append(f"the {join_words(list(dict.fromkeys(plain)), self.rng)} of {record}")
-            out += renamed
+                out.append(f"the {join_words(plain, self.rng)} of {record}")
+            out += [f"the {field} of {record} as the {target}" for field, target in renamed]
         return out
 
     def _holder_of(self, source: Binding) -> str:
@@ -188,22 +178,31 @@ class _Scenario(_Goal):
 
     def _carried(self, carried: list[tuple[str, Binding]], noun: str) -> str:
         """`their email and phone number`, `its amount, with its net price as the cost`."""
-        plain: list[str] = []
-        renamed: list[str] = []
-        for param, source in carried:
-            if is_entity_id(source.type):
-                continue  # the record's own id: the act is on `them`, said already
-            field = say(field_words(source.field or source.path or "") or "value")
-            target = param_words(param, noun)
-            if _says(target, field):
-                plain.append(field)
-            else:
-                renamed.append(f"{self.its} {field} as the {target}")
-        phrase = f"{self.its} {join_words(list(dict.fromkeys(plain)), self.rng)}" if plain else ""
-        rest = join_words(renamed, self.rng)
+        plain, renamed = _split(carried, noun)
+        phrase = f"{self.its} {join_words(plain, self.rng)}" if plain else ""
+        rest = join_words([f"{self.its} {field} as the {target}" for field, target in renamed],
+                          self.rng)
         if phrase and rest:
             return f"{phrase}, and {rest}"
         return phrase or rest
+
+
+def _split(values: list[tuple[str, Binding]], noun: str
+           ) -> tuple[list[str], list[tuple[str, str]]]:
+    """The carried fields a target's name says (`amount` into `total_amount`), and the
+    (field, target) pairs it does not (`mobile` into `fax`); ids are the record itself."""
+    plain: list[str] = []
+    renamed: list[tuple[str, str]] = []
+    for param, source in values:
+        if is_entity_id(source.type):
+            continue  # the record's own id: the act is on `them`, said already
+        field = say(field_words(source.field or source.path or "") or "value")
+        target = param_words(param, noun)
+        if _says(target, field):
+            plain.append(field)
+        else:
+            renamed.append((field, target))
+    return list(dict.fromkeys(plain)), renamed
 
 
 def _address(param: str, source: Binding) -> bool:

@@ -42,8 +42,9 @@ from compoworld.compose.patterns import (
     tool_entity,
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
-from compoworld.compose.values import Found, find_values, mentions
+from compoworld.compose.values import Found, find_values, mentions, value_at
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.roles import role_of
 from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
@@ -105,16 +106,19 @@ class Walk:
     # payment, one person, never a second item of the same list
     subject: dict[int, str] = field(default_factory=dict)
     about: str = ""  # the entity of a pattern's first step: what the workflow is about
+    apps: frozenset[str] | None = None  # the services a patterned walk may call
 
 
 def random_walk(
     graph: DependencyGraph, world: WalkWorld, start: str, rng: random.Random,
     config: WalkConfig = WalkConfig(), plan: Pattern | None = None,
+    apps: frozenset[str] | None = None,
 ) -> Walk:
     """Walk from `start` (a read tool), executing each call on `world`; with `plan` (a
     workflow pattern whose first step `start` fits) one call per step of the pattern, each
-    a tool that fits its step and takes a value of an attribute the step asks for."""
-    walk = Walk(about=plan.steps[0].entity if plan else "")
+    a tool that fits its step and takes a value of an attribute the step asks for, in one
+    of `apps` (every service, when None)."""
+    walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps)
     found: list[list[Found]] = []
     called: set[bytes] = set()
     node = graph.nodes[start]
@@ -162,6 +166,8 @@ def _step(
     passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
+                                       and _matches_filters(walk.calls[i], f)
+                                       and (i > 0 or _nameable(walk.calls[0], f))
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
                                                      config.edge_threshold)))]
                 for i, values in enumerate(found)]
@@ -182,6 +188,7 @@ def _step(
             copy = plan.entity == walk.about and "create" in plan.effects \
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
             takers = [c for c in takers if _business(graph, graph.nodes[c[0]].service)
+                      and (walk.apps is None or graph.nodes[c[0]].service in walk.apps)
                       and not (copy and graph.nodes[c[0]].service == here)]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it
@@ -325,9 +332,10 @@ def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
         cached = _LISTERS[id(graph)] = (graph, by_service, {})
     key = (service, kind)
     if key not in cached[2]:
-        cached[2][key] = sorted(other.name for other in cached[1].get(service, [])
-                                if any(k == kind and "[]" in path
-                                       for path, k in other.outputs.items()))
+        cached[2][key] = sorted(  # lists of the records those ids name: "the spot named"
+            other.name for other in cached[1].get(service, [])
+            if other.resource and entity_id_type(service, other.resource) == kind
+            and any(k == kind and "[]" in path for path, k in other.outputs.items()))
     return cached[2][key]
 
 
@@ -430,8 +438,7 @@ def _bind(
             used.add(step)
             arguments[param] = _coerce(source.value, properties[param])
             bindings[param] = _hidden(source, step)
-        elif required or (patterned and node.effect != "read" and kind == "text"
-                          and _says_something(param) and tool_entity(node) == "message"):
+        elif required or (patterned and _worth_stating(node, param, kind)):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))
             arguments[param] = _literal(world, service, node, param, properties[param], rng,
@@ -482,17 +489,48 @@ _NAMING = frozenset("name title subject label".split())
 _SAYING = frozenset("body text message content note comment".split())
 
 
-def _says_something(param: str) -> bool:
-    """Whether a parameter is a message's text (`body`, `text_message`): a workflow's
-    message has one, written by the agent, even where the API would send it empty."""
-    words = split_words(param)
-    return bool(words) and words[-1] in _SAYING
+def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
+    """Whether a workflow's write sets an optional parameter anyway: a message's text
+    (`body`; the agent writes it, even where the API would send it empty), an event's
+    start (nobody books a meeting for no time)."""
+    if node.effect == "read":
+        return False
+    entity, words = tool_entity(node), split_words(param)
+    if entity == "message" and kind == "text":
+        return bool(words) and words[-1] in _SAYING
+    if entity == "event" and kind in ("date", "datetime"):
+        role = role_of(param, kind, node.resource)
+        return role is not None and role.meaning == "start"
+    return False
 
 
 def _naming(param: str) -> bool:
     """Whether a parameter names its record (`name`, `display_name`, `title`)."""
     words = split_words(param)
     return bool(words) and words[-1] in _NAMING
+
+
+def _nameable(call: GoldCall, value: Found) -> bool:
+    """Whether the record a workflow is about can be named: a list item by a field of its
+    own ("the payment with the email ..."), a record by the values it was read with. "The
+    statement in Yodlee" is no record anyone can point at."""
+    return value.selector is not None or any(b.kind == "visible"
+                                             for b in call.bindings.values())
+
+
+def _matches_filters(call: GoldCall, value: Found) -> bool:
+    """Whether the list item a value sits in holds the values its read was filtered by: a
+    search for Nadia's email that also lists Farid is about Nadia, not Farid."""
+    head = _item(value.path)
+    filters = [v for p, v in call.arguments.items() if p in call.bindings
+               and isinstance(v, str) and len(v) >= 3]
+    if not head or not filters:
+        return True
+    try:
+        item = json_text(value_at(call.result, head))
+    except KeyError:
+        return False
+    return all(json_text(v)[1:-1] in item for v in filters)
 
 
 def _names_record(value: Found) -> bool:

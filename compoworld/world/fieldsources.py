@@ -47,7 +47,10 @@ _TYPE_WORDS = frozenset(
     "street line 1 2 iso alpha nationality currency location geo coordinates coordinate "
     "position details detail info information title subject headline description text body "
     "content message comment note notes summary bio amount price cost fee balance subtotal "
-    "total unit state province region".split()
+    "total unit state province region "
+    # one-word compounds (`Firstname`, `Fullname`): the record's own name, no role of theirs
+    "firstname lastname fullname givenname familyname surname displayname username "
+    "emailaddress phonenumber mobilenumber companyname nickname".split()
 )
 # Roles that are the record's own person: `contact_email` and `email` are one person.
 _MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
