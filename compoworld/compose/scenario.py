@@ -18,8 +18,10 @@ workflow with the subject's facts. This writer says so:
   number as the fax"); stated values, ids found by lookups and the agent's own message
   text are said as goal.py says them.
 
+A two-call lookup ("find them in CRM and tell me their phone number") is said the same way.
 `write_scenario` returns None for chains it does not cover (reads after the first call that
-are no id lookups, updates, answers, a subject it cannot find); goal.py's writer is used then.
+are no id lookups, updates, longer answers, a subject it cannot find); goal.py's writer is
+used then.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ def write_scenario(
     says (see the module doc)."""
     writes = [i for i, c in enumerate(calls) if c.effect != "read"]
     steps = list(pattern.steps[1:])
+    if len(answer) == 1 and not writes and len(calls) == len(pattern.steps) == 2:
+        return _Scenario(calls, titles, rng, resources or {}, pattern).lookup(answer[0])
     if answer or not writes or len(writes) != len(steps) or calls[0].effect != "read" \
             or any(s.effects == ("update",) for s in steps):
         return None
@@ -118,6 +122,37 @@ class _Scenario(_Goal):
         sentences = [end(opener), end(f"Please {acts[0]}.")]
         sentences += [end(self.rng.choice(_THEN).format(a)) for a in acts[1:]]
         return " ".join(cap(s) for s in [*self.facts_first, *sentences])
+
+    def lookup(self, item: AnswerItem) -> str | None:
+        """`... Please find them in CRM and tell me their phone number.`: a record looked
+        up in another app by a value of the subject, one of its facts asked for."""
+        call = self.calls[1]
+        if self.item is None or item.step != 1 or call.service == self.calls[0].service:
+            return None
+        carried = [(p, self.resolve(b, v)) for p, b, v in self.args(call)
+                   if b.kind == "hidden"]
+        if not carried or any(b.step != 0 for _, b in carried):
+            return None
+        them = self.them if self.them == "them" else self._holder_of(carried[0][1])
+        rest = [(p, b, v) for p, b, v in self.args(call) if b.kind == "visible"]
+        filters = "".join(f" whose {param_words(p, self.nouns[1])} is {self.value(b, v)}"
+                          for p, b, v in rest)
+        label = say(item.label.removeprefix("the ").strip() or "value")
+        whose = "their" if them == "them" else f"{them}'s"
+        subject = self.record(0, self.item[1])
+        opener = self.rng.choice(_OPENERS).format(p=self.pattern.purpose, s=subject)
+        app = self.title(call.service)
+        if item.selector is not None:  # one of several: the one the answer is about
+            filters += f" {self._selected(item.selector)}" if not filters else \
+                f" and {self._selected(item.selector)}"
+        if self.pattern.steps[1].entity in _PEOPLE:  # the person themselves, elsewhere
+            ask = f"Please find {them} in {app}"
+            ask += f" (the {self.nouns[1]}{filters})" if filters else ""
+            ask += f" and tell me {whose} {label}."
+        else:  # their payment, their order: a record of theirs in the other app
+            ask = f"Please find {self.its} {self.nouns[1]}{filters} in {app} and tell me " \
+                  f"its {label}."
+        return " ".join(cap(s) for s in [*self.facts_first, end(opener), end(ask)])
 
     def act(self, step: int, kind: Step) -> str | None:
         call, noun = self.calls[step], self.nouns[step]
