@@ -514,8 +514,10 @@ def _nameable(call: GoldCall, value: Found) -> bool:
     """Whether the record a workflow is about can be named: a list item by a field of its
     own ("the payment with the email ..."), a record by the values it was read with. "The
     statement in Yodlee" is no record anyone can point at."""
-    return value.selector is not None or any(b.kind == "visible"
-                                             for b in call.bindings.values())
+    if value.selector is not None:  # (not by a schema's stand-in: "financial-account-874")
+        return not (isinstance(value.selector.value, str)
+                    and _PLACEHOLDER.match(value.selector.value))
+    return any(b.kind == "visible" for b in call.bindings.values())
 
 
 def _matches_filters(call: GoldCall, value: Found) -> bool:

@@ -19,7 +19,7 @@ from compoworld.graph.roles import noun_entity
 
 DEFAULT_SERVICES = 560
 MIN_TOOLS = 5
-MAX_TOOLS = 500
+MAX_TOOLS = 200
 
 
 def select_services(
