@@ -449,6 +449,11 @@ def _bind(
             # dictates three random sentences as a refund notice.
             free = patterned and kind == "text" and node.effect != "read"
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
+    if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
+                         for b in bindings.values()):
+        for param in [p for p, b in bindings.items() if b.kind == "visible"
+                      and b.type in ("date", "datetime") and p not in node.required]:
+            del arguments[param], bindings[param]  # a copied event keeps its own times
     return arguments, bindings
 
 
