@@ -187,8 +187,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("product_listing", "commerce", "list a product in another store",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"))),
     _p("product_order", "commerce", "order a product",
-       Step(READ, "product"),
-       Step(MAKE, "order", ("amount", "currency", "name"), avoid=_NOT_SALES)),
+       Step(READ, "product"),  # an order of a product names it
+       Step(MAKE, "order", ("amount", "currency", "name"), needs=("name",), avoid=_NOT_SALES)),
     _p("customer_orders", "commerce", "see a customer's orders",
        Step(READ, "person"), Step(READ, "order", _KEYS)),
     # scheduling
@@ -273,7 +273,8 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT), Step(MAKE, "task", _CONTACT)),
     _p("product_listing_inventory", "commerce", "list a product and order stock for it",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
-       Step(MAKE, "order", ("name", "amount", "currency"), avoid=_NOT_SALES)),
+       Step(MAKE, "order", ("name", "amount", "currency"), needs=("name",),
+            avoid=_NOT_SALES)),
 )
 BY_NAME = {pattern.name: pattern for pattern in PATTERNS}
 

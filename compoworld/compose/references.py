@@ -38,7 +38,9 @@ _KINDS = {"email": {"email", "mail", "address", "login", "emails"},
 _ON = {"comment", "note", "reply", "review", "reaction", "label", "tag", "attachment", "vote"}
 _FIELD_ALIASES = {"created at": "creation time", "created": "creation time",
                   "updated at": "last update time", "modified at": "last change time",
-                  "sent at": "time it was sent", "phone": "phone number"}
+                  "sent at": "time it was sent", "phone": "phone number",
+                  "starts at": "start time", "ends at": "end time", "start at": "start time",
+                  "end at": "end time", "usd total": "total in USD"}
 
 
 def role_of_field(field: str) -> tuple[str, str] | None:

@@ -231,6 +231,15 @@ _PERSON_TYPES = frozenset({"email", "person_name", "first_name", "last_name", "p
                            "username"})
 
 
+def _says_failed(data: Any) -> bool:
+    """Whether a result reports an HTTP error of its own (`{"status": 404, ...}`)."""
+    if not isinstance(data, dict):
+        return False
+    code = next((data[k] for k in ("status", "status_code", "statusCode", "code")
+                 if isinstance(data.get(k), int) and not isinstance(data.get(k), bool)), None)
+    return code is not None and code >= 400
+
+
 def _honoured(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any) -> bool:
     """Whether a read's result holds every text value it was filtered by: a result that
     does not was answered as if the filter were not there, and a task built on it would
@@ -381,6 +390,8 @@ def _attempt(
     if node.writes:
         if service.state.digest() == before:
             return False  # a write that changed nothing cannot be checked
+        if strict and _says_failed(result["data"]):
+            return False  # `{"status": 404}`: no one would count that as done
     elif not values:
         return False
     elif strict and not _honoured(arguments, bindings, result["data"]):
@@ -494,6 +505,31 @@ _NAMING = frozenset("name title subject label".split())
 _SAYING = frozenset("body text message content note comment".split())
 
 
+def _parent(path: str) -> str:
+    """The object a value sits in: `[1].billingPerson` of `[1].billingPerson.name`."""
+    return path.rsplit(".", 1)[0] if "." in path else ""
+
+
+_MONEY_WORDS = frozenset("amount currency code value total".split())
+
+
+def _one_money(hidden: list[Binding]) -> bool:
+    """Whether the amounts and currencies a call carries from one record are one sum's:
+    `payment_amount` goes with `payment_currency`, not with `source_currency`."""
+    kinds: dict[tuple[int | None, str], set[str]] = {}
+    for b in hidden:
+        if b.type in ("money", "currency") and b.field:
+            words = frozenset(split_words(b.field.rsplit(".", 1)[-1])) - _MONEY_WORDS
+            kinds.setdefault((b.step, b.type), set()).add(words)
+    for (step, kind), amounts in kinds.items():
+        if kind != "money":
+            continue
+        for currency in kinds.get((step, "currency"), set()):
+            if any(a and currency and not a & currency for a in amounts):
+                return False
+    return True
+
+
 def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
     """Whether a workflow's write sets an optional parameter anyway: a message's text
     (`body`; the agent writes it, even where the API would send it empty), an event's
@@ -578,6 +614,12 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if step.entity == walk.about and any(
             b.kind == "visible" and _naming(param) for param, b in bindings.items()):
         return False  # a copy of "Plant Pot" named "Yoga Mat" is another product
+    hidden = [b for b in bindings.values() if b.kind == "hidden" and b.step is not None]
+    people = {(b.step, _parent(b.path)) for b in hidden if b.type in _PERSON_TYPES and b.path}
+    if len({step for step, _ in people}) < len(people):
+        return False  # an order's email beside its billing person's name: two people
+    if not _one_money(hidden):
+        return False  # a payment amount in the source currency
     return carries(graph, step, [(walk.calls[b.step].tool, b.field, b.type)
                                  for b in bindings.values()
                                  if b.kind == "hidden" and b.step is not None and b.field])

@@ -70,6 +70,9 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
         out["required"] = list(dict.fromkeys(r for r in required if isinstance(r, str)))
     return out
 
+# Words before `name` that make it the record's own name (`full_name`, `account_name`).
+_OWN_NAMES = frozenset("full display contact customer person user member owner account legal "
+                       "business trading company billing shipping real given my".split())
 # Records of money moving: their `*_name` fields name who pays or is paid, never a product.
 _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invoice bill "
                          "expense statement receipt deposit withdrawal".split())
@@ -192,8 +195,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         own = "company" if pluralize(head) in ORG_COLLECTIONS or (
             head in _MONEY_NOUNS and not kinds & PERSON_TYPES) else "person_name"
         for key, kind in leaf_types.items():
-            if kind == "title" and split_words(key)[-1:] == ["name"]:
-                leaf_types[key] = own
+            words = split_words(key)
+            if kind == "title" and words[-1:] == ["name"] and (
+                    len(words) == 1 or words[-2] in _OWN_NAMES):
+                leaf_types[key] = own  # (a `customer_group_name` names a group, no person)
         kinds = set(leaf_types.values())
     flags = Flags(
         person=bool(kinds & PERSON_TYPES) or parent.person,
