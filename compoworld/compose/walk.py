@@ -123,6 +123,9 @@ def random_walk(
     called: set[bytes] = set()
     node = graph.nodes[start]
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
+    if plan is not None and not _sayable(arguments, bindings):
+        walk.failure = START_FAILED  # `name is ["Spring Name"]`: no filter anyone states
+        return walk
     if not _attempt(world, node, arguments, bindings, walk, found, called,
                     strict=plan is not None):
         walk.failure = START_FAILED
@@ -167,7 +170,7 @@ def _step(
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
                                        and _matches_filters(walk.calls[i], f)
-                                       and (i > 0 or _nameable(walk.calls[0], f))
+                                       and (i > 0 or _nameable(walk.calls[0], f, walk.about))
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
                                                      config.edge_threshold)))]
                 for i, values in enumerate(found)]
@@ -551,11 +554,17 @@ def _naming(param: str) -> bool:
     return bool(words) and words[-1] in _NAMING
 
 
-def _nameable(call: GoldCall, value: Found) -> bool:
+_PEOPLE_OR_ORGS = frozenset({"person", "staff", "org"})
+
+
+def _nameable(call: GoldCall, value: Found, about: str = "") -> bool:
     """Whether the record a workflow is about can be named: a list item by a field of its
     own ("the payment with the email ..."), a record by the values it was read with. "The
     statement in Yodlee" is no record anyone can point at."""
     if value.selector is not None:  # (not by a schema's stand-in: "financial-account-874")
+        words = split_words(value.selector.field)[-1:]
+        if about in _PEOPLE_OR_ORGS and words in (["title"], ["subject"]):
+            return False  # "the person titled "Updated budget review"" names nobody
         return not (isinstance(value.selector.value, str)
                     and _PLACEHOLDER.match(value.selector.value))
     return any(b.kind == "visible" for b in call.bindings.values())
