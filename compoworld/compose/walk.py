@@ -106,6 +106,7 @@ class Walk:
     # payment, one person, never a second item of the same list
     subject: dict[int, str] = field(default_factory=dict)
     about: str = ""  # the entity of a pattern's first step: what the workflow is about
+    gist: str = ""  # what the workflow's message says (`Pattern.gist`)
     apps: frozenset[str] | None = None  # the services a patterned walk may call
 
 
@@ -118,7 +119,8 @@ def random_walk(
     workflow pattern whose first step `start` fits) one call per step of the pattern, each
     a tool that fits its step and takes a value of an attribute the step asks for, in one
     of `apps` (every service, when None)."""
-    walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps)
+    walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps,
+                gist=plan.gist if plan else "")
     found: list[list[Found]] = []
     called: set[bytes] = set()
     node = graph.nodes[start]
@@ -462,6 +464,8 @@ def _bind(
             # A workflow's message says what the user means, in the agent's words: nobody
             # dictates three random sentences as a refund notice.
             free = patterned and kind == "text" and node.effect != "read"
+            if free:  # the reference writes what the workflow means, not a stock sentence
+                arguments[param] = _note(walk.gist, properties[param], arguments[param])
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
                          for b in bindings.values()):
@@ -490,6 +494,23 @@ def _fresh_status(schema: dict[str, Any], drawn: Any) -> Any:
         return "pending"
     lowered = {str(o).lower(): o for o in options if isinstance(o, str)}
     return next((lowered[f] for f in _FRESH if f in lowered), drawn)
+
+
+_SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
+
+
+def _note(gist: str, schema: dict[str, Any], drawn: Any) -> Any:
+    """The reference's own message text for a workflow: "Hello! A quick note that your
+    refund is on its way." (what was drawn, where the schema wants no such string)."""
+    if not isinstance(drawn, str):
+        return drawn
+    said = " ".join(_SECOND_PERSON.get(w, w) for w in gist.split()) if gist else "about this"
+    text = f"Hello! A quick note {said}."
+    limit = schema.get("maxLength") if isinstance(schema, dict) else None
+    if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)
+                                                        and len(text) > limit):
+        return drawn
+    return text
 
 
 def _same_item(value: Found, source: Found) -> bool:
