@@ -736,10 +736,11 @@ def _literal(
 def _answer(walk: Walk, values: list[Found], rng: random.Random,
             types: tuple[str, ...] = ANSWER_TYPES) -> AnswerItem | None:
     """A value of the last result to report: one of `types` that the task does not state."""
+    known = ("visible", "hidden") if walk.about else ("visible",)
     stated = {canonical_json(v) for c in walk.calls for k, v in c.arguments.items()
-              if (b := c.bindings.get(k)) is not None and b.kind in ("visible", "hidden")}
-    # (a value the chain already carried is no news: the payee email of the contact's
-    # payment is the contact's email)
+              if (b := c.bindings.get(k)) is not None and b.kind in known}
+    # (to a workflow, a value the chain already carried is no news: the payee email of
+    # the contact's payment is the contact's email)
     options = [f for f in values if f.type in types
                and canonical_json(f.value) not in stated
                and (not isinstance(f.value, str) or len(f.value) >= 3)]

@@ -108,9 +108,11 @@ def test_style_and_judge_reach_the_compose_shards(tmp_path):
     ingest_flow.fn(source="builtin", run_id="j", home=home)
     synthesize_flow.fn(run_id="j", services=None, shard_size=5, home=home)
     with ScriptedLLM(ratings_in_turn()) as llm:
+        # free walks: ten built-in services hold too few distinct workflow chains for a
+        # quota that the judge's drops must still let the shard fill
         compose_flow.fn(run_id="j", tasks=6, tasks_per_shard=6, instruction_style="steps",
                         judge_url=llm.base_url, judge_model="scripted", judge_threshold=3.0,
-                        home=home)
+                        home=home, walks="free")
     store = Store.open(home)
     _, rows = run_query(store, "select instruction_style, verified, judged_kept, "
                                "judge_realism, judge_link_sense, judge_reason, judge_error, "
