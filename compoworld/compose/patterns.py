@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from compoworld.graph.depgraph import DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import noun_entity, role_of
 from compoworld.graph.semtypes import is_entity_id, split_words
 
@@ -372,7 +372,14 @@ def feasible(graph: DependencyGraph, start: str, pattern: Pattern) -> bool:
     for field, kind in graph.nodes[start].outputs.items():
         if not is_link_type(kind) or not feeds(graph, start, field, kind, step):
             continue
-        if any(fits(graph.nodes[target], step)
-               for target, _ in graph.linked_consumers(start, field, kind)):
+        if taken_by(graph, start, field, kind, step):
             return True
     return False
+
+
+def taken_by(graph: DependencyGraph, tool: str, field: str, kind: str, step: Step,
+             threshold: float = EDGE_THRESHOLD) -> bool:
+    """Whether some tool fitting `step` takes output `field` of `tool` along an edge
+    scoring at least `threshold`."""
+    return any(fits(graph.nodes[target], step)
+               for target, _ in graph.linked_consumers(tool, field, kind, threshold))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,9 +40,11 @@ from compoworld.compose.patterns import (
     carries,
     feeds,
     fits,
+    taken_by,
     tool_entity,
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
+from compoworld.compose.references import item_head
 from compoworld.compose.values import Found, find_values, mentions, value_at
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
@@ -90,9 +93,21 @@ class WalkConfig:
 
 
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
-_BUSINESS: dict[int, tuple[DependencyGraph, dict[str, float]]] = {}  # graph -> shares
-_TAKERS: dict[int, tuple[DependencyGraph, dict[tuple, bool]]] = {}  # graph -> value -> taken
-_LISTERS: dict[int, tuple[DependencyGraph, dict[str, list[ToolNode]], dict[tuple, list[str]]]] = {}
+# Per graph (by identity), what walks look up again and again: `_per_graph`.
+_BUSINESS: dict[int, tuple[DependencyGraph, dict[str, float]]] = {}  # service -> share
+_TAKERS: dict[int, tuple[DependencyGraph, dict[tuple, bool]]] = {}  # value, step -> taken
+_LISTERS: dict[int, tuple[DependencyGraph, dict[str, list[ToolNode]]]] = {}  # service -> reads
+_LISTED: dict[int, tuple[DependencyGraph, dict[tuple, list[str]]]] = {}  # service, id -> lists
+
+
+def _per_graph(table: dict[int, tuple[DependencyGraph, Any]], graph: DependencyGraph,
+               make: Callable[[], Any]) -> Any:
+    """`table`'s entry for `graph`, made by `make` the first time (an id reused by a later
+    graph is not taken for the earlier one's)."""
+    cached = table.get(id(graph))
+    if cached is None or cached[0] is not graph:
+        cached = table[id(graph)] = (graph, make())
+    return cached[1]
 
 
 @dataclass(slots=True)
@@ -258,23 +273,19 @@ def _taken_by(graph: DependencyGraph, tool: str, value: Found, step: Step,
               threshold: float) -> bool:
     """Whether some tool fitting `step` takes this output of `tool` along a kept edge: the
     walk spends its tries on values the step can use, not on ids only their own app takes."""
-    cached = _TAKERS.get(id(graph))
-    if cached is None or cached[0] is not graph:
-        cached = _TAKERS[id(graph)] = (graph, {})
+    cached = _per_graph(_TAKERS, graph, dict)
     key = (tool, value.field, value.type, step, threshold)
-    if key not in cached[1]:
-        cached[1][key] = any(fits(graph.nodes[t], step) for t, _ in
-                             graph.linked_consumers(tool, value.field, value.type, threshold))
-    return cached[1][key]
+    if key not in cached:
+        cached[key] = taken_by(graph, tool, value.field, value.type, step, threshold)
+    return cached[key]
 
 
 def _business(graph: DependencyGraph, service: str) -> bool:
     """Whether a service is an app for business records: at least a third of its tools work
     on an entity of the ontology (contacts, invoices, tickets, meetings...)."""
-    cached = _BUSINESS.get(id(graph))
-    if cached is None or cached[0] is not graph:  # one pass over the graph, not per service
-        cached = _BUSINESS[id(graph)] = (graph, business_shares(graph.nodes.values()))
-    return cached[1].get(service, 0.0) >= BUSINESS_SHARE
+    shares = _per_graph(_BUSINESS, graph,  # one pass over the graph, not per service
+                        lambda: business_shares(graph.nodes.values()))
+    return shares.get(service, 0.0) >= BUSINESS_SHARE
 
 
 def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
@@ -337,20 +348,21 @@ def _look_up_ids(
 def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
     """The argument-free reads of `service` that list records holding ids of `kind`
     (sorted; one scan of the graph per service, not per lookup)."""
-    cached = _LISTERS.get(id(graph))
-    if cached is None or cached[0] is not graph:
+    def reads() -> dict[str, list[ToolNode]]:
         by_service: dict[str, list[ToolNode]] = {}
         for other in graph.nodes.values():
             if other.effect == "read" and not other.required:
                 by_service.setdefault(other.service, []).append(other)
-        cached = _LISTERS[id(graph)] = (graph, by_service, {})
+        return by_service
+
+    listed = _per_graph(_LISTED, graph, dict)
     key = (service, kind)
-    if key not in cached[2]:
-        cached[2][key] = sorted(  # lists of the records those ids name: "the spot named"
-            other.name for other in cached[1].get(service, [])
+    if key not in listed:
+        listed[key] = sorted(  # lists of the records those ids name: "the spot named"
+            other.name for other in _per_graph(_LISTERS, graph, reads).get(service, [])
             if other.resource and entity_id_type(service, other.resource) == kind
             and any(k == kind and "[]" in path for path, k in other.outputs.items()))
-    return cached[2][key]
+    return listed[key]
 
 
 def _schema(world: WalkWorld, node: ToolNode, param: str) -> dict[str, Any]:
@@ -404,7 +416,7 @@ def _attempt(
     called.add(key)
     for binding in bindings.values():  # what the call took from a list, it took of one item
         if binding.kind == "hidden" and binding.step is not None and binding.path:
-            walk.subject.setdefault(binding.step, _item(binding.path))
+            walk.subject.setdefault(binding.step, item_head(binding.path))
     walk.calls.append(GoldCall(tool=node.name, service=node.service, effect=node.effect,
                                arguments=arguments, bindings=bindings, result=result["data"]))
     found.append(values)
@@ -440,7 +452,7 @@ def _bind(
             continue
         joins = [(i, f) for i, values in enumerate(found) for f in values
                  if (i not in used or (patterned and link and i == link[1]
-                                       and _same_item(f, link[2])))
+                                       and _sameitem_head(f, link[2])))
                  and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)
                                         and _own_id(graph, walk, i, f)))
                  and f.type == kind and is_link_type(kind)
@@ -513,16 +525,11 @@ def _note(gist: str, schema: dict[str, Any], drawn: Any) -> Any:
     return text
 
 
-def _same_item(value: Found, source: Found) -> bool:
+def _sameitem_head(value: Found, source: Found) -> bool:
     """Whether a value is of the same list item (or the same record) as the link's value."""
     if value.path == source.path:
         return False
-    return _item(value.path) == _item(source.path)
-
-
-def _item(path: str) -> str:
-    """The list item a value sits in: `data[2]` of `data[2].email`, "" outside lists."""
-    return path[: path.rfind("]") + 1]
+    return item_head(value.path) == item_head(source.path)
 
 
 _NAMING = frozenset("name title subject label".split())
@@ -594,7 +601,7 @@ def _nameable(call: GoldCall, value: Found, about: str = "") -> bool:
 def _matches_filters(call: GoldCall, value: Found) -> bool:
     """Whether the list item a value sits in holds the values its read was filtered by: a
     search for Nadia's email that also lists Farid is about Nadia, not Farid."""
-    head = _item(value.path)
+    head = item_head(value.path)
     filters = [v for p, v in call.arguments.items() if p in call.bindings
                and isinstance(v, str) and len(v) >= 3]
     if not head or not filters:
@@ -629,7 +636,7 @@ def _taken(value: Found, step: int, bindings: dict[str, Binding]) -> bool:
 def _on_subject(walk: Walk, step: int, value: Found) -> bool:
     """Whether a value of call `step` is of the item the walk already took from it."""
     chosen = walk.subject.get(step)
-    return chosen is None or _item(value.path) == chosen
+    return chosen is None or item_head(value.path) == chosen
 
 
 def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
@@ -651,8 +658,7 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if not _one_money(hidden):
         return False  # a payment amount in the source currency
     return carries(graph, step, [(walk.calls[b.step].tool, b.field, b.type)
-                                 for b in bindings.values()
-                                 if b.kind == "hidden" and b.step is not None and b.field])
+                                 for b in hidden if b.field])
 
 
 def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Random
