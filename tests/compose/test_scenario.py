@@ -14,13 +14,13 @@ from compoworld.compose.patterns import BY_NAME
 from compoworld.compose.records import Task
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.stage import start_tools
-from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+from tests.compose.builtin_tasks import builtin_library
 from tests.compose.test_goal import check_goal
 
 
 @pytest.fixture(scope="module")
 def library() -> ServiceLibrary:
-    return ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+    return builtin_library()
 
 
 @pytest.fixture(scope="module")
