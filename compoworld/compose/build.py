@@ -28,6 +28,7 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import GoldCall, Task
 from compoworld.compose.rubric import build_rubric
+from compoworld.compose.scenario import reads_midway, write_scenario
 from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.world.state import canonical_json
 
@@ -131,10 +132,18 @@ def compose_task(
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     resources = {c.tool: library.graph.nodes[c.tool].resource for c in walk.calls}
     style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
-    instruction = write_instruction(walk.calls, walk.answer, titles, rng,
-                                    tool_descriptions=descriptions, style=style,
-                                    purpose=plan.purpose if plan else None, resources=resources,
-                                    gist=plan.gist if plan else "", pattern=plan)
+    instruction = None
+    if plan and style == "goal":  # a workflow's request; goal.py's writer maps fields one by
+        instruction = write_scenario(  # one, which no person asks for, so it only says the
+            walk.calls, walk.answer, titles, rng, plan, resources=resources)  # mid-read chains
+        if instruction is None and not reads_midway(walk.calls):
+            return Rejected("no request a person would make says this chain")
+    if instruction is None:
+        instruction = write_instruction(walk.calls, walk.answer, titles, rng,
+                                        tool_descriptions=descriptions, style=style,
+                                        purpose=plan.purpose if plan else None,
+                                        resources=resources, gist=plan.gist if plan else "",
+                                        pattern=plan)
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if paraphrase is not None:

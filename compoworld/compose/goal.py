@@ -292,6 +292,8 @@ class _Goal(Carried):
             phrase = same
         else:
             args = self.args(call)
+            if selector is not None:  # "the user named "Uma Nowak" whose name is "Uma Nowak""
+                args = [a for a in args if a[1].kind != "visible" or a[2] != selector.value]
             base = next(((p, w) for p, b, _ in args if b.kind == "hidden"
                          and is_key(p, b.type, noun) and (w := self._whole(b, noun))), None)
             if base is not None:  # read again by its id: the earlier record, named so

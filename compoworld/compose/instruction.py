@@ -45,6 +45,7 @@ from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import free_note
 from compoworld.compose.scenario import write_scenario
+from compoworld.compose.values import mentions
 from compoworld.graph.semtypes import split_words
 
 __all__ = ["INSTRUCTION_STYLES", "hidden_values", "render_value", "resolve_style",
@@ -79,9 +80,15 @@ def visible_values(calls: list[GoldCall], answer: list[AnswerItem]) -> list[Any]
 
 
 def hidden_values(calls: list[GoldCall], answer: list[AnswerItem]) -> list[Any]:
-    """Every hidden argument value and answer value, in order, without duplicates."""
+    """Every hidden argument value and answer value, in order, without duplicates. An
+    argument the user states anyway (the email a person was named by, carried into the
+    new user, or the first name of a person named in full) hides nothing; an answer
+    always does."""
+    stated = [render_value(v) for v in visible_values(calls, answer)]
     values = [value for call in calls for param, value in call.arguments.items()
-              if (b := call.bindings.get(param)) is not None and b.kind == "hidden"]
+              if (b := call.bindings.get(param)) is not None and b.kind == "hidden"
+              and not any(render_value(value) == text or mentions(text, value)
+                          for text in stated)]
     return dedupe(values + [item.value for item in answer])
 
 

@@ -8,15 +8,16 @@ workflow with the subject's facts. This writer says so:
 
     I need to record a payment in the books: it is the payment with the email
     "yusuf.smith@soylent-labs.com" in GOV.UK Pay API. Please record it in Accounting API
-    as a payment with its amount, dated "2024-12-30T06:07:00Z".
+    as a payment with the same amount, dated "2024-12-30T06:07:00Z".
 
 - The subject is named once, in full (its list selector or filters), then `it` / `them`.
 - Each write is the act of its step (`_ACTS`: a message is sent, a payment recorded, a
   refund issued, a contact added), in the app named by its title.
-- Carried values are said by what they are of the subject ("with their email and phone
-  number"), with the target field only where its name does not say it ("their phone
-  number as the fax"); stated values, ids found by lookups and the agent's own message
-  text are said as goal.py says them.
+- Carried values are said by what they are of the subject ("with their name and email
+  address", "with the same amount and currency", "at the same time"), never which field
+  each goes into: that is the agent's to work out. A field is named only where the subject
+  has several of its kind ("its source amount"). Stated values, ids found by lookups and
+  the agent's own message text are said as goal.py says them.
 
 A two-call lookup ("find them in CRM and tell me their phone number") is said the same way.
 `write_scenario` returns None for chains it does not cover (reads after the first call that
@@ -28,13 +29,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
 from compoworld.compose.goal import _Goal
-from compoworld.compose.naming import article, cap, field_words, join_words, param_words
+from compoworld.compose.naming import (
+    article,
+    cap,
+    field_words,
+    join_words,
+    param_words,
+    quote,
+)
 from compoworld.compose.patterns import Pattern, Step
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import end, item_head, role_of_field, say
-from compoworld.graph.semtypes import is_entity_id, split_words
+from compoworld.compose.values import value_at
+from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 
 # The act of a write step, by the step's entity: `{it}` is the subject, `{a}` the new
 # record (`a customer`), `{app}` the service's title.
@@ -53,6 +63,8 @@ _ACTS = {
     "org": ("set {it} up as {a} in {app}", "add {it} to {app} as {a}"),
     "place": ("add {it} to {app} as {a}",),
 }
+_OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
+_THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
 _OPENERS = ("I need to {p}: it is {s}.", "I want to {p}. It is about {s}.",
             "I need to {p}. This is about {s}.")
@@ -60,11 +72,10 @@ _THEN = ("Also {}.", "Please also {}.", "{}, too.")
 _PEOPLE = {"person", "staff"}
 _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address attendee "
                            "attendees invitee invitees mobile".split())
-# Words of a target field that do not change what it holds (`total amount`, `bindings email
-# address`, `to email`).
-_QUALIFIERS = frozenset("total primary main default address number value to recipient "
-                        "recipients bindings binding contact customer user person new code at "
-                        "time date on".split())
+_NAME_TYPES = frozenset({"person_name", "first_name", "last_name"})
+_PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "region"})
+_MONEY_WORDS = frozenset("amount total price cost sum subtotal fee balance".split())
+_TIME_WORDS = frozenset("start starts end ends begin finish".split())
 
 
 def write_scenario(
@@ -80,11 +91,19 @@ def write_scenario(
     if answer or not writes or len(writes) != len(steps) or calls[0].effect != "read" \
             or any(s.effects == ("update",) for s in steps):
         return None
-    reads = [i for i, c in enumerate(calls[1:], 1) if c.effect == "read"]
-    if any(not _lookup(calls, i) for i in reads):
+    if reads_midway(calls):
         return None  # a read the workflow needs (the customer behind a ticket)
     writer = _Scenario(calls, titles, rng, resources or {}, pattern)
     return writer.text(writes, steps)
+
+
+def reads_midway(calls: list[GoldCall]) -> bool:
+    """Whether a chain reads a record it needs after its first call (the customer's
+    transfer a refund copies its amount and account from): the shape this writer does not
+    say, and goal.py's writer says as one record ("the same amount, account and currency as
+    the transfer in Payments to them")."""
+    return any(c.effect == "read" and not _lookup(calls, i)
+               for i, c in enumerate(calls[1:], 1))
 
 
 def _lookup(calls: list[GoldCall], step: int) -> bool:
@@ -102,6 +121,7 @@ class _Scenario(_Goal):
         self.it, self.them, self.its = ("them", "them", "their") if entity in _PEOPLE else \
             ("it", "it", "its")
         self.item = self._subject_item()
+        self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
 
     def _subject_item(self) -> tuple[str, Selector | None] | None:
         """The list item (and its selector) of the first call the chain took values from."""
@@ -121,6 +141,7 @@ class _Scenario(_Goal):
         opener = self.rng.choice(_OPENERS).format(p=self.pattern.purpose, s=subject)
         sentences = [end(opener), end(f"Please {acts[0]}.")]
         sentences += [end(self.rng.choice(_THEN).format(a)) for a in acts[1:]]
+        sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
         return " ".join(cap(s) for s in [*self.facts_first, *sentences])
 
     def lookup(self, item: AnswerItem) -> str | None:
@@ -168,6 +189,9 @@ class _Scenario(_Goal):
             elif source.kind == "hidden" and source.step is not None \
                     and 0 < source.step < step and self.calls[source.step].effect != "read":
                 made.append((param, source))  # the new order's total into the invoice
+            elif binding.kind == "visible" and is_tenant_id(binding.type):
+                self.settings.setdefault(self.title(call.service), []).append(
+                    (singularize(binding.type.split(".")[1]), quote(value)))
             else:
                 rest.append((param, binding, value))
         if not carried and not made:
@@ -178,12 +202,16 @@ class _Scenario(_Goal):
             if to:
                 carried = [c for c in carried if c not in to]
                 them = self.them if self.them == "them" else self._holder_of(to[0][1])
+        if kind.entity == "message" and set(noun.split()) & _THREADS:
+            forms = _OPEN_THREAD  # a conversation is started, not sent
         text = self.rng.choice(forms).format(it=self.it, them=them, a=article(noun),
                                              app=self.title(call.service))
         parts = [self._carried(carried, noun)] if any(
             not is_entity_id(b.type) for _, b in carried) else []
         parts += self._from_made(made, noun)
         facts = " with " + join_words(parts, self.rng) if parts else ""
+        facts = facts.replace(" with the same time", " at the same time").replace(
+            " and the same time", ", at the same time")
         details = self.details(rest, noun)
         if details.startswith(" with ") and facts:  # one list: `with its amount, date "..."`
             details = ", " + details.removeprefix(" with ")
@@ -195,16 +223,20 @@ class _Scenario(_Goal):
         return f"{text}{facts}{details}"
 
     def _from_made(self, made: list[tuple[str, Binding]], noun: str) -> list[str]:
-        """`the name and total of the new order`, `the total of the new order as the
-        amount`: values of a record an earlier act made."""
+        """`the name and total of the new order`: values of a record an earlier act made."""
         out: list[str] = []
         for step in dict.fromkeys(b.step for _, b in made):
-            record = self.record(step, None)
-            plain, renamed = _split([(p, b) for p, b in made if b.step == step], noun)
-            if plain:
-                out.append(f"the {join_words(plain, self.rng)} of {record}")
-            out += [f"the {field} of {record} as the {target}" for field, target in renamed]
+            fields = [_field(b) for p, b in made if b.step == step and not is_entity_id(b.type)]
+            if fields:
+                out.append(f"the {join_words(list(dict.fromkeys(fields)), self.rng)} of "
+                           f"{self.record(step, None)}")
         return out
+
+    def _setting(self, app: str, ids: list[tuple[str, str]]) -> str:
+        """`For Accounting API, our company is "..." and our connection is "...".`: the
+        user's own account there, which they know as they know their login."""
+        said = join_words([f"our {kind} is {value}" for kind, value in ids], self.rng)
+        return f"For {app}, {said}."
 
     def _holder_of(self, source: Binding) -> str:
         """Whose address of the subject a message goes to: `its reporter`, `its owner`."""
@@ -212,52 +244,87 @@ class _Scenario(_Goal):
         return f"its {role[0]}" if role else "its contact"
 
     def _carried(self, carried: list[tuple[str, Binding]], noun: str) -> str:
-        """`their email and phone number`, `its amount, with its net price as the cost`."""
-        plain, renamed = _split(carried, noun)
-        phrase = f"{self.its} {join_words(plain, self.rng)}" if plain else ""
-        rest = join_words([f"{self.its} {field} as the {target}" for field, target in renamed],
-                          self.rng)
-        if phrase and rest:
-            return f"{phrase}, and {rest}"
-        return phrase or rest
+        """What an act takes of the subject, as a person says it: `their name, email address
+        and phone number`, `the same amount and currency`, `the same time`. Which field goes
+        where is the agent's to work out; a field is named only where the subject has more
+        than one of its kind (`its source amount`)."""
+        kinds: dict[str, None] = {}
+        money: list[str] = []
+        times: list[str] = []
+        currency = False
+        for _param, source in carried:
+            kind = source.type
+            if is_entity_id(kind):
+                continue  # the record's own id: the act is on `them`, said already
+            field = _field(source)
+            if kind in _NAME_TYPES:
+                kinds["name"] = None
+            elif kind == "email":
+                kinds["email address"] = None
+            elif kind == "phone":
+                kinds["fax number" if "fax" in field.split() else "phone number"] = None
+            elif kind in _PLACE_TYPES:
+                kinds["address"] = None
+            elif kind == "money":
+                money.append(field)
+            elif kind == "currency":
+                currency = True
+            elif kind in ("datetime", "date", "time"):
+                times.append(field)
+            else:
+                kinds[field] = None
+        parts = [f"{self.its} {join_words(list(kinds), self.rng)}"] if kinds else []
+        if money:
+            if len(set(money)) == 1 and self._amounts() <= 1:
+                parts.append("the same amount and currency" if currency else "the same amount")
+            else:
+                parts.append(f"{self.its} {join_words(list(dict.fromkeys(money)), self.rng)}"
+                             + (" in its currency" if currency else ""))
+        elif currency:
+            parts.append(f"{self.its} currency")
+        if times:
+            parts.append("the same time" if len(times) > 1 or self._times() <= 1 else
+                         f"{self.its} {times[0]}")
+        return join_words(parts, self.rng)
+
+    def _subject_leaves(self) -> list[tuple[str, Any]]:
+        """(key, value) of every leaf of the subject item, nested objects included."""
+        try:
+            item = value_at(self.calls[0].result, self.item[0]) if self.item and self.item[0] \
+                else self.calls[0].result
+        except KeyError:
+            return []
+        out: list[tuple[str, Any]] = []
+        stack = [item]
+        while stack:
+            value = stack.pop()
+            if isinstance(value, dict):
+                for key, sub in value.items():
+                    if isinstance(sub, dict | list):
+                        stack.append(sub)
+                    else:
+                        out.append((str(key), sub))
+            elif isinstance(value, list):
+                stack.extend(value)
+        return out
+
+    def _amounts(self) -> int:
+        """How many different amounts the subject holds (a payment with a source and a
+        payment amount has two: "the same amount" would not say which)."""
+        return len({v for k, v in self._subject_leaves() if isinstance(v, int | float)
+                    and not isinstance(v, bool) and set(split_words(k)) & _MONEY_WORDS})
+
+    def _times(self) -> int:
+        """How many different start or end times the subject holds."""
+        return len({v for k, v in self._subject_leaves() if isinstance(v, str)
+                    and set(split_words(k)) & _TIME_WORDS})
 
 
-def _split(values: list[tuple[str, Binding]], noun: str
-           ) -> tuple[list[str], list[tuple[str, str]]]:
-    """The carried fields a target's name says (`amount` into `total_amount`), and the
-    (field, target) pairs it does not (`mobile` into `fax`); ids are the record itself."""
-    plain: list[str] = []
-    renamed: list[tuple[str, str]] = []
-    for param, source in values:
-        if is_entity_id(source.type):
-            continue  # the record's own id: the act is on `them`, said already
-        field = say(field_words(source.field or source.path or "") or "value")
-        target = param_words(param, noun)
-        if _says(target, field):
-            plain.append(field)
-        else:
-            renamed.append((field, target))
-    return list(dict.fromkeys(plain)), renamed
+def _field(source: Binding) -> str:
+    return say(field_words(source.field or source.path or "") or "value")
 
 
 def _address(param: str, source: Binding) -> bool:
     """Whether a carried value is the address an act goes to (a recipient's email)."""
     words = set(split_words(param))
     return source.type in ("email", "phone") and bool(words & _ADDRESS_WORDS)
-
-
-def _says(target: str, field: str) -> bool:
-    """Whether a target field's name says what the carried field is (`total amount` takes
-    an `amount`, `bindings email address` an `email`)."""
-    left = {w.removesuffix("s") for w in split_words(target) if w not in _QUALIFIERS}
-    right = [w.removesuffix("s") for w in split_words(field)]
-    head = right[-1:] if right else []
-    synonyms = {"phone": {"phone", "mobile", "telephone", "tel"}, "number": {"phone", "number"},
-                "email": {"email", "mail"}, "name": {"name"}, "amount": {"amount", "total",
-                                                                         "sum", "price"}}
-    known = set(right) | synonyms.get(head[0] if head else "", set())
-    if "".join(sorted(left)) == "".join(sorted(right)) or "".join(
-            split_words(target)) == "".join(split_words(field)):
-        return True  # `lastname` is the `last name`
-    return bool(head) and bool(left) and left <= known
-

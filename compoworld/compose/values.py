@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.compose.instruction import render_value
+from compoworld.compose.naming import render_value
 from compoworld.compose.records import Selector
 from compoworld.reward.rubric import value_in_text
 

@@ -48,9 +48,16 @@ from compoworld.compose.references import item_head
 from compoworld.compose.values import Found, find_values, mentions, value_at
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
-from compoworld.graph.semtypes import entity_id_type, is_entity_id, semantic_type, split_words
+from compoworld.graph.semtypes import (
+    entity_id_type,
+    is_entity_id,
+    is_tenant_id,
+    semantic_type,
+    split_words,
+)
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
+from compoworld.world.fieldsources import PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
 
@@ -186,6 +193,7 @@ def _step(
     passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
+                                       and _theirs(f.field, f.type, walk.about)
                                        and _matches_filters(walk.calls[i], f)
                                        and (i > 0 or _nameable(walk.calls[0], f, walk.about))
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
@@ -247,8 +255,6 @@ def _step(
 
 # `to-908`, `cnpj-489`, `merchant-account-658`: a schema's stand-in, no value anyone knows.
 _PLACEHOLDER = re.compile(r"^[a-z]+(?:[-_][a-z]+)*[-_]\d{1,4}$")
-_PERSON_TYPES = frozenset({"email", "person_name", "first_name", "last_name", "phone",
-                           "username"})
 
 
 def _says_failed(data: Any) -> bool:
@@ -293,7 +299,7 @@ def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
     plain non-empty scalar (no JSON list or object), no placeholder, no cut-off phone
     number; and whether its person is one person (a contact's carried email never beside
     another person's drawn name)."""
-    kinds = {b.kind for b in bindings.values() if b.type in _PERSON_TYPES}
+    kinds = {b.kind for b in bindings.values() if b.type in PERSON_TYPES}
     if {"hidden", "visible"} <= kinds:
         return False
     shown = [(arguments[p], b.type) for p, b in bindings.items()  # ids: looked up by name
@@ -324,6 +330,8 @@ def _look_up_ids(
             continue
         listers = [name for name in _listers(graph, node.service, binding.type)
                    if name != node.name]
+        if not listers and is_tenant_id(binding.type):
+            continue  # "our company in Codat is ...": the user's own account, theirs to say
         hit = None
         for lister in listers[:3]:
             step = len(walk.calls)
@@ -582,7 +590,8 @@ def _naming(param: str) -> bool:
     return bool(words) and words[-1] in _NAMING
 
 
-_PEOPLE_OR_ORGS = frozenset({"person", "staff", "org"})
+_PEOPLE = frozenset({"person", "staff"})
+_PEOPLE_OR_ORGS = _PEOPLE | {"org"}
 
 
 def _nameable(call: GoldCall, value: Found, about: str = "") -> bool:
@@ -593,9 +602,19 @@ def _nameable(call: GoldCall, value: Found, about: str = "") -> bool:
         words = split_words(value.selector.field)[-1:]
         if about in _PEOPLE_OR_ORGS and words in (["title"], ["subject"]):
             return False  # "the person titled "Updated budget review"" names nobody
+        field = value.selector.field.rsplit(".", 1)[-1]
+        if not _theirs(field, semantic_type(field, {}, service="", resource=None), about):
+            return False  # "the user whose bcc email is ..." is somebody else's address
         return not (isinstance(value.selector.value, str)
                     and _PLACEHOLDER.match(value.selector.value))
     return any(b.kind == "visible" for b in call.bindings.values())
+
+
+def _theirs(field: str, kind: str, about: str) -> bool:
+    """Whether a person value (`field` of type `kind`) of a person the workflow is about is
+    their own: a user's `bcc_email` or `sender_name` is somebody else's, no fact of them."""
+    return about not in _PEOPLE or kind not in PERSON_TYPES or field_role(
+        field.rsplit(".", 1)[-1].removesuffix("[]")) == ""
 
 
 def _matches_filters(call: GoldCall, value: Found) -> bool:
@@ -652,7 +671,7 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
             b.kind == "visible" and _naming(param) for param, b in bindings.items()):
         return False  # a copy of "Plant Pot" named "Yoga Mat" is another product
     hidden = [b for b in bindings.values() if b.kind == "hidden" and b.step is not None]
-    people = {(b.step, _parent(b.path)) for b in hidden if b.type in _PERSON_TYPES and b.path}
+    people = {(b.step, _parent(b.path)) for b in hidden if b.type in PERSON_TYPES and b.path}
     if len({step for step, _ in people}) < len(people):
         return False  # an order's email beside its billing person's name: two people
     if not _one_money(hidden):

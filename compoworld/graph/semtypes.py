@@ -213,6 +213,19 @@ def is_entity_id(type_name: str) -> bool:
     return type_name.endswith(".id") and type_name.count(".") == 2
 
 
+# Collections a user's own account is in: a Codat `companyId` (and its `connectionId`), a
+# Sakari `accountId` or a Twilio chat `ServiceSid` names the workspace the user works in,
+# known to them as a setting is, not a record they look up.
+_TENANTS = frozenset("accounts companies workspaces organizations organisations orgs tenants "
+                     "teams businesses merchants sites stores shops connections services".split())
+
+
+def is_tenant_id(type_name: str) -> bool:
+    """Whether an id type names the user's own account or workspace (`x.companies.id`)."""
+    parts = type_name.split(".")
+    return is_entity_id(type_name) and parts[1] in _TENANTS
+
+
 def json_type(schema: dict[str, Any]) -> str:
     """The schema's JSON type as one name (first non-null of a type list; inferred if absent)."""
     kind = schema.get("type")

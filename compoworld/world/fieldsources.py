@@ -47,15 +47,18 @@ _TYPE_WORDS = frozenset(
     "street line 1 2 iso alpha nationality currency location geo coordinates coordinate "
     "position details detail info information title subject headline description text body "
     "content message comment note notes summary bio amount price cost fee balance subtotal "
-    "total unit state province region "
+    "total unit state province region person "
     # one-word compounds (`Firstname`, `Fullname`): the record's own name, no role of theirs
     "firstname lastname fullname givenname familyname surname displayname username "
     "emailaddress phonenumber mobilenumber companyname nickname".split()
 )
 # Roles that are the record's own person: `contact_email` and `email` are one person.
+# A `secondary_email` or `home_phone` is still theirs (another of their addresses, not
+# another person's), and a `billingPerson` object is the customer themselves.
 _MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
                         "shipping mailing physical profile account member client default "
-                        "my self".split())
+                        "my self secondary alternate alternative alt other backup additional "
+                        "extra private home office business mobile".split())
 # A `name` in these objects is a person's name (semtypes only knows collection names).
 PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organiser creator "
                           "reporter manager attendee participant user contact customer member "

@@ -10,6 +10,7 @@ and name agree).
 from __future__ import annotations
 
 import random
+from datetime import datetime, timedelta
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
@@ -76,6 +77,27 @@ _OWN_NAMES = frozenset("full display contact customer person user member owner a
 # Records of money moving: their `*_name` fields name who pays or is paid, never a product.
 _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invoice bill "
                          "expense statement receipt deposit withdrawal".split())
+
+
+# The first field of a (start, end) pair of one happening: a meeting, a booking, a trip.
+_SPAN_STARTS = frozenset("start starts begin begins departure check".split())
+_SPAN_MINUTES = (30, 45, 60, 60, 90, 120, 180)
+
+
+def _span_end(start: Any, end: Any, rng: random.Random) -> Any:
+    """An end 30 minutes to 3 hours after `start`, in `end`'s format; `end` as it was when
+    either is no ISO time."""
+    if not (isinstance(start, str) and isinstance(end, str)):
+        return end
+    try:
+        begin = datetime.fromisoformat(start)
+        datetime.fromisoformat(end)
+    except ValueError:
+        return end
+    text = (begin + timedelta(minutes=rng.choice(_SPAN_MINUTES))).isoformat()
+    if end.endswith("Z") and text.endswith("+00:00"):
+        text = text.removesuffix("+00:00") + "Z"
+    return text
 
 
 def _is_leaf(schema: dict[str, Any]) -> bool:
@@ -235,6 +257,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     )
     chance = _OPTIONAL_P[depth] if depth < MAX_DEPTH else 0.0
     ranges = range_pairs({key: props[key] for key in leaf_types}, leaf_types)
+    spans = {early for early, _ in ranges if leaf_types.get(early) == "datetime"
+             and set(split_words(early)) & _SPAN_STARTS}
 
     def sample(ctx: Ctx, parent_scope: dict) -> dict[str, Any]:
         rng, overrides, out = ctx.rng, ctx.overrides, {}
@@ -250,8 +274,11 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         for early, late in ranges:  # start before end, created before updated
             if (early in out and late in out and not (overrides and (
                     early in overrides or late in overrides))
-                    and type(out[early]) is type(out[late]) and out[early] > out[late]):
-                out[early], out[late] = out[late], out[early]
+                    and type(out[early]) is type(out[late])):
+                if out[early] > out[late]:
+                    out[early], out[late] = out[late], out[early]
+                if early in spans:  # a meeting ends hours after it starts, not months
+                    out[late] = _span_end(out[early], out[late], rng)
         return out
 
     return sample
