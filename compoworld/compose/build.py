@@ -33,6 +33,9 @@ from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.world.state import canonical_json
 
 DISTRACTORS = 2
+# "with bindings email set to the email of ...", "search email is the email of the order":
+# a field mapping, which a patterned request may not be
+_MAPPING = re.compile(r" set to | is the [\w ]+ of the ")
 PATTERN_TRIES = 3  # patterns a patterned candidate tries from its start before it gives up
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
@@ -144,6 +147,8 @@ def compose_task(
                                         purpose=plan.purpose if plan else None,
                                         resources=resources, gist=plan.gist if plan else "",
                                         pattern=plan)
+        if plan and style == "goal" and _MAPPING.search(instruction):
+            return Rejected("the request maps fields one by one")
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if paraphrase is not None:

@@ -676,6 +676,11 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
         return False  # an order's email beside its billing person's name: two people
     if not _one_money(hidden):
         return False  # a payment amount in the source currency
+    if sum(b.type == "money" for b in hidden) > 1:
+        return False  # a total and a "total in USD" that a mock world made disagree
+    if step.entity == "message" and "create" in step.effects and not any(
+            b.kind == "free" for b in bindings.values()):
+        return False  # a conversation opened with nothing said in it tells nobody anything
     return carries(graph, step, [(walk.calls[b.step].tool, b.field, b.type)
                                  for b in hidden if b.field])
 

@@ -193,3 +193,14 @@ def test_tool_names_become_phrases(tool: str, effect: str, phrase: str, absent: 
     for seed in range(5):
         text = write(calls, [], seed).lower()
         assert phrase in text and absent not in text, text
+
+
+def test_a_value_the_user_states_is_no_hidden_value():
+    """The name a customer was found by, carried into the new contact, hides nothing (the
+    instruction may say it); the answer is still hidden."""
+    calls, answer = stripe_to_crm()
+    calls[1].arguments["name"] = "Bo Chen"
+    calls[1].bindings["name"] = hidden(0, "data[].name", "data[1].name", "person_name",
+                                       Selector(field="name", value="Bo Chen"))
+    assert "Bo Chen" in visible_values(calls, answer)
+    assert hidden_values(calls, answer) == ["bo.chen@example.org", "ct_0009", "cus_B2yy"]

@@ -108,3 +108,24 @@ def test_a_free_walk_records_no_pattern(library):
             assert task.pattern is None
             return
     pytest.fail("no free walk made a task in 50 tries")
+
+
+def test_messages_say_something_and_a_write_carries_one_amount(library, tasks):
+    """A welcome or a receipt is a message with words in it (the agent's own, about the
+    workflow's gist), not an empty conversation; and a write carries one amount of the
+    record, never a total beside a "total in USD" the world need not keep equal."""
+    messages = 0
+    for task in tasks:
+        pattern = BY_NAME[task.pattern]
+        calls = [c for i, c in enumerate(task.gold_calls) if not lookup(task, i)]
+        for call, step in zip(calls, pattern.steps, strict=True):
+            if call.effect == "read":
+                continue
+            kinds = [b.kind for b in call.bindings.values()]
+            if step.entity == "message" and "create" in step.effects:
+                messages += 1
+                assert "free" in kinds, (task.pattern, call.tool, call.arguments)
+            amounts = [b for b in call.bindings.values() if b.kind == "hidden"
+                       and b.type == "money"]
+            assert len(amounts) <= 1, (call.tool, call.arguments)
+    assert messages >= 5

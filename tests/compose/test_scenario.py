@@ -11,7 +11,7 @@ from compoworld.compose.build import compose_task
 from compoworld.compose.instruction import visible_values, write_instruction
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import BY_NAME
-from compoworld.compose.records import Task
+from compoworld.compose.records import Binding, GoldCall, Task
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.stage import start_tools
 from tests.compose.builtin_tasks import builtin_library
@@ -86,3 +86,54 @@ def test_compose_uses_the_scenario_for_goal_style_and_falls_back(patterned, libr
         assert own is None or again == own
         check_goal(again, task.gold_calls, task.answer)
     assert kinds["scenario"] >= 30 and kinds["goal"] >= 1, kinds
+
+
+def test_requests_never_say_which_field_a_fact_goes_into(patterned, library):
+    """`with their name and email address`, `the same amount`: never `its mobile as the
+    phone` or `amount set to ...`; the agent maps the facts onto the tool."""
+    said = 0
+    for index, task in enumerate(patterned):
+        text = scenario(task, library, index)
+        if text is None:
+            continue
+        said += 1
+        assert " as the " not in text and " set to " not in text, text
+    assert said >= 30
+
+
+def payment_to_books(company: str | None) -> list[GoldCall]:
+    """A payment found by its payer's email, booked in an accounting app (in the user's own
+    company there, when `company`)."""
+    hidden = {"totalAmount": Binding(kind="hidden", type="money", step=0,
+                                     field="data[].amount", path="data[0].amount"),
+              "currency": Binding(kind="hidden", type="currency", step=0,
+                                  field="data[].currency", path="data[0].currency")}
+    arguments: dict = {"totalAmount": 120.5, "currency": "EUR"}
+    if company:
+        hidden["companyId"] = Binding(kind="visible", type="books.companies.id")
+        arguments["companyId"] = company
+    return [
+        GoldCall(tool="pay__list_payments", service="pay", effect="read",
+                 arguments={"email": "ann.lee@example.org"},
+                 bindings={"email": Binding(kind="visible", type="email")},
+                 result={"data": [{"id": "p1", "amount": 120.5, "currency": "EUR",
+                                   "email": "ann.lee@example.org"}]}),
+        GoldCall(tool="books__create_payment", service="books", effect="create",
+                 arguments=arguments, bindings=hidden, result={"id": "pay_9"}),
+    ]
+
+
+@pytest.mark.parametrize("company", [None, "cmp_0042"])
+def test_a_booked_payment_is_the_same_amount_and_the_user_s_company_a_setting(company):
+    titles = {"pay": "Pay", "books": "Books"}
+    resources = {"pay__list_payments": "payments", "books__create_payment": "payments"}
+    for seed in range(10):
+        text = write_scenario(payment_to_books(company), [], titles, random.Random(seed),
+                              BY_NAME["payment_ledger"], resources=resources)
+        assert text is not None
+        assert "the same amount and currency" in text and "120.5" not in text, text
+        assert '"ann.lee@example.org"' in text
+        if company:
+            assert text.endswith('For Books, our company is "cmp_0042".'), text
+        else:
+            assert "our company" not in text

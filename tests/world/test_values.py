@@ -300,6 +300,49 @@ def test_nested_parts_share_the_record_person_and_parties_do_not():
         assert value["sender"]["name"] == sender.name and sender is not person
 
 
+
+def test_a_record_s_other_addresses_and_billing_person_are_its_own_person():
+    """A user's `secondaryEmailAddress` and `homePhone` are theirs, and an order's
+    `billingPerson` is its customer: one person, where a `bcc_email` is somebody else."""
+    schema = {"type": "object", "required": ["email", "firstName", "secondaryEmailAddress",
+                                             "homePhone", "bccEmail", "billingPerson"],
+              "properties": {
+                  "email": {"type": "string"}, "firstName": {"type": "string"},
+                  "secondaryEmailAddress": {"type": "string"}, "homePhone": {"type": "string"},
+                  "bccEmail": {"type": "string"},
+                  "billingPerson": {"type": "object", "required": ["name", "email"],
+                                    "properties": {"name": {"type": "string"},
+                                                   "email": {"type": "string"}}}}}
+    pool = draw_pool(3)
+    people = {p.email: p for p in pool.people}
+    others = 0
+    for seed in range(20):
+        value = value_from_schema(schema, random.Random(seed), resource="users", pool=pool)
+        person = people[value["email"]]
+        assert value["firstName"] == person.first_name
+        assert value["secondaryEmailAddress"] == person.email
+        assert value["homePhone"] == person.phone
+        assert value["billingPerson"] == {"name": person.name, "email": person.email}
+        others += value["bccEmail"] != person.email
+    assert others >= 18
+
+
+def test_a_meeting_ends_hours_after_it_starts_and_created_updated_keep_their_spread():
+    schema = {"type": "object", "required": ["start_time", "end_time", "created_at",
+                                             "updated_at"],
+              "properties": {key: {"type": "string", "format": "date-time"}
+                             for key in ("start_time", "end_time", "created_at", "updated_at")}}
+    spreads = []
+    for seed in range(30):
+        value = value_from_schema(schema, random.Random(seed), resource="events")
+        start, end = (datetime.fromisoformat(value[k]) for k in ("start_time", "end_time"))
+        assert 30 * 60 <= (end - start).total_seconds() <= 3 * 3600, value
+        assert value["end_time"].endswith("Z") == value["start_time"].endswith("Z")
+        made, changed = (datetime.fromisoformat(value[k]) for k in ("created_at", "updated_at"))
+        assert made <= changed
+        spreads.append((changed - made).total_seconds())
+    assert max(spreads) > 3 * 86400  # no span rule there: records change days later
+
 def test_known_ids_are_used_and_converted_to_the_field_type():
     schema = {"type": "object", "required": ["company_id", "companyId"], "properties": {
         "company_id": {"type": "string"}, "companyId": {"type": "integer"}}}
