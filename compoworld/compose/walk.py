@@ -665,8 +665,12 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if node.effect == "read":
         return True
     acts_on = any(b.kind == "hidden" and is_entity_id(b.type) for b in bindings.values())
-    if len(bindings) < 2 and not acts_on:  # (a refund of the payment found needs only it)
+    facts = {p: b for p, b in bindings.items() if not is_tenant_id(b.type)}  # (no settings)
+    if len(facts) < 2 and not acts_on:  # (a refund of the payment found needs only it)
         return False
+    if step.entity == "org" and "create" in step.effects and not any(
+            b.type == "company" for b in facts.values()):
+        return False  # a supplier made of one phone number is nobody's supplier
     if step.entity == walk.about and any(
             b.kind == "visible" and _naming(param) for param, b in bindings.items()):
         return False  # a copy of "Plant Pot" named "Yoga Mat" is another product
