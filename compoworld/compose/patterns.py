@@ -105,6 +105,11 @@ _NOT_SALES = frozenset("hosted number numbers domain domains certificate certifi
                        "sims".split())
 _COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
                         "people".split())  # a new hire is no shop's customer
+# ... nor an app's end user, a vendor's user or a lead: `invite_end_user` is for customers
+_NOT_COLLEAGUES = frozenset("end customer customers consumer consumers visitor visitors vendor "
+                            "vendors client clients guest guests lead leads prospect prospects "
+                            "subscriber subscribers".split())
+_QUOTES = frozenset("quote quotes estimate estimates proposal proposals".split())  # no bill
 _REFUNDS = frozenset("refund refunds credit payout reversal reverse transfer transfers".split())
 # Verbs of a write that undoes, files or rates a record rather than making the step's one:
 # "mark the comment as read" sends no welcome, "void the payment" books none.
@@ -176,7 +181,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("invoice_payment", "billing", "record the payment of an invoice",
        Step(READ, "invoice"), _book()),
     _p("order_invoice", "billing", "invoice a customer's order",
-       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",))),
+       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES)),
     _p("customer_payments", "billing", "check what a customer has paid",
        Step(READ, "person"), Step(READ, "payment", _KEYS)),
     # commerce
@@ -219,7 +224,8 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "document"), Step(MAKE, "document", ("url", "filename", "name"))),
     # people and places
     _p("new_hire", "hr", "onboard a new colleague",
-       Step(READ, "person"), Step(MAKE, "person", _CONTACT, words=_COLLEAGUES),
+       Step(READ, "person"), Step(MAKE, "person", _CONTACT, words=_COLLEAGUES,
+                                                  avoid=_NOT_COLLEAGUES),
        Step(MAKE, "event", ("email",))),
     _p("customer_location", "commerce", "find a place near a customer",
        Step(READ, "person"), Step(READ, "place", ("city", "postal_code", "address", "country"))),
@@ -261,7 +267,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone")),
        Step(MAKE, "person", ("company", "email", "phone"))),
     _p("order_invoice_message", "billing", "invoice an order and tell the customer",
-       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",)),
+       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES),
        _send("email", "phone", "name")),
     _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
        Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),

@@ -217,7 +217,8 @@ def _step(
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
             takers = [c for c in takers if _business(graph, graph.nodes[c[0]].service)
                       and (walk.apps is None or graph.nodes[c[0]].service in walk.apps)
-                      and not (copy and graph.nodes[c[0]].service == here)]
+                      and not (copy and graph.nodes[c[0]].service == here)
+                      and not _other_side(graph, walk, plan, graph.nodes[c[0]])]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it
             used = {call.service for call in walk.calls}
@@ -682,11 +683,38 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
         return False  # a payment amount in the source currency
     if sum(b.type == "money" for b in hidden) > 1:
         return False  # a total and a "total in USD" that a mock world made disagree
+    if any(b.type == "money" and b.step == 0 and _nested(b) for b in hidden):
+        return False  # an expense's category unit price is no amount of the expense
+    if any(b.type == "phone" and ("fax" in split_words(b.field or "")) != (
+            "fax" in split_words(p)) for p, b in bindings.items() if b.kind == "hidden"):
+        return False  # a fax number is no phone to call, nor a phone a fax line
     if step.entity == "message" and "create" in step.effects and not any(
             b.kind == "free" for b in bindings.values()):
         return False  # a conversation opened with nothing said in it tells nobody anything
     return carries(graph, step, [(walk.calls[b.step].tool, b.field, b.type)
                                  for b in hidden if b.field])
+
+
+_SALES = frozenset("invoice invoices receipt receipts sale sales order orders".split())
+
+
+def _other_side(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode) -> bool:
+    """Whether a booking is on the wrong side of the books: a customer's invoice is paid as a
+    payment received, never as a `bill_payment` (what the business pays its suppliers)."""
+    if step.entity != "payment" or "create" not in step.effects:
+        return False
+    subject = set(split_words(graph.nodes[walk.calls[0].tool].resource or ""))
+    words = set(split_words(node.name.rsplit("__", 1)[-1])) | set(
+        split_words(node.resource or ""))
+    return bool(subject & _SALES) and "bill" not in subject and bool(words & {"bill", "bills"})
+
+
+def _nested(binding: Binding) -> bool:
+    """Whether a value sits in an object inside its record (`data[0].category.price`),
+    not on the record itself (`data[0].amount`)."""
+    path = binding.path or ""
+    rest = path.removeprefix(item_head(path)).lstrip(".")
+    return "." in rest or "[" in rest
 
 
 def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Random

@@ -58,7 +58,8 @@ _TYPE_WORDS = frozenset(
 _MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
                         "shipping mailing physical profile account member client default "
                         "my self secondary alternate alternative alt other backup additional "
-                        "extra private home office business mobile".split())
+                        "extra private home office business mobile slack skype twitter "
+                        "github linkedin facebook instagram telegram whatsapp".split())
 # A `name` in these objects is a person's name (semtypes only knows collection names).
 PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organiser creator "
                           "reporter manager attendee participant user contact customer member "
@@ -123,8 +124,8 @@ NO_FLAGS = Flags()
 
 def field_role(name: str) -> str:
     """The role a field name gives its entity (`to_email` -> `to`); "" for the record's own."""
-    role = "_".join(w for w in split_words(name) if w not in _TYPE_WORDS)
-    return "" if role in _MAIN_ROLES else role
+    words = [w for w in split_words(name) if w not in _TYPE_WORDS]
+    return "" if all(w in _MAIN_ROLES for w in words) else "_".join(words)
 
 
 def field_source(type_name: str, name: str, flags: Flags) -> str | None:

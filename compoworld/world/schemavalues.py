@@ -100,6 +100,13 @@ def _span_end(start: Any, end: Any, rng: random.Random) -> Any:
     return text
 
 
+def _fax_of(phone: Any) -> Any:
+    """A fax number beside `phone` (`+14155550123` -> `+14155550129`)."""
+    if not isinstance(phone, str) or not phone[-1:].isdigit():
+        return phone
+    return phone[:-1] + str((int(phone[-1]) + 6) % 10)
+
+
 def _is_leaf(schema: dict[str, Any]) -> bool:
     if any(k in schema for k in ("oneOf", "anyOf", "allOf")) and "enum" not in schema:
         return False
@@ -161,9 +168,12 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     if source is None:
         return compile_free(type_name, schema, name or "", resource, flags)
     getter, role = FIELD_GETTERS[source][type_name], field_role(name or "")
+    fax = type_name == "phone" and "fax" in split_words(name or "")
 
     def sample(ctx: Ctx, scope: dict) -> Any:
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
+        if fax:  # their fax line: the phone number's neighbour, not the phone itself
+            value = _fax_of(value)
         return conform(value, type_name, schema, ctx.rng)
 
     return sample
