@@ -683,8 +683,12 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
         return False  # a payment amount in the source currency
     if sum(b.type == "money" for b in hidden) > 1:
         return False  # a total and a "total in USD" that a mock world made disagree
-    if any(b.type == "money" and b.step == 0 and _nested(b) for b in hidden):
+    if any(b.type == "money" and b.step == 0 and (_nested(b) or set(split_words(
+            b.field or "")) & _PART_PRICES) for b in hidden):
         return False  # an expense's category unit price is no amount of the expense
+    if any(b.type == "username" and (set(split_words(b.field or "")) & _HANDLES) - set(
+            split_words(p)) for p, b in bindings.items() if b.kind == "hidden"):
+        return False  # a twitter handle is no login elsewhere
     if any(b.type == "phone" and ("fax" in split_words(b.field or "")) != (
             "fax" in split_words(p)) for p, b in bindings.items() if b.kind == "hidden"):
         return False  # a fax number is no phone to call, nor a phone a fax line
@@ -695,6 +699,9 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
                                  for b in hidden if b.field])
 
 
+_PART_PRICES = frozenset("unit category item line per".split())  # a part's price, no total
+_HANDLES = frozenset("twitter slack skype github linkedin facebook instagram telegram "
+                     "whatsapp".split())
 _SALES = frozenset("invoice invoices receipt receipts sale sales order orders".split())
 
 
