@@ -109,6 +109,8 @@ _COLLEAGUES = frozenset("user users employee employees staff member members team
 _NOT_COLLEAGUES = frozenset("end customer customers consumer consumers visitor visitors vendor "
                             "vendors client clients guest guests lead leads prospect prospects "
                             "subscriber subscribers".split())
+# An account statement mailed to a customer is no welcome or invitation of theirs.
+_STATEMENTS = frozenset({"statement", "statements"})
 _QUOTES = frozenset("quote quotes estimate estimates proposal proposals".split())  # no bill
 _REFUNDS = frozenset("refund refunds credit payout reversal reverse transfer transfers".split())
 # Verbs of a write that undoes, files or rates a record rather than making the step's one:
@@ -119,7 +121,8 @@ _UNMAKING = frozenset("mark like unlike flag archive unarchive read unread pin u
 
 def _send(*takes: str) -> Step:
     """A message to the person the workflow is about."""
-    return Step(MAKE, "message", takes or ("email", "phone"), words=_SENDS)
+    return Step(MAKE, "message", takes or ("email", "phone"), words=_SENDS,
+                avoid=_STATEMENTS)
 
 
 def _book(*takes: str) -> Step:
@@ -173,13 +176,13 @@ PATTERNS: tuple[Pattern, ...] = (
        _refund(), _send("email", "phone")),
     # billing
     _p("invoice_receipt", "billing", "send a customer their receipt",
-       Step(READ, "invoice"), _send("email", "phone", "name")),
+       Step(READ, "invoice", avoid=_QUOTES), _send("email", "phone", "name")),
     _p("payment_receipt", "billing", "confirm a payment to the payer",
        Step(READ, "payment"), _send("email", "phone", "name")),
     _p("payment_ledger", "billing", "record a payment in the books",
        Step(READ, "payment"), _book()),
     _p("invoice_payment", "billing", "record the payment of an invoice",
-       Step(READ, "invoice"), _book()),
+       Step(READ, "invoice", avoid=_QUOTES), _book()),
     _p("order_invoice", "billing", "invoice a customer's order",
        Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES)),
     _p("customer_payments", "billing", "check what a customer has paid",
@@ -223,8 +226,9 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("copy_document", "collaboration", "keep a copy of a document elsewhere",
        Step(READ, "document"), Step(MAKE, "document", ("url", "filename", "name"))),
     # people and places
-    _p("new_hire", "hr", "onboard a new colleague",
-       Step(READ, "person"), Step(MAKE, "person", _CONTACT, words=_COLLEAGUES,
+    _p("new_hire", "hr", "onboard a new colleague",  # a colleague is a user, no customer
+       Step(READ, "person", words=_COLLEAGUES, avoid=_NOT_COLLEAGUES),
+       Step(MAKE, "person", _CONTACT, words=_COLLEAGUES,
                                                   avoid=_NOT_COLLEAGUES),
        Step(MAKE, "event", ("email",))),
     _p("customer_location", "commerce", "find a place near a customer",
@@ -261,7 +265,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("ticket_customer_task", "support", "find the customer behind a ticket and plan a fix",
        Step(READ, "ticket"), Step(READ, "person", _KEYS), Step(MAKE, "task", _CONTACT)),
     _p("invoice_payment_receipt", "billing", "record an invoice's payment and send a receipt",
-       Step(READ, "invoice"), _book(),
+       Step(READ, "invoice", avoid=_QUOTES), _book(),
        _send("email", "phone", "name")),
     _p("company_account_contact", "sales", "set up a company and its contact person",
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone")),

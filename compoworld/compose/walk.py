@@ -242,6 +242,9 @@ def _step(
         mark = len(walk.calls)
         if plan and not _sayable(arguments, bindings):
             continue  # "amount {}", or a twelve-field order item: no fact anyone would state
+        if plan and node.effect == "read" and any(
+                b.kind == "visible" and b.type in PERSON_TYPES for b in bindings.values()):
+            continue  # the order's customer looked up by somebody else's email
         if plan and not _substantial(graph, walk, plan, node, bindings):
             continue  # a refund without its amount, a contact made of one phone number
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
@@ -713,7 +716,10 @@ def _other_side(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode) 
     subject = set(split_words(graph.nodes[walk.calls[0].tool].resource or ""))
     words = set(split_words(node.name.rsplit("__", 1)[-1])) | set(
         split_words(node.resource or ""))
-    return bool(subject & _SALES) and "bill" not in subject and bool(words & {"bill", "bills"})
+    billing = bool(words & {"bill", "bills"})
+    if subject & {"bill", "bills"}:  # a bill the business owes is paid as a bill payment
+        return not billing
+    return bool(subject & _SALES) and billing
 
 
 def _nested(binding: Binding) -> bool:
