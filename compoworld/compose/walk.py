@@ -818,10 +818,14 @@ def _answer(walk: Walk, values: list[Found], rng: random.Random,
     # the contact's payment is the contact's email)
     options = [f for f in values if f.type in types
                and canonical_json(f.value) not in stated
-               and (not isinstance(f.value, str) or len(f.value) >= 3)]
-    if not options:
+               and (not isinstance(f.value, str) or len(f.value) >= 3)
+               and (not walk.about or _matches_filters(walk.calls[-1], f))]
+    if not options:  # (a workflow's lookup answers of the record it found, not a neighbour)
         return None
     pick = rng.choice(options)
     words = " ".join(split_words(pick.field.split(".")[-1].removesuffix("[]")))
+    selector = pick.selector
+    if walk.about and selector is not None and canonical_json(selector.value) in stated:
+        selector = None  # the item the lookup found by the carried email: no need to say it
     return AnswerItem(step=len(walk.calls) - 1, path=pick.path, label=f"the {words}",
-                      value=pick.value, selector=pick.selector)
+                      value=pick.value, selector=selector)

@@ -295,7 +295,8 @@ def check_collection(
 
     for create in by_role["create"]:
         service.state = start.copy()
-        before = _list_size(service, lister, list_args(lister)) if lister else None
+        listed = list_args(lister) if lister else {}  # the same list before and after
+        before = _list_size(service, lister, listed) if lister else None
         made = service.call(create, args(create))
         if not made["success"] or not isinstance(made["data"], dict):
             continue  # accepts_valid_arguments already records the failure
@@ -306,14 +307,17 @@ def check_collection(
             same = isinstance(data, dict) and all(data.get(k) == v for k, v in made["data"].items())
             record([create, get], "create_then_get", same, "" if same else f"get gave {got}")
         if before is not None:
-            after = _list_size(service, lister, list_args(lister))
+            after = _list_size(service, lister, listed)
             grew = after == before + 1 or after == before  # a full page may hide the new one
             record([create, lister], "list_reflects_writes", grew, f"{before} -> {after}")
     for delete in by_role["delete"]:
         service.state = start.copy()
         arguments = args(delete)
         key = _id_param(service, delete, collection)
-        before = _list_size(service, lister, list_args(lister)) if lister else None
+        listed = list_args(lister) if lister else {}  # (the state changes: no second draw)
+        doomed = start.records(collection).get(str(arguments.get(key)), {})
+        listed |= {k: doomed[k] for k in listed if k in doomed}  # the list it is in
+        before = _list_size(service, lister, listed) if lister else None
         if key not in arguments or not service.call(delete, arguments)["success"]:
             continue
         if get:
@@ -321,7 +325,7 @@ def check_collection(
             code = None if gone["success"] else gone["error"]["code"]
             record([delete, get], "delete_then_get_404", code == 404, f"get gave {code}")
         if before is not None:
-            after = _list_size(service, lister, list_args(lister))
+            after = _list_size(service, lister, listed)
             shrank = after == before - 1
             record([delete, lister], "list_reflects_writes", shrank, f"{before} -> {after}")
     for update in by_role["update"]:

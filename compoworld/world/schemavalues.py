@@ -10,6 +10,7 @@ and name agree).
 from __future__ import annotations
 
 import random
+import zlib
 from datetime import datetime, timedelta
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
@@ -84,7 +85,7 @@ _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
 _SPAN_MINUTES = (30, 45, 60, 60, 90, 120, 180)
 
 
-def _span_end(start: Any, end: Any, rng: random.Random) -> Any:
+def _span_end(start: Any, end: Any) -> Any:
     """An end 30 minutes to 3 hours after `start`, in `end`'s format; `end` as it was when
     either is no ISO time."""
     if not (isinstance(start, str) and isinstance(end, str)):
@@ -94,7 +95,9 @@ def _span_end(start: Any, end: Any, rng: random.Random) -> Any:
         datetime.fromisoformat(end)
     except ValueError:
         return end
-    text = (begin + timedelta(minutes=rng.choice(_SPAN_MINUTES))).isoformat()
+    # the length from the start itself: a draw of `rng` would shift every later value
+    minutes = _SPAN_MINUTES[zlib.crc32(start.encode()) % len(_SPAN_MINUTES)]
+    text = (begin + timedelta(minutes=minutes)).isoformat()
     if end.endswith("Z") and text.endswith("+00:00"):
         text = text.removesuffix("+00:00") + "Z"
     return text
@@ -288,7 +291,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                 if out[early] > out[late]:
                     out[early], out[late] = out[late], out[early]
                 if early in spans:  # a meeting ends hours after it starts, not months
-                    out[late] = _span_end(out[early], out[late], rng)
+                    out[late] = _span_end(out[early], out[late])
         return out
 
     return sample
