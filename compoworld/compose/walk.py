@@ -57,7 +57,7 @@ from compoworld.graph.semtypes import (
 )
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
-from compoworld.world.fieldsources import PERSON_TYPES, field_role
+from compoworld.world.fieldsources import HANDLE_APPS, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
 
@@ -689,7 +689,7 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if any(b.type == "money" and b.step == 0 and (_nested(b) or set(split_words(
             b.field or "")) & _PART_PRICES) for b in hidden):
         return False  # an expense's category unit price is no amount of the expense
-    if any(b.type == "username" and (set(split_words(b.field or "")) & _HANDLES) - set(
+    if any(b.type == "username" and (set(split_words(b.field or "")) & HANDLE_APPS) - set(
             split_words(p)) for p, b in bindings.items() if b.kind == "hidden"):
         return False  # a twitter handle is no login elsewhere
     if any(b.type == "phone" and ("fax" in split_words(b.field or "")) != (
@@ -703,8 +703,6 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
 
 
 _PART_PRICES = frozenset("unit category item line per".split())  # a part's price, no total
-_HANDLES = frozenset("twitter slack skype github linkedin facebook instagram telegram "
-                     "whatsapp".split())
 _SALES = frozenset("invoice invoices receipt receipts sale sales order orders".split())
 
 

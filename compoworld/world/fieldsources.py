@@ -55,11 +55,13 @@ _TYPE_WORDS = frozenset(
 # Roles that are the record's own person: `contact_email` and `email` are one person.
 # A `secondary_email` or `home_phone` is still theirs (another of their addresses, not
 # another person's), and a `billingPerson` object is the customer themselves.
+# Apps a person has a handle in: a `slack_username` is theirs, no login of another app.
+HANDLE_APPS = frozenset("slack skype twitter github linkedin facebook instagram telegram "
+                        "whatsapp".split())
 _MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
                         "shipping mailing physical profile account member client default "
                         "my self secondary alternate alternative alt other backup additional "
-                        "extra private home office business mobile slack skype twitter "
-                        "github linkedin facebook instagram telegram whatsapp".split())
+                        "extra private home office business mobile".split()) | HANDLE_APPS
 # A `name` in these objects is a person's name (semtypes only knows collection names).
 PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organiser creator "
                           "reporter manager attendee participant user contact customer member "
