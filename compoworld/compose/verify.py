@@ -13,7 +13,9 @@
 - `within_budget`         the gold solution fits in the task's step budget;
 - `unique`                no earlier task of the run's shard has the same signature, or the
                           same tool chain with a near-identical instruction (word-trigram
-                          Jaccard >= `NEAR_DUPLICATE`).
+                          Jaccard >= `NEAR_DUPLICATE`), and fewer than `APP_CHAIN_CAP` of
+                          them follow the same workflow through the same apps (a shard of
+                          250 Velo-payment-into-Avaza bookings teaches one thing).
 
 `replay` needs only the task and the library, so anyone can re-verify a stored task from
 Parquet alone (tests/compose/test_reverify.py does).
@@ -22,6 +24,7 @@ Parquet alone (tests/compose/test_reverify.py does).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +38,7 @@ from compoworld.world.state import State
 CHECKS = ("replay_deterministic", "gold_passes", "start_fails", "no_hidden_leak",
           "visible_stated", "cross_service", "within_budget", "unique")
 NEAR_DUPLICATE = 0.9
+APP_CHAIN_CAP = 6  # tasks of one shard that may follow one pattern through one app sequence
 
 
 @dataclass(slots=True)
@@ -66,10 +70,12 @@ class Deduper:
 
     signatures: set[str] = field(default_factory=set)
     chains: dict[tuple[str, ...], list[frozenset[tuple[str, ...]]]] = field(default_factory=dict)
+    apps: Counter[tuple[str | None, ...]] = field(default_factory=Counter)
+    cap: int = APP_CHAIN_CAP
 
     def is_new(self, task: Task) -> bool:
         """Whether the task is unlike every earlier one (does not remember it)."""
-        if task.signature in self.signatures:
+        if task.signature in self.signatures or self.apps[_apps(task)] >= self.cap:
             return False
         grams = trigrams(task.instruction)
         for other in self.chains.get(_chain(task), []):
@@ -81,10 +87,16 @@ class Deduper:
         """Count the task as kept."""
         self.signatures.add(task.signature)
         self.chains.setdefault(_chain(task), []).append(trigrams(task.instruction))
+        self.apps[_apps(task)] += 1
 
 
 def _chain(task: Task) -> tuple[str, ...]:
     return tuple(call.tool for call in task.gold_calls)
+
+
+def _apps(task: Task) -> tuple[str | None, ...]:
+    """The task's workflow and the apps it runs through, in order."""
+    return (task.pattern, *dict.fromkeys(call.service for call in task.gold_calls))
 
 
 def trigrams(text: str) -> frozenset[tuple[str, ...]]:

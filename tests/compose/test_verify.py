@@ -268,3 +268,15 @@ def test_task_row_records_failed_checks(task: Task, library: ServiceLibrary) -> 
     row = task_row(broken, checks, broken.gold_calls[0].tool, 0.1)
     assert row["verified"] is False and row["within_budget"] is False
     assert task_from_row(row) == broken
+
+
+def test_one_workflow_through_the_same_apps_is_capped(task: Task) -> None:
+    deduper = Deduper(cap=2)
+    for n in range(2):
+        deduper.remember(task.model_copy(update={"signature": f"record-{n}",
+                                                 "instruction": f"Request number {n}."}))
+    again = task.model_copy(update={"signature": "record-3", "instruction": "Another one."})
+    assert not deduper.is_new(again)  # a third of the same apps' workflow
+    other = again.model_copy(deep=True)
+    other.gold_calls[-1].service = "another_app"
+    assert deduper.is_new(other)  # the same workflow through another app is new
