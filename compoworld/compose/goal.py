@@ -99,6 +99,11 @@ def write_goal(
     return _Goal(calls, titles, rng, resources or {}, gist).text(answer, purpose)
 
 
+# `starting "2025-01-31T06:07:00Z"`, not `start date time "..."`: a time said by what it is
+_WHEN = {"start": "starting", "starts": "starting", "begin": "starting", "end": "ending",
+         "ends": "ending", "due": "due", "expiry": "expiring", "expires": "expiring"}
+
+
 class _Goal(Carried):
     """One chain's records, named once in full and briefly after that."""
 
@@ -255,6 +260,8 @@ class _Goal(Carried):
                              else f"{words} set to {ref}")
             elif other:
                 parts.insert(0, f"{near(noun)} the {self._other(binding.type)} {quote(value)}")
+            elif binding.type in ("datetime", "date") and _WHEN.get(words.split()[0]):
+                parts.append(f"{_WHEN[words.split()[0]]} {quote(value)}")  # `starting "..."`
             else:
                 parts.append(f"{words} {quote(value)}")
         places = [p for p in parts if p.startswith(("in ", "on "))]

@@ -13,8 +13,9 @@ workflow with the subject's facts. This writer says so:
 - The subject is named once, in full (its list selector or filters), then `it` / `them`.
 - Each write is the act of its step (`_ACTS`: a message is sent, a payment recorded, a
   refund issued, a contact added), in the app named by its title.
-- Carried values are said by what they are of the subject ("with their name and email
-  address", "with the same amount and currency", "at the same time"), never which field
+- Carried values are said by what they are of the subject ("with their contact details"
+  for two or more of name, email, phone, fax and address; "with the same amount and
+  currency", "at the same time"; "their twitter handle"), never which field
   each goes into: that is the agent's to work out. A field is named only where the subject
   has several of its kind ("its source amount"). Stated values, ids found by lookups and
   the agent's own message text are said as goal.py says them.
@@ -76,6 +77,9 @@ _NAME_TYPES = frozenset({"person_name", "first_name", "last_name"})
 _PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "region"})
 _MONEY_WORDS = frozenset("amount total price cost sum subtotal fee balance".split())
 _TIME_WORDS = frozenset("start starts end ends begin finish".split())
+# what "their contact details" covers: a request names these facts no more than a person
+# asking a colleague to add a contact would
+_CONTACT_DETAILS = frozenset({"name", "email address", "phone number", "fax number", "address"})
 
 
 def write_scenario(
@@ -273,6 +277,10 @@ class _Scenario(_Goal):
                 times.append(field)
             else:
                 kinds[field] = None
+        details = [k for k in kinds if k in _CONTACT_DETAILS]
+        if len(details) >= 2:  # `their contact details`: the name, email and phone anyone
+            kinds = {"contact details": None} | {k: None for k in kinds  # adding a person
+                                                 if k not in _CONTACT_DETAILS}  # copies
         parts = [f"{self.its} {join_words(list(kinds), self.rng)}"] if kinds else []
         if money:
             if len(set(money)) == 1 and self._amounts() <= 1:

@@ -137,3 +137,28 @@ def test_a_booked_payment_is_the_same_amount_and_the_user_s_company_a_setting(co
             assert text.endswith('For Books, our company is "cmp_0042".'), text
         else:
             assert "our company" not in text
+
+
+def test_a_person_s_name_and_email_are_their_contact_details():
+    calls = [
+        GoldCall(tool="shop__list_customers", service="shop", effect="read",
+                 arguments={"company": "Hooli"},
+                 bindings={"company": Binding(kind="visible", type="company")},
+                 result={"data": [{"id": "c1", "name": "Ann Lee", "email": "ann.lee@example.org",
+                                   "company": "Hooli"}]}),
+        GoldCall(tool="crm__create_contact", service="crm", effect="create",
+                 arguments={"name": "Ann Lee", "email": "ann.lee@example.org"},
+                 bindings={"name": Binding(kind="hidden", type="person_name", step=0,
+                                           field="data[].name", path="data[0].name"),
+                           "email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email")},
+                 result={"id": "con_1"}),
+    ]
+    titles = {"shop": "Shop", "crm": "CRM"}
+    resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
+    for seed in range(6):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_to_contact"],
+                              resources=resources)
+        assert text is not None
+        assert "their contact details" in text and "email address" not in text, text
+        assert "Ann Lee" not in text and "ann.lee@example.org" not in text, text
