@@ -127,7 +127,7 @@ def compose_task(
         return Rejected(walk.failure)
     services = list(dict.fromkeys(call.service for call in walk.calls))
     start_states, end_states = world.states(services)
-    titles = {name: library.infos[name].title for name in services}
+    titles = {name: library.infos[name].app for name in services}
     try:
         rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles)
     except ValueError as exc:  # e.g. a read that changed the state: nothing to check it by

@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from compoworld.compose.naming import app_name
 from compoworld.compose.patterns import (
     NON_WORK_DOMAINS,
     Pattern,
@@ -50,6 +51,12 @@ class ServiceInfo:
     title: str
     domain: str
     description: str
+
+    @property
+    def app(self) -> str:
+        """The app's name as a person says it (`Avaza`, not `Avaza API Documentation`):
+        how requests name the service, and how the agent's service list titles it."""
+        return app_name(self.name, self.title)
 
 
 def tool_node(spec: ToolSpec, implementation: str, param_types: dict[str, str] | None = None

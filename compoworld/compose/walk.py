@@ -215,8 +215,9 @@ def _step(
         if plan:  # an Airflow user is no lead's new home; a copy into its own app, no copy
             copy = plan.entity == walk.about and "create" in plan.effects \
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
-            takers = [c for c in takers if (plan.entity == "message"  # Twilio sends texts,
-                                            or _business(graph, graph.nodes[c[0]].service))  # though most of its tools are calls
+            # (Twilio sends texts, though most of its tools are about calls)
+            takers = [c for c in takers if (plan.entity == "message"
+                                            or _business(graph, graph.nodes[c[0]].service))
                       and (walk.apps is None or graph.nodes[c[0]].service in walk.apps)
                       and not (copy and graph.nodes[c[0]].service == here)
                       and not _other_side(graph, walk, plan, graph.nodes[c[0]])]

@@ -145,7 +145,7 @@ class Environment:
     def _meta(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
         if name == "list_services":
             infos = [(s, self.infos.get(s)) for s in self.services]
-            return ok([{"name": s, "title": info.title if info else s,
+            return ok([{"name": s, "title": info.app if info else s,
                         "description": trim(info.description if info else "")}
                        for s, info in infos])
         if name == "list_tools":
