@@ -178,11 +178,12 @@ def dedupe(values: list[Any]) -> list[Any]:
 # `Avaza API Documentation` -> `Avaza`, `Twilio - Api` -> `Twilio`: the corpus's document
 # titles, said as the name of the app a person uses
 _TITLE_TAIL = re.compile(
-    r"[\s\-–:|,]+(?:(?:REST|Public|Open|Web|Platform|Partner|Integration)\s+)*"
+    r"[\s\-–:|,]+(?:(?:REST|RESTful|Public|Open|Web|Platform|Partner|Integration)\s+)*"
     r"(?:API|APIs|Api|OpenAPI|Ap[Ii]s?\(s\))(?:\s+(?:Documentation|docs|endpoints|Reference|"
-    r"Server|Suite|Specification|Version\s*\S+|v?\d[\w.]*))*\s*$")
-_TITLE_HEAD = re.compile(r"^(?:Test the|The)\s+", re.IGNORECASE)
-_TITLE_SWAGGER = re.compile(r"\s+with Swagger$", re.IGNORECASE)
+    r"Server|Suite|Specification|Explorer|services?|application|Version\s*\S+|v?\d[\w.]*))*"
+    r"\s*$", re.IGNORECASE)
+_TITLE_HEAD = re.compile(r"^(?:[Tt]est the|The|API Reference\s*[-–]|API(?= (?![Vv]\d)[A-Z]| i[A-Z]))\s+")
+_TITLE_NOTE = re.compile(r"\s*(?:[\(\[][^\)\]]*[\)\]]|\s+with Swagger)$", re.IGNORECASE)
 _TLDS = frozenset("com io net org co hu one me ai app dev uk de fr local info biz us".split())
 _PROVIDERS = {"googleapis": "Google", "hubapi": "HubSpot", "nexmo": "Vonage",
               "cloud elements": "Cloud Elements", "ebay": "eBay", "apiz ebay": "eBay",
@@ -194,14 +195,14 @@ _UNNAMED = frozenset(
     "management service services platform consumer account accounts feed metadata "
     "configuration products product catalog inventory orders order invoices invoicing "
     "messaging email calendar contacts users webhooks sync for expenses banking ecosystem "
-    "logistics finances registry members checks search sandbox facts".split())
+    "logistics finances registry members checks search sandbox facts rest data".split())
 
 
 def app_name(service: str, title: str) -> str:
     """What a person calls a service's app: its title without the API-document words
     (`Avaza API Documentation` -> `Avaza`), led by the provider where the title alone names
     no app (`Accounting API` of apideck_com_accounting -> `Apideck Accounting`)."""
-    name = _TITLE_SWAGGER.sub("", _TITLE_HEAD.sub("", title.strip()))
+    name = _TITLE_NOTE.sub("", _TITLE_HEAD.sub("", title.strip()))
     name = _TITLE_TAIL.sub("", name).strip(" -–:|,") or name
     name = re.sub(r"\s+[-–]\s+", " ", name)
     words = service.split("_")

@@ -103,6 +103,7 @@ _BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sal
 # Orders that are no sale: a Twilio hosted-number order, a certificate or domain order.
 _NOT_SALES = frozenset("hosted number numbers domain domains certificate certificates sim "
                        "sims".split())
+_SALE = Step(READ, "order", avoid=_NOT_SALES)  # the order a workflow begins at is a sale
 _COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
                         "people".split())  # a new hire is no shop's customer
 # ... nor an app's end user, a vendor's user or a lead: `invite_end_user` is for customers
@@ -184,21 +185,21 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("invoice_payment", "billing", "record the payment of an invoice",
        Step(READ, "invoice", avoid=_QUOTES), _book()),
     _p("order_invoice", "billing", "invoice a customer's order",
-       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES)),
+       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES)),
     _p("customer_payments", "billing", "check what a customer has paid",
        Step(READ, "person"), Step(READ, "payment", _KEYS)),
     # commerce
     _p("order_followup", "commerce", "update a customer about their order",
-       Step(READ, "order"), _send("email", "phone", "name")),
+       _SALE, _send("email", "phone", "name")),
     _p("order_customer", "commerce", "look up who placed an order",
-       Step(READ, "order"), Step(READ, "person", _KEYS)),
+       _SALE, Step(READ, "person", _KEYS)),
     _p("product_listing", "commerce", "list a product in another store",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"))),
     _p("product_order", "commerce", "order a product",
        Step(READ, "product"),  # an order of a product names it
        Step(MAKE, "order", ("amount", "currency", "name"), needs=("name",), avoid=_NOT_SALES)),
     _p("customer_orders", "commerce", "see a customer's orders",
-       Step(READ, "person"), Step(READ, "order", _KEYS)),
+       Step(READ, "person"), Step(READ, "order", _KEYS, avoid=_NOT_SALES)),
     # scheduling
     _p("meeting_invite", "scheduling", "set up a meeting with someone",
        Step(READ, "person"), Step(MAKE, "event", ("email", "name", "phone"))),
@@ -237,7 +238,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "org"), Step(READ, "person", ("company",))),
     # three services
     _p("order_customer_message", "commerce", "reach the customer behind an order",
-       Step(READ, "order"), Step(READ, "person", _KEYS),
+       _SALE, Step(READ, "person", _KEYS),
        _send("email", "phone")),
     _p("attendee_message", "scheduling", "write to the people coming to an event",
        Step(READ, "event"), Step(READ, "person", _KEYS),
@@ -271,7 +272,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone")),
        Step(MAKE, "person", ("company", "email", "phone"))),
     _p("order_invoice_message", "billing", "invoice an order and tell the customer",
-       Step(READ, "order"), Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES),
+       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES),
        _send("email", "phone", "name")),
     _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
        Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),

@@ -60,6 +60,7 @@ from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infras
 from compoworld.world.fieldsources import HANDLE_APPS, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
+from compoworld.world.vocab import stand_in_name
 
 START_FAILED = "start call failed or returned nothing usable"
 # How strongly a value of a type ties two calls together: an email or an id names one
@@ -612,7 +613,8 @@ def _nameable(call: GoldCall, value: Found, about: str = "") -> bool:
         if not _theirs(field, semantic_type(field, {}, service="", resource=None), about):
             return False  # "the user whose bcc email is ..." is somebody else's address
         return not (isinstance(value.selector.value, str)
-                    and _PLACEHOLDER.match(value.selector.value))
+                    and (_PLACEHOLDER.match(value.selector.value)
+                         or stand_in_name(value.selector.value)))  # "Annual Contact"
     return any(b.kind == "visible" for b in call.bindings.values())
 
 

@@ -21,6 +21,7 @@ from compoworld.graph.semtypes import split_words
 from compoworld.world.fieldsources import Flags
 from compoworld.world.values import FORMAT_TYPES, conform, generate, schema_kind, usable_examples
 from compoworld.world.vocab import field_kind, maker, resource_noun
+from compoworld.world.words import TITLES_BY_NOUN
 
 Sampler = Callable[["Ctx", dict], Any]
 
@@ -90,6 +91,9 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         kind = field_kind(name, schema, resource)  # `name` of a campaign: "Spring Campaign"
     elif type_name == "title" and field_kind(name, schema) == "job_title":
         kind = "job_title"  # a contact's position is "Account Manager", no report title
+    elif type_name == "title" and resource_noun(resource) in TITLES_BY_NOUN \
+            and not {"enum", "const"} & set(schema):
+        kind = "titled"  # an invoice's subject is "March consulting services", no meeting's
     else:
         kind = None
     if kind is None:

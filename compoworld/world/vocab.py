@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compoworld.graph.semtypes import singularize, split_words
-from compoworld.world.words import SENTENCES, TITLE_HEADS, TITLE_TOPICS
+from compoworld.world.words import SENTENCES, TITLE_HEADS, TITLE_TOPICS, TITLES_BY_NOUN
 
 Maker = Callable[[random.Random], Any]
 
@@ -235,6 +235,18 @@ def _name(noun: str) -> Maker:
     return lambda rng: f"{rng.choice(_QUALIFIERS)} {label}"
 
 
+def stand_in_name(value: Any) -> bool:
+    """Whether a value is a name `_name` made up for a record no pool entity names
+    ("Annual Contact", "Primary Order"): a label, no name anyone gave the record."""
+    words = value.split(" ") if isinstance(value, str) else []
+    return len(words) == 2 and words[0] in _QUALIFIERS and words[1][:1].isupper()
+
+
+def _titled(noun: str) -> Maker:
+    heads, topics = TITLES_BY_NOUN.get(noun) or (TITLE_HEADS, TITLE_TOPICS)
+    return lambda rng: f"{rng.choice(heads)} {rng.choice(topics)}"
+
+
 def _slug(base: str) -> Maker:
     base = base or "item"
     return lambda rng: f"{base}-{rng.randint(100, 999)}"
@@ -295,6 +307,7 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
         "mac": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(6)),
         "sentence": lambda rng: rng.choice(SENTENCES),
         "name": _name(noun),
+        "titled": _titled(noun),
         "duration": lambda rng: rng.choice(("PT15M", "PT30M", "PT1H", "PT2H", "P1D")),
         "http_status": lambda rng: rng.choice((200, 201, 204, 400, 404, 500)),
         "year": lambda rng: rng.randint(2019, 2026),

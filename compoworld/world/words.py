@@ -121,6 +121,34 @@ TITLE_TOPICS = ("budget review", "launch plan", "status update", "design sync", 
                 "sales report", "roadmap", "onboarding checklist", "invoice summary",
                 "travel itinerary", "support ticket", "marketing brief", "release notes",
                 "security audit", "contract renewal")
+# Titles by the record they name (`vocab.titled`): an invoice is "March consulting services"
+# and a ticket "Refund delay", not "Quarterly support ticket" and "Team design sync".
+# Each is a head and a topic, two draws like the generic title's.
+_MEETINGS = (("Quarterly", "Weekly", "Team", "Client", "Product", "Annual", "Monthly",
+              "Regional"),
+             ("planning meeting", "budget review", "product demo", "onboarding call",
+              "design review", "sales kickoff", "check-in", "training session",
+              "strategy workshop", "retrospective"))
+_BILLED = (("March", "April", "May", "June", "Q3", "Q4", "Annual", "Monthly"),
+           ("consulting services", "website redesign", "support plan", "cloud hosting",
+            "office supplies", "design work", "training workshop", "software licences",
+            "marketing campaign", "maintenance contract"))
+_TICKETS = (("Billing", "Login", "Checkout", "Delivery", "Account", "Refund", "Password reset",
+             "Mobile app"),
+            ("issue", "question", "problem", "error", "request", "delay"))
+_TODOS = (("Send", "Prepare", "Review", "Update", "Follow up on", "Schedule"),
+          ("the contract", "the quarterly report", "the price list", "the supplier order",
+           "the onboarding plan", "the client proposal", "the invoice batch"))
+_DEALS = (("Enterprise", "Annual", "Team", "Starter", "Premium"),
+          ("plan renewal", "licence deal", "upgrade", "expansion", "pilot"))
+TITLES_BY_NOUN = {
+    **dict.fromkeys(("event", "meeting", "appointment", "call", "webinar", "session",
+                     "booking", "activity"), _MEETINGS),
+    **dict.fromkeys(("invoice", "bill", "estimate", "quote", "expense", "receipt"), _BILLED),
+    **dict.fromkeys(("ticket", "issue", "case", "incident", "conversation"), _TICKETS),
+    **dict.fromkeys(("task", "todo"), _TODOS),
+    **dict.fromkeys(("deal", "opportunity"), _DEALS),
+}
 SENTENCES = (
     "Please review the attached proposal before Friday.",
     "The shipment left the warehouse this morning.",

@@ -376,3 +376,27 @@ def test_compiled_plans_are_memoized_and_seeds_are_stable():
     # SHA-256 based, never Python's salted hash(): the same in every process
     expected = int.from_bytes(hashlib.sha256(b"world\x1f1").digest()[:8], "big")
     assert derive_seed("world", 1) == expected != derive_seed("world", 2)
+
+
+@pytest.mark.parametrize(("resource", "noun"), [("invoices", "invoice"), ("tickets", "ticket"),
+                                                ("calendar_events", "event")])
+def test_a_record_s_title_is_one_of_its_kind(resource, noun):
+    """An invoice is titled "March consulting services" and a ticket "Refund delay", never
+    "Quarterly support ticket" or "Team design sync" (a generic title of any record)."""
+    from compoworld.world.words import TITLES_BY_NOUN
+
+    heads, topics = TITLES_BY_NOUN[noun]
+    schema = {"type": "object", "required": ["subject"], "properties": {
+        "subject": {"type": "string"}}}
+    for seed in range(20):
+        title = value_from_schema(schema, random.Random(seed), service="app",
+                                  resource=resource)["subject"]
+        assert any(title == f"{h} {t}" for h in heads for t in topics), title
+
+
+def test_a_made_up_label_is_no_name_a_record_was_given():
+    from compoworld.world.vocab import maker, stand_in_name
+
+    made = maker("name", "contact")(random.Random(3))
+    assert stand_in_name(made), made  # "Annual Contact": how a walk knows nobody named it
+    assert not stand_in_name("Ann Lee") and not stand_in_name("Annual budget review")
