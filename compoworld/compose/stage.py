@@ -129,12 +129,15 @@ def candidates(
     patterned: bool = False, edge_threshold: float = EDGE_THRESHOLD,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
-    walks were made (or every start tool proved dead: its first call fails). With `judge`,
+    walks were made (or every start tool proved dead: its first call fails, or, patterned,
+    it begins no workflow of the library's work apps). With `judge`,
     a task that passes every check is rated too, and one rated below `judge_threshold`
     does not count toward the quota (its outcome is `JUDGED_OUT`)."""
     deduper = Deduper()
     verified = 0
     dead: set[str] = set()
+    if patterned:  # a start in an app no workflow runs through (a music database) is dead
+        dead = {item for item in starts if not library.patterns_at(item)}
     for index in range(limit):
         if verified >= quota or len(dead) == len(starts):
             return
