@@ -380,8 +380,9 @@ def compose(
         int, typer.Option(min=1, help="Verified tasks per shard (one Prefect task).")
     ] = 250,
     worlds: Annotated[
-        int, typer.Option(min=1, help="Seeded worlds the tasks are spread over.")
-    ] = 1,
+        int, typer.Option(min=1, help="Seeded worlds the tasks are spread over (shard i in "
+                                       "world i % worlds).")
+    ] = 8,  # compose.stage.DEFAULT_WORLDS
     paraphrase_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible base URL to paraphrase instructions.")
     ] = None,

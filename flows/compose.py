@@ -11,6 +11,7 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.stage import (
     DEFAULT_TASKS,
     DEFAULT_WALKS,
+    DEFAULT_WORLDS,
     check_compose_options,
     plan_compose,
 )
@@ -33,7 +34,7 @@ def compose_flow(
     seed: int = 0,
     tasks_per_shard: int = 250,
     fanout: int = FANOUT,
-    worlds: int = 1,
+    worlds: int = DEFAULT_WORLDS,
     paraphrase_url: str | None = None,
     paraphrase_model: str | None = None,
     judge_url: str | None = None,

@@ -3,8 +3,8 @@
 Compose shards are sets of start tools (every read tool with a linkable output, in a
 seeded order), so two shards never make the same task (a task's signature begins with its
 start tool) and each shard's quota of verified tasks is fixed by its index alone. A run has
-`worlds` world seeds (default 1) and shard `i` composes every task in world `i % worlds`,
-so a worker builds each service it touches once for all its shards (the library keeps
+`worlds` world seeds (`DEFAULT_WORLDS`) and shard `i` composes every task in world
+`i % worlds`, so a worker builds each service it touches once for all its shards (the library keeps
 templates per process); the tasks record their world seed. Every candidate walk leaves a
 row in `walks` (its outcome), every composed task a row in `tasks` (verified or not, with
 each check).
@@ -39,6 +39,9 @@ from compoworld.world.state import json_text
 WALKS = ("pattern", "free")  # walks seeded from a workflow pattern, or free random walks
 DEFAULT_WALKS = "pattern"
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
+# A world has 20 people and 8 companies: tasks all in one world onboard the same few
+# people again and again (pack 115: one customer in 8 of 40 tasks)
+DEFAULT_WORLDS = 8
 CANDIDATES_PER_TASK = 25  # walks a shard may try per task of its quota before it gives up
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
