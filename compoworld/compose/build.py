@@ -26,7 +26,8 @@ from compoworld.compose.instruction import (
 )
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import Pattern
-from compoworld.compose.records import GoldCall, Task
+from compoworld.compose.records import GoldCall, Selector, Task
+from compoworld.compose.references import item_head
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
 from compoworld.compose.walk import WalkConfig, random_walk
@@ -125,6 +126,7 @@ def compose_task(
             break
     if walk.failure:
         return Rejected(walk.failure)
+    _one_selector(walk.calls)
     services = list(dict.fromkeys(call.service for call in walk.calls))
     start_states, end_states = world.states(services)
     titles = {name: library.infos[name].app for name in services}
@@ -171,6 +173,20 @@ def compose_task(
         pattern=plan.name if plan else None,
         domain=plan.domain if plan else _domain(library, services),
     )
+
+
+def _one_selector(calls: list[GoldCall]) -> None:
+    """Name each list item one way: every value taken from one item gets the selector of
+    the first (a company's name picked by its fax and its fax by its name would make the
+    request state both, "the company whose name is ... and whose fax is ...")."""
+    first: dict[tuple[int | None, str], Selector] = {}
+    for call in calls:
+        for param, binding in call.bindings.items():
+            if binding.kind != "hidden" or binding.selector is None or not binding.path:
+                continue
+            chosen = first.setdefault((binding.step, item_head(binding.path)), binding.selector)
+            if binding.selector != chosen:
+                call.bindings[param] = binding.model_copy(update={"selector": chosen})
 
 
 def _domain(library: ServiceLibrary, services: list[str]) -> str | None:

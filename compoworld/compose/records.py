@@ -37,7 +37,8 @@ class Binding(BaseModel):
     kind: Literal["visible", "hidden", "free"] = Field(
         description="`visible`: a literal stated in the instruction; `hidden`: an earlier "
         "step's output the agent must discover; `free`: text the agent writes itself (a "
-        "message's body: the instruction says what it is about, the rubric checks no words)."
+        "message's body: the instruction says what it is about, the rubric checks only that it "
+        "says something, two words at least)."
     )
     type: str = Field(description="Semantic type of the parameter (and of the source field).")
     step: int | None = Field(

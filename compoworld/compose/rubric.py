@@ -33,7 +33,9 @@ import orjson
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
 from compoworld.compose.values import value_at
+from compoworld.graph.semtypes import split_words
 from compoworld.reward.rubric import evaluate_criterion, json_equal, value_in_text
+from compoworld.services.modeled import ACTION_LOG
 from compoworld.world.state import State, canonical_json, diff
 
 _AUTO_FIELD = re.compile(
@@ -186,6 +188,10 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
     allows."""
     changes = diff(before, after)
     given = _argument_values(calls, service)
+    own_words = {(_plain(name), value) for call in calls if call.service == service
+                 and call.effect != "read" for name, value in call.arguments.items()
+                 if isinstance(value, str) and (binding := call.bindings.get(name)) is not None
+                 and binding.kind == "free"}
     generated = {str(record.get(after.id_field(collection)))
                  for collection, change in changes.items() for record in change["created"]}
     criteria: list[_Target] = []
@@ -197,9 +203,14 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
             fields = _distinguish(_key_fields(record, id_field, given, generated), record,
                                   [o for o in change["created"] if o is not record],
                                   id_field, generated)
+            params: dict[str, Any] = {"collection": collection, "fields": fields}
+            written = [name for name, value in record.items() if isinstance(value, str)
+                       and (_plain(name), value) in own_words and name not in fields]
+            if written:  # a message's body: any words of the agent's, but some
+                params["written"] = written
             criteria.append(_Target(Criterion(
                 id="", kind="record_created", service=service, description="",
-                params={"collection": collection, "fields": fields},
+                params=params,
             ), str(record.get(id_field)), record))
         for update in change["updated"]:
             fields = _changed_fields(update, given, generated)
@@ -226,10 +237,48 @@ def _describe_change(target: _Target, title: str) -> str:
     params, noun = criterion.params, _singular(criterion.params["collection"])
     fields = params["fields"]
     if criterion.kind == "record_created":
-        article = "An" if noun[:1].lower() in "aeiou" else "A"
-        text = f"{article} {noun} is created in {title}"
-        return text + (f" with {_describe(fields)}." if fields else ".")
+        text = _made(noun, target.record or {}, params["collection"], title)
+        text += f" with {_describe(fields)}" if fields else ""
+        written = params.get("written", [])
+        if written:
+            text += f"{',' if fields else ''} and {_words_of(written)} saying something " \
+                    "(two words at least)"
+        return text + "."
     return f"The {noun} {params['id']}{target.label} in {title} has {_describe(fields)}."
+
+
+def _made(noun: str, record: dict[str, Any], collection: str, title: str) -> str:
+    """`A contact is created in CRM`; for an action's event, the act its tool names: `A
+    message is sent through Twilio`, `A customer is created in Codat` (not `An action log
+    is created`)."""
+    words = split_words(str(record.get("tool", ""))) if collection == ACTION_LOG else []
+    if len(words) > 1 and words[-1] in _SENDS | _CREATES:  # `bill_payment_post`
+        words = [words[-1], *words[:-1]]
+    verb, rest = (words[0], " ".join(words[1:])) if len(words) > 1 else ("", "")
+    if verb in _SENDS:
+        noun, done = rest, f"sent through {title}"
+    elif verb in _CREATES:
+        noun, done = rest, f"created in {title}"
+    elif words:
+        return f"{title}'s {' '.join(words)} is called"
+    else:
+        done = f"created in {title}"
+    article = "An" if noun[:1].lower() in "aeiou" else "A"
+    return f"{article} {noun} is {done}"
+
+
+_SENDS = frozenset({"send", "deliver"})
+_CREATES = frozenset({"create", "add", "new", "insert", "make", "book", "schedule", "post"})
+
+
+def _plain(name: str) -> str:
+    """A field's name without its casing (`Body`, `body`, `message_body` vs `messageBody`)."""
+    return "_".join(split_words(name))
+
+
+def _words_of(names: list[str]) -> str:
+    said = [f"its {name.replace('_', ' ')}" for name in names]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def _scalars(value: Any, depth: int = 2) -> set[str]:

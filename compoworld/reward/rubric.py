@@ -4,7 +4,9 @@ states (service name -> `State`) and its final answer (DESIGN.md, "CFRR").
 Semantics, per criterion kind:
 - `record_created`: some record *created* in the run (its id is in the end state's
   collection and not in the start state's, so a pre-existing record never counts) has every
-  key field equal to the expected value (`json_equal`).
+  key field equal to the expected value (`json_equal`), and every field named in the
+  optional `written` (a message's body: the agent's own words) holds text of two words at
+  least. A `written` that is not a list of names is malformed.
 - `field_equals`: the record with that id exists in the end state and each named field
   equals its value (a missing field reads as null). An empty `fields` is malformed.
 - `record_deleted`: the id existed in the start state and does not in the end state.
@@ -130,12 +132,21 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
     before, after = _states(criterion, start, end)
     collection = _name(criterion.params, "collection")
     fields = _fields(criterion.params)
+    written = criterion.params.get("written", [])
+    if not isinstance(written, list) or not all(isinstance(name, str) for name in written):
+        raise TypeError("written must be a list of field names")
     old = before.records(collection)
     new = after.records(collection)
     return any(
         all(json_equal(record.get(name), value) for name, value in fields.items())
+        and all(_says_something(record.get(name)) for name in written)
         for key, record in new.items() if key not in old
     )
+
+
+def _says_something(value: Any) -> bool:
+    """Whether a field holds text of its own: two words at least (no empty message)."""
+    return isinstance(value, str) and len(value.split()) >= 2
 
 
 def _field_equals(criterion: Criterion, start: States, end: States, answer: str) -> bool:

@@ -55,3 +55,24 @@ def test_a_rejected_paraphrase_keeps_the_template(library: ServiceLibrary):
     plain = first_task(library)
     task = first_task(library, lambda text, visible, hidden, seed: (text, "leaks a value"))
     assert task.instruction == plain.instruction
+
+
+def test_values_of_one_item_share_one_selector():
+    """A company's name picked by its fax and its fax by its name would make the request
+    state both; every value of one list item is named by the first one's selector."""
+    from compoworld.compose.build import _one_selector
+    from compoworld.compose.records import Binding, GoldCall, Selector
+
+    by_fax = Selector(field="Fax", value="+48745019359")
+    by_name = Selector(field="CompanyName", value="Tailspin Toys")
+    call = GoldCall(tool="books__create_supplier", service="books", effect="create",
+                    arguments={"name": "Tailspin Toys", "fax": "+48745019359"},
+                    bindings={"name": Binding(kind="hidden", type="company", step=0,
+                                              field="Companies[].CompanyName",
+                                              path="Companies[1].CompanyName", selector=by_fax),
+                              "fax": Binding(kind="hidden", type="phone", step=0,
+                                             field="Companies[].Fax", path="Companies[1].Fax",
+                                             selector=by_name)},
+                    result={"id": "s1"})
+    _one_selector([call])
+    assert [b.selector for b in call.bindings.values()] == [by_fax, by_fax]

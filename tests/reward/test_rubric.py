@@ -215,3 +215,60 @@ def test_built_answer_criteria_fail_on_a_dump_of_every_contact(
     assert value_in_text(email.params["value"], dump)  # the dump does state the value
     assert not evaluate_criterion(email, run.start, run.end, dump)
     assert evaluate_criterion(email, run.start, run.end, answer_of(run))
+
+
+# --- a message's own words ----------------------------------------------------------------
+
+
+def _sent(body: Any) -> tuple[dict[str, State], dict[str, State]]:
+    start = State(collections={"messages": {}})
+    end = State(collections={"messages": {"m1": {"id": "m1", "To": "+12709238138",
+                                                 "Body": body}}})
+    return {"sms": start}, {"sms": end}
+
+
+def _message_created(written: Any) -> Criterion:
+    return Criterion(id="c1", kind="record_created", service="sms", description="A message.",
+                     params={"collection": "messages", "fields": {"To": "+12709238138"},
+                             "written": written})
+
+
+@pytest.mark.parametrize(("body", "passes"), [
+    ("Your refund is on its way.", True), ("Hi there", True),
+    ("", False), ("ok", False), (None, False), (["Hi", "there"], False),
+])
+def test_a_written_field_must_say_something(body: Any, passes: bool) -> None:
+    start, end = _sent(body)
+    assert evaluate_criterion(_message_created(["Body"]), start, end, "") is passes
+
+
+def test_a_malformed_written_list_fails_without_raising() -> None:
+    start, end = _sent("Your refund is on its way.")
+    assert evaluate_criterion(_message_created("Body"), start, end, "") is False
+    assert evaluate_criterion(_message_created([1]), start, end, "") is False
+
+
+def test_a_message_body_the_agent_writes_is_checked_for_words() -> None:
+    """The rubric of a sent message names its body as written (any words of the agent's,
+    but some), and says what was sent, not that an action log was created."""
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.services.modeled import ACTION_LOG
+
+    event = {"id": "e1", "tool": "send_sms", "at": "2025-01-01T00:00:00Z",
+             "to": "+12709238138", "body": "Hello! A quick note about your order."}
+    start = {"sms": State(collections={ACTION_LOG: {}})}
+    end = {"sms": State(collections={ACTION_LOG: {"e1": event}})}
+    calls = [GoldCall(tool="sms__send_sms", service="sms", effect="action",
+                      arguments={"to": event["to"], "body": event["body"]},
+                      bindings={"to": Binding(kind="hidden", type="phone", step=0, field="phone",
+                                              path="phone"),
+                                "body": Binding(kind="free", type="text")},
+                      result={"id": "e1"})]
+    rubric = build_rubric(start, end, calls, [], {"sms": "Texts"})
+    created = next(c for c in rubric if c.kind == "record_created")
+    assert created.params["written"] == ["body"]
+    assert created.description.startswith("A sms is sent through Texts"), created.description
+    assert "action log" not in created.description
+    silent = {"sms": State(collections={ACTION_LOG: {"e1": {**event, "body": ""}}})}
+    assert evaluate_criterion(created, start, end, "") is True
+    assert evaluate_criterion(created, start, silent, "") is False
