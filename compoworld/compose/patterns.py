@@ -91,6 +91,10 @@ GISTS = {
     "payment_receipt_ledger": "with their receipt",
 }
 _CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
+# where a new lead goes: a CRM's contact, a shop's or the books' customer, no job applicant
+# and no user of a learning or feedback app
+_CUSTOMERS = frozenset("contact contacts customer customers lead leads prospect prospects "
+                       "client clients person persons people subscriber subscribers".split())
 # What looks a person up in another app: a value that names one person (two people share
 # a name; "the person with the same name as the ticket" is nobody's question).
 _KEYS = ("email", "phone", "username")
@@ -104,6 +108,7 @@ _BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sal
 _NOT_SALES = frozenset("hosted number numbers domain domains certificate certificates sim "
                        "sims".split())
 _SALE = Step(READ, "order", avoid=_NOT_SALES)  # the order a workflow begins at is a sale
+_NEW_CONTACT = Step(MAKE, "person", _CONTACT, words=_CUSTOMERS)  # a lead made a contact
 _COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
                         "people".split())  # a new hire is no shop's customer
 # ... nor an app's end user, a vendor's user or a lead: `invite_end_user` is for customers
@@ -141,11 +146,11 @@ def _refund() -> Step:
 PATTERNS: tuple[Pattern, ...] = (
     # sales and CRM
     _p("lead_to_contact", "sales", "add a new lead as a contact",
-       Step(READ, "person"), Step(MAKE, "person", _CONTACT)),
+       Step(READ, "person"), _NEW_CONTACT),
     _p("lead_welcome", "sales", "welcome a new contact",
        Step(READ, "person"), _send("email", "phone", "username")),
     _p("lead_to_contact_welcome", "sales", "onboard a new lead and welcome them",
-       Step(READ, "person"), Step(MAKE, "person", _CONTACT),
+       Step(READ, "person"), _NEW_CONTACT,
        _send("email", "phone", "username")),
     _p("company_account", "sales", "set up an account for a company",
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone"))),
@@ -247,7 +252,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT),
        _send("email", "phone")),
     _p("lead_contact_task", "sales", "take on a new lead and plan the follow-up",
-       Step(READ, "person"), Step(MAKE, "person", _CONTACT), Step(MAKE, "task", _CONTACT)),
+       Step(READ, "person"), _NEW_CONTACT, Step(MAKE, "task", _CONTACT)),
     _p("contact_meeting_message", "scheduling", "book a meeting with a contact and tell them",
        Step(READ, "person"), Step(MAKE, "event", _CONTACT),
        _send("email", "phone")),

@@ -15,7 +15,9 @@
                           same tool chain with a near-identical instruction (word-trigram
                           Jaccard >= `NEAR_DUPLICATE`), and fewer than `APP_CHAIN_CAP` of
                           them follow the same workflow through the same apps (a shard of
-                          250 Velo-payment-into-Avaza bookings teaches one thing).
+                          250 Velo-payment-into-Avaza bookings teaches one thing), and no
+                          earlier one runs the same workflow on the same record (one
+                          customer onboarded into two CRMs is one task twice).
 
 `replay` needs only the task and the library, so anyone can re-verify a stored task from
 Parquet alone (tests/compose/test_reverify.py does).
@@ -71,11 +73,13 @@ class Deduper:
     signatures: set[str] = field(default_factory=set)
     chains: dict[tuple[str, ...], list[frozenset[tuple[str, ...]]]] = field(default_factory=dict)
     apps: Counter[tuple[str | None, ...]] = field(default_factory=Counter)
+    subjects: set[tuple[str, ...]] = field(default_factory=set)
     cap: int = APP_CHAIN_CAP
 
     def is_new(self, task: Task) -> bool:
         """Whether the task is unlike every earlier one (does not remember it)."""
-        if task.signature in self.signatures or self.apps[_apps(task)] >= self.cap:
+        if task.signature in self.signatures or self.apps[_apps(task)] >= self.cap \
+                or _subject(task) in self.subjects:
             return False
         grams = trigrams(task.instruction)
         for other in self.chains.get(_chain(task), []):
@@ -88,6 +92,8 @@ class Deduper:
         self.signatures.add(task.signature)
         self.chains.setdefault(_chain(task), []).append(trigrams(task.instruction))
         self.apps[_apps(task)] += 1
+        if (subject := _subject(task)) is not None:
+            self.subjects.add(subject)
 
 
 def _chain(task: Task) -> tuple[str, ...]:
@@ -97,6 +103,20 @@ def _chain(task: Task) -> tuple[str, ...]:
 def _apps(task: Task) -> tuple[str | None, ...]:
     """The task's workflow and the apps it runs through, in order."""
     return (task.pattern, *dict.fromkeys(call.service for call in task.gold_calls))
+
+
+def _subject(task: Task) -> tuple[str, ...] | None:
+    """A patterned task's workflow and the record it is about, as the request names it (the
+    first call's stated filters, the selector of the item it took values from)."""
+    if task.pattern is None or not task.gold_calls:
+        return None
+    first = task.gold_calls[0]
+    named = [render_value(value) for param, value in sorted(first.arguments.items())
+             if (b := first.bindings.get(param)) is not None and b.kind == "visible"]
+    named += [render_value(b.selector.value) for call in task.gold_calls
+              for b in call.bindings.values()
+              if b.kind == "hidden" and b.step == 0 and b.selector is not None][:1]
+    return (task.pattern, *named) if named else None
 
 
 def trigrams(text: str) -> frozenset[tuple[str, ...]]:

@@ -12,7 +12,7 @@ import pytest
 from compoworld.compose.build import compose_task
 from compoworld.compose.instruction import render_value
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.records import Criterion, Task
+from compoworld.compose.records import Binding, Criterion, Task
 from compoworld.compose.stage import start_tools, task_from_row, task_row
 from compoworld.compose.verify import CHECKS, Deduper, replay, trigrams, verify_task
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
@@ -280,3 +280,23 @@ def test_one_workflow_through_the_same_apps_is_capped(task: Task) -> None:
     other = again.model_copy(deep=True)
     other.gold_calls[-1].service = "another_app"
     assert deduper.is_new(other)  # the same workflow through another app is new
+
+
+def test_the_same_workflow_on_the_same_record_is_no_new_task(task: Task) -> None:
+    """One customer onboarded into two CRMs is one task twice."""
+    first = task.model_copy(update={"pattern": "lead_to_contact"}, deep=True)
+    call = first.gold_calls[0]
+    call.arguments = {**call.arguments, "email": "ann.lee@example.org"}
+    call.bindings = {**call.bindings, "email": Binding(kind="visible", type="email")}
+    deduper = Deduper()
+    deduper.remember(first)
+    elsewhere = first.model_copy(update={"signature": "another-chain",
+                                         "instruction": "Another app, the same person."},
+                                 deep=True)
+    elsewhere.gold_calls[-1].service = "another_crm"
+    assert not deduper.is_new(elsewhere)
+    other = elsewhere.model_copy(deep=True)
+    other.gold_calls[0].arguments["email"] = "bo.li@example.org"
+    assert deduper.is_new(other)  # the same workflow for another person is new
+    unpatterned = elsewhere.model_copy(update={"pattern": None}, deep=True)
+    assert deduper.is_new(unpatterned)
