@@ -109,8 +109,9 @@ _NOT_SALES = frozenset("hosted number numbers domain domains certificate certifi
                        "sims".split())
 _SALE = Step(READ, "order", avoid=_NOT_SALES)  # the order a workflow begins at is a sale
 _NEW_CONTACT = Step(MAKE, "person", _CONTACT, words=_CUSTOMERS)  # a lead made a contact
+_LEAD = Step(READ, "person", words=_CUSTOMERS)  # a lead is a customer, no project member
 _COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
-                        "people".split())  # a new hire is no shop's customer
+                        "colleagues".split())  # no shop customer, nor SalesLoft's `people`
 # ... nor an app's end user, a vendor's user or a lead: `invite_end_user` is for customers
 _NOT_COLLEAGUES = frozenset("end customer customers consumer consumers visitor visitors vendor "
                             "vendors client clients guest guests lead leads prospect prospects "
@@ -146,11 +147,11 @@ def _refund() -> Step:
 PATTERNS: tuple[Pattern, ...] = (
     # sales and CRM
     _p("lead_to_contact", "sales", "add a new lead as a contact",
-       Step(READ, "person"), _NEW_CONTACT),
+       _LEAD, _NEW_CONTACT),
     _p("lead_welcome", "sales", "welcome a new contact",
-       Step(READ, "person"), _send("email", "phone", "username")),
+       _LEAD, _send("email", "phone", "username")),
     _p("lead_to_contact_welcome", "sales", "onboard a new lead and welcome them",
-       Step(READ, "person"), _NEW_CONTACT,
+       _LEAD, _NEW_CONTACT,
        _send("email", "phone", "username")),
     _p("company_account", "sales", "set up an account for a company",
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone"))),
@@ -252,7 +253,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT),
        _send("email", "phone")),
     _p("lead_contact_task", "sales", "take on a new lead and plan the follow-up",
-       Step(READ, "person"), _NEW_CONTACT, Step(MAKE, "task", _CONTACT)),
+       _LEAD, _NEW_CONTACT, Step(MAKE, "task", _CONTACT)),
     _p("contact_meeting_message", "scheduling", "book a meeting with a contact and tell them",
        Step(READ, "person"), Step(MAKE, "event", _CONTACT),
        _send("email", "phone")),

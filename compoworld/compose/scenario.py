@@ -46,6 +46,7 @@ from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import end, item_head, role_of_field, say
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
+from compoworld.world.fieldsources import NAME_TYPES
 
 # The act of a write step, by the step's entity: `{it}` is the subject, `{a}` the new
 # record (`a customer`), `{app}` the service's title.
@@ -73,7 +74,6 @@ _THEN = ("Also {}.", "Please also {}.", "{}, too.")
 _PEOPLE = {"person", "staff"}
 _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address attendee "
                            "attendees invitee invitees mobile".split())
-_NAME_TYPES = frozenset({"person_name", "first_name", "last_name"})
 _PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "region"})
 _MONEY_WORDS = frozenset("amount total price cost sum subtotal fee balance".split())
 _TIME_WORDS = frozenset("start starts end ends begin finish".split())
@@ -261,7 +261,7 @@ class _Scenario(_Goal):
             if is_entity_id(kind):
                 continue  # the record's own id: the act is on `them`, said already
             field = _field(source)
-            if kind in _NAME_TYPES:
+            if kind in NAME_TYPES:
                 kinds["name"] = None
             elif kind == "email":
                 kinds["email address"] = None

@@ -57,10 +57,11 @@ from compoworld.graph.semtypes import (
 )
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
-from compoworld.world.fieldsources import HANDLE_APPS, PERSON_TYPES, field_role
+from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
+from compoworld.worldmodel.offline import succeeded
 
 START_FAILED = "start call failed or returned nothing usable"
 # How strongly a value of a type ties two calls together: an email or an id names one
@@ -196,6 +197,7 @@ def _step(
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
                                        and _theirs(f.field, f.type, walk.about)
                                        and _matches_filters(walk.calls[i], f)
+                                       and _addressable(walk.calls[i], f, plan)
                                        and (i > 0 or _nameable(walk.calls[0], f, walk.about))
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
                                                      config.edge_threshold)))]
@@ -265,12 +267,14 @@ _PLACEHOLDER = re.compile(r"^[a-z]+(?:[-_][a-z]+)*[-_]\d{1,4}$")
 
 
 def _says_failed(data: Any) -> bool:
-    """Whether a result reports an HTTP error of its own (`{"status": 404, ...}`)."""
+    """Whether a result reports a failure of its own: an HTTP error (`{"status": 404}`),
+    `"success": false`, an error message or code (`{"ErrorCode": 16, "ErrorMessage": ...}`),
+    a `"status": "Failed"`. A mock answer that says so contradicts the call it answers."""
     if not isinstance(data, dict):
         return False
     code = next((data[k] for k in ("status", "status_code", "statusCode", "code")
                  if isinstance(data.get(k), int) and not isinstance(data.get(k), bool)), None)
-    return code is not None and code >= 400
+    return (code is not None and code >= 400) or succeeded(data) is not data
 
 
 def _honoured(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any) -> bool:
@@ -426,6 +430,8 @@ def _attempt(
             return False  # `{"status": 404}`: no one would count that as done
     elif not values:
         return False
+    elif strict and _says_failed(result["data"]):
+        return False  # a list that says "success": false beside its records
     elif strict and not _honoured(arguments, bindings, result["data"]):
         return False  # a search for rosa's email that answers with lena's record
     called.add(key)
@@ -625,6 +631,12 @@ def _theirs(field: str, kind: str, about: str) -> bool:
         field.rsplit(".", 1)[-1].removesuffix("[]")) == ""
 
 
+def _addressable(call: GoldCall, value: Found, step: Step) -> bool:
+    """Whether a message may go to this value: an address read from a record, never one a
+    write's reply made up (the new customer's phone in a mock create answer is nobody's)."""
+    return step.entity != "message" or call.effect == "read" or is_entity_id(value.type)
+
+
 def _matches_filters(call: GoldCall, value: Found) -> bool:
     """Whether the list item a value sits in holds the values its read was filtered by: a
     search for Nadia's email that also lists Farid is about Nadia, not Farid."""
@@ -679,6 +691,9 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if step.entity in _PEOPLE and "create" in step.effects and not any(
             b.kind == "hidden" and b.type in ("email", "phone") for b in facts.values()):
         return False  # a contact made of a name alone is nobody anyone can reach
+    if step.entity in _PEOPLE and "create" in step.effects and not any(
+            b.type in NAME_TYPES for b in facts.values()):
+        return False  # nor one made of an email alone: a customer has a name
     if step.entity == "org" and "create" in step.effects and not any(
             b.type == "company" for b in facts.values()):
         return False  # a supplier made of one phone number is nobody's supplier

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
 
 PERSON_TYPES = frozenset({"email", "phone", "first_name", "last_name", "person_name", "username"})
+NAME_TYPES = frozenset({"person_name", "first_name", "last_name"})  # what says who they are
 # `region` (a state or province) is no shared type: `vocab.field_kind` names it.
 PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "timezone", "latitude",
                          "longitude", "language", "region"})

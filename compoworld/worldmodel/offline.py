@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 
+from compoworld.graph.semtypes import split_words
 from compoworld.specs.records import ToolSpec
 from compoworld.world.fieldsources import find_anchor, index_pool
 from compoworld.world.schemavalues import ValuePlan, compile_schema
@@ -106,7 +107,8 @@ class OfflineWorldModel:
             value = compiled.plan(rng, pool=self.pool, anchor=anchor, overrides=overrides)
             problem = compiled.check(value)
             if problem is None:
-                return value
+                done = succeeded(value)  # an answer is a success: the world served the call
+                return done if done is not value and compiled.check(done) is None else value
             overrides = None  # an echo may be what broke it: draw again without
         raise WorldModelError(f"no valid response for {tool.name}: {problem}")
 
@@ -117,3 +119,28 @@ class OfflineWorldModel:
             return self.respond(tool, arguments)
 
         return handler
+
+
+_FAILED = frozenset({"failed", "failure", "error", "rejected", "declined"})
+
+
+def succeeded(value: Any) -> Any:
+    """A drawn answer without the failure its schema allows: `"success": true`, no error
+    message or code (`{"ErrorCode": 16, "ErrorMessage": ...}`), a status that is not
+    "Failed". A copy, or `value` itself when it says no failure. (A schema that insists on
+    the failure keeps it: the caller re-checks the copy.)"""
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, field in value.items():
+        words = split_words(key)
+        if key in ("success", "ok") and field is False:
+            out[key] = True
+        elif words[:1] in (["error"], ["errors"]) and field not in (None, "", [], {}, 0, False):
+            continue
+        elif words[-1:] in (["status"], ["state"]) and isinstance(field, str) \
+                and field.lower() in _FAILED:
+            out[key] = "completed"
+        else:
+            out[key] = field
+    return value if out == value else out

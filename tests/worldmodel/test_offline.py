@@ -121,3 +121,15 @@ def test_a_repeated_call_gets_the_same_answer_as_a_copy_from_the_answer_cache():
     assert model.respond(WEATHER, {"city": "Paris"}) == first
     fresh = OfflineWorldModel(3, draw_pool(3))  # a new model draws the same answer
     assert fresh.respond(WEATHER, {"city": "Paris"}) == first
+
+
+def test_a_drawn_answer_says_the_call_succeeded():
+    """A mock answer never contradicts the call it answers: no `"success": false`, error
+    message or "Failed" status beside a record that was made."""
+    from compoworld.worldmodel.offline import succeeded
+
+    failed = {"ErrorCode": 16, "ErrorMessage": "Can we move our call?", "Data": {"Id": 7},
+              "success": False, "status": "Failed"}
+    assert succeeded(failed) == {"Data": {"Id": 7}, "success": True, "status": "completed"}
+    fine = {"Data": {"Id": 7}, "ErrorCode": 0, "error": None, "status": "open"}
+    assert succeeded(fine) is fine  # nothing said a failure: the same object back
