@@ -30,8 +30,9 @@ from compoworld.compose.records import GoldCall, Selector, Task
 from compoworld.compose.references import item_head
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
+from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
-from compoworld.world.state import canonical_json
+from compoworld.world.state import canonical_json, json_text
 
 DISTRACTORS = 2
 # "with bindings email set to the email of ...", "search email is the email of the order":
@@ -151,6 +152,8 @@ def compose_task(
                                         pattern=plan)
         if plan and style == "goal" and _MAPPING.search(instruction):
             return Rejected("the request maps fields one by one")
+    if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
+        return Rejected("the answer is a fact of the subject the first read already found")
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if paraphrase is not None:
@@ -173,6 +176,18 @@ def compose_task(
         pattern=plan.name if plan else None,
         domain=plan.domain if plan else _domain(library, services),
     )
+
+
+def _known(calls: list[GoldCall], head: str | None, value: Any) -> bool:
+    """Whether an answer is a fact the first read already gave about the subject: "the
+    customer name of Kofi Fournier's expense" is Kofi Fournier (his first and last name
+    in the user record), no lookup's finding."""
+    try:
+        item = json_text(value_at(calls[0].result, head or "")).lower()
+    except KeyError:
+        return False
+    words = [w for w in re.findall(r"[\w@.+-]+", str(value).lower()) if len(w) >= 2]
+    return bool(words) and all(json_text(w)[1:-1] in item for w in words)
 
 
 def _one_selector(calls: list[GoldCall]) -> None:

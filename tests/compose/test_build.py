@@ -76,3 +76,21 @@ def test_values_of_one_item_share_one_selector():
                     result={"id": "s1"})
     _one_selector([call])
     assert [b.selector for b in call.bindings.values()] == [by_fax, by_fax]
+
+
+def test_an_answer_the_first_read_already_gave_is_known():
+    """"The customer name of Kofi Fournier's expense" is Kofi Fournier: his first and last
+    name were in the user record the task began at, so no lookup found it."""
+    from compoworld.compose.build import _known
+    from compoworld.compose.records import GoldCall
+
+    first = GoldCall(tool="pay__list_users", service="pay", effect="read", arguments={},
+                     bindings={}, result={"content": [
+                         {"firstName": "Willa", "lastName": "Lee", "phone": "+441234"},
+                         {"firstName": "Kofi", "lastName": "Fournier",
+                          "email": "kofi.fournier@monarch.com"}]})
+    assert _known([first], "content[1]", "Kofi Fournier")
+    assert _known([first], "content[1]", "kofi.fournier@monarch.com")
+    assert not _known([first], "content[1]", "Willa Lee")  # another item's name
+    assert not _known([first], "content[1]", "+441234")
+    assert not _known([first], "content[1]", 1250.5)
