@@ -146,11 +146,11 @@ def _refund() -> Step:
 
 PATTERNS: tuple[Pattern, ...] = (
     # sales and CRM
-    _p("lead_to_contact", "sales", "add a new lead as a contact",
+    _p("lead_to_contact", "sales", "add a new customer as a contact",
        _LEAD, _NEW_CONTACT),
     _p("lead_welcome", "sales", "welcome a new contact",
        _LEAD, _send("email", "phone", "username")),
-    _p("lead_to_contact_welcome", "sales", "onboard a new lead and welcome them",
+    _p("lead_to_contact_welcome", "sales", "onboard a new customer and welcome them",
        _LEAD, _NEW_CONTACT,
        _send("email", "phone", "username")),
     _p("company_account", "sales", "set up an account for a company",
@@ -252,7 +252,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("contact_ticket_message", "support", "open a ticket for a customer and tell them",
        Step(READ, "person"), Step(MAKE, "ticket", _CONTACT),
        _send("email", "phone")),
-    _p("lead_contact_task", "sales", "take on a new lead and plan the follow-up",
+    _p("lead_contact_task", "sales", "take on a new customer and plan the follow-up",
        _LEAD, _NEW_CONTACT, Step(MAKE, "task", _CONTACT)),
     _p("contact_meeting_message", "scheduling", "book a meeting with a contact and tell them",
        Step(READ, "person"), Step(MAKE, "event", _CONTACT),
