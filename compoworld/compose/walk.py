@@ -61,6 +61,7 @@ from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES,
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
+from compoworld.world.words import FIRST_NAMES
 from compoworld.worldmodel.offline import succeeded
 
 START_FAILED = "start call failed or returned nothing usable"
@@ -498,7 +499,8 @@ def _bind(
             # dictates three random sentences as a refund notice.
             free = patterned and kind == "text" and node.effect != "read"
             if free:  # the reference writes what the workflow means, not a stock sentence
-                arguments[param] = _note(walk.gist, properties[param], arguments[param])
+                arguments[param] = _note(walk.gist, properties[param], arguments[param],
+                                         _first_name(walk))
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
                          for b in bindings.values()):
@@ -532,18 +534,37 @@ def _fresh_status(schema: dict[str, Any], drawn: Any) -> Any:
 _SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
 
 
-def _note(gist: str, schema: dict[str, Any], drawn: Any) -> Any:
-    """The reference's own message text for a workflow: "Hello! A quick note that your
+def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "") -> Any:
+    """The reference's own message text for a workflow: "Hello Ana! A quick note that your
     refund is on its way." (what was drawn, where the schema wants no such string)."""
     if not isinstance(drawn, str):
         return drawn
     said = " ".join(_SECOND_PERSON.get(w, w) for w in gist.split()) if gist else "about this"
-    text = f"Hello! A quick note {said}."
+    text = f"Hello{' ' + name if name else ''}! A quick note {said}."
     limit = schema.get("maxLength") if isinstance(schema, dict) else None
     if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)
                                                         and len(text) > limit):
         return drawn
     return text
+
+
+def _first_name(walk: Walk) -> str:
+    """The first name of the person a workflow is about, from the record its first read
+    found ("" when the subject is no person or names none): whom a message greets."""
+    if walk.about not in _PEOPLE or not walk.calls:
+        return ""
+    try:
+        item = value_at(walk.calls[0].result, walk.subject.get(0, ""))
+    except KeyError:
+        return ""
+    if not isinstance(item, dict):
+        return ""
+    for key, value in item.items():
+        words = value.split() if isinstance(value, str) else []
+        if words and words[0] in FIRST_NAMES and (len(words) == 1 or split_words(key)[-1:] == [
+                "name"]) and split_words(key)[:1] != ["last"]:
+            return words[0]  # `firstName` "Ana", or `name` / `contactName` "Ana Ruiz"
+    return ""
 
 
 def _sameitem_head(value: Found, source: Found) -> bool:

@@ -109,3 +109,18 @@ def test_capability_tags():
     assert capabilities(fan) == ["fan-out"]
     join = [call("a", "a", {}), call("b", "b", {}), call("c", "c", {"x": 0, "y": 1})]
     assert capabilities(join) == ["cross-env-constraint", "aggregation"]
+
+
+def test_a_workflow_s_message_greets_its_person_by_first_name():
+    from compoworld.compose.records import GoldCall
+    from compoworld.compose.walk import Walk, _first_name, _note
+
+    read = GoldCall(tool="crm__list_customers", service="crm", effect="read", arguments={},
+                    bindings={}, result={"data": [{"name": "Hooli", "email": "x@hooli.com"},
+                                                  {"name": "Ben Wagner", "lastName": "Ann"}]})
+    walk = Walk(calls=[read], subject={0: "data[1]"}, about="person")
+    assert _first_name(walk) == "Ben"
+    assert _note("welcoming them aboard", {}, "drawn", "Ben") == \
+        "Hello Ben! A quick note welcoming you aboard."
+    assert _first_name(Walk(calls=[read], subject={0: "data[0]"}, about="person")) == ""
+    assert _first_name(Walk(calls=[read], subject={0: "data[1]"}, about="order")) == ""
