@@ -33,7 +33,7 @@ import orjson
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
 from compoworld.compose.values import value_at
-from compoworld.graph.semtypes import split_words
+from compoworld.graph.semtypes import snake_case, split_words
 from compoworld.reward.rubric import evaluate_criterion, json_equal, value_in_text
 from compoworld.services.modeled import ACTION_LOG
 from compoworld.world.state import State, canonical_json, diff
@@ -66,20 +66,26 @@ def _auto_maintained(name: str) -> bool:
     return _AUTO_FIELD.match(name) is not None
 
 
-def _argument_values(calls: list[GoldCall], service: str) -> list[tuple[str, Any]]:
-    """(name, value) of every write-call argument of a service, one level into objects."""
+def _argument_values(calls: list[GoldCall], service: str
+                     ) -> tuple[list[tuple[str, Any]], set[tuple[str, str]]]:
+    """(name, value) of every write-call argument of a service, one level into objects, and
+    apart from them the agent's own words (`free` text: any will do, but some), by the
+    argument's snake-case name."""
     values: list[tuple[str, Any]] = []
+    own: set[tuple[str, str]] = set()
     for call in calls:
         if call.service != service or call.effect == "read":
             continue
         for name, value in call.arguments.items():
             binding = call.bindings.get(name)
             if binding is not None and binding.kind == "free":
-                continue  # the agent's own words: any text will do
+                if isinstance(value, str):
+                    own.add((snake_case(name), value))
+                continue
             values.append((name, value))
             if isinstance(value, dict):
                 values.extend(value.items())
-    return values
+    return values, own
 
 
 def _trivial(value: Any) -> bool:
@@ -187,11 +193,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
     """The criteria of one service's changes (with their records), and what its guard
     allows."""
     changes = diff(before, after)
-    given = _argument_values(calls, service)
-    own_words = {(_plain(name), value) for call in calls if call.service == service
-                 and call.effect != "read" for name, value in call.arguments.items()
-                 if isinstance(value, str) and (binding := call.bindings.get(name)) is not None
-                 and binding.kind == "free"}
+    given, own_words = _argument_values(calls, service)
     generated = {str(record.get(after.id_field(collection)))
                  for collection, change in changes.items() for record in change["created"]}
     criteria: list[_Target] = []
@@ -205,7 +207,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                                   id_field, generated)
             params: dict[str, Any] = {"collection": collection, "fields": fields}
             written = [name for name, value in record.items() if isinstance(value, str)
-                       and (_plain(name), value) in own_words and name not in fields]
+                       and (snake_case(name), value) in own_words and name not in fields]
             if written:  # a message's body: any words of the agent's, but some
                 params["written"] = written
             criteria.append(_Target(Criterion(
@@ -271,11 +273,6 @@ _SENDS = frozenset({"send", "deliver"})
 _CREATES = frozenset({"create", "add", "new", "insert", "make", "book", "schedule", "post"})
 
 
-def _plain(name: str) -> str:
-    """A field's name without its casing (`Body`, `body`, `message_body` vs `messageBody`)."""
-    return "_".join(split_words(name))
-
-
 def _words_of(names: list[str]) -> str:
     said = [f"its {name.replace('_', ' ')}" for name in names]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
@@ -292,7 +289,7 @@ def _scalars(value: Any, depth: int = 2) -> set[str]:
 
 def _gave(call: GoldCall, target: _Target, generated: set[str]) -> bool:
     """Whether one of the call's own argument values is a key field of the criterion."""
-    given = _argument_values([call], call.service)
+    given, _ = _argument_values([call], call.service)
     return any(_given(name, value, given, generated)
                for name, value in target.criterion.params.get("fields", {}).items())
 
