@@ -709,12 +709,10 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     facts = {p: b for p, b in bindings.items() if not is_tenant_id(b.type)}  # (no settings)
     if len(facts) < 2 and not acts_on:  # (a refund of the payment found needs only it)
         return False
-    if step.entity in _PEOPLE and "create" in step.effects and not any(
-            b.kind == "hidden" and b.type in ("email", "phone") for b in facts.values()):
-        return False  # a contact made of a name alone is nobody anyone can reach
-    if step.entity in _PEOPLE and "create" in step.effects and not any(
-            b.type in NAME_TYPES for b in facts.values()):
-        return False  # nor one made of an email alone: a customer has a name
+    if step.entity in _PEOPLE and "create" in step.effects and not (
+            any(b.kind == "hidden" and b.type in ("email", "phone") for b in facts.values())
+            and any(b.type in NAME_TYPES for b in facts.values())):
+        return False  # a new contact has a name and an address to reach them by
     if step.entity == "org" and "create" in step.effects and not any(
             b.type == "company" for b in facts.values()):
         return False  # a supplier made of one phone number is nobody's supplier
