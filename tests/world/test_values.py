@@ -343,6 +343,38 @@ def test_a_meeting_ends_hours_after_it_starts_and_created_updated_keep_their_spr
         spreads.append((changed - made).total_seconds())
     assert max(spreads) > 3 * 86400  # no span rule there: records change days later
 
+def test_a_record_s_amounts_agree_fee_net_and_total_from_one_amount():
+    money = {"type": "number"}
+    schema = {"type": "object", "required": ["amount", "fee", "net_amount", "tax_amount",
+                                             "total_amount", "max_amount"],
+              "properties": {"amount": money, "fee": money, "net_amount": money,
+                             "tax_amount": money, "total_amount": {"type": "string"},
+                             "max_amount": money, "paid_amount": {"type": "integer"}}}
+    limits = set()
+    for seed in range(20):
+        value = value_from_schema(schema, random.Random(seed), resource="payments")
+        amount = value["amount"]
+        assert value["fee"] == round(amount * 0.03, 2)
+        assert value["net_amount"] == round(amount - amount * 0.03, 2) < amount
+        assert value["tax_amount"] == round(amount * 0.1, 2)
+        assert value["total_amount"] == f"{amount + value['tax_amount']:.2f}"  # still a string
+        if "paid_amount" in value:  # integer minor units of the same amount
+            assert value["paid_amount"] == round(amount * 100)
+        limits.add(value["max_amount"])
+    assert len(limits) > 5  # a limit is no part of the payment: its own draw
+    given = value_from_schema(schema, random.Random(0), resource="payments",
+                              overrides={"amount": 200.0, "fee": 1.0})
+    assert (given["amount"], given["fee"], given["net_amount"]) == (200.0, 1.0, 199.0)
+
+
+def test_a_hex_class_draws_one_case_and_a_letter_class_both():
+    rng = random.Random(0)
+    sids = [sample_pattern(r"^AC[0-9a-fA-F]{32}$", rng) for _ in range(20)]
+    assert all(re.fullmatch(r"AC[0-9a-f]{32}", sid) for sid in sids)
+    tokens = "".join(sample_pattern(r"^[A-Za-z0-9]{40}$", rng) for _ in range(5))
+    assert re.search("[A-Z]", tokens) and re.search("[a-z]", tokens)
+
+
 def test_known_ids_are_used_and_converted_to_the_field_type():
     schema = {"type": "object", "required": ["company_id", "companyId"], "properties": {
         "company_id": {"type": "string"}, "companyId": {"type": "integer"}}}

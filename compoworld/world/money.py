@@ -1,0 +1,114 @@
+"""The amounts of one record, made to agree: a fee is a small share of the amount, the net
+is the amount less its fees, a total is the subtotal with its tax and shipping.
+
+Money leaves are drawn field by field (`values.py`), so before this a payment could show a
+net amount larger than its amount, or a total of 83,760 over a subtotal of 578. The
+record's first base amount (`amount`, `price`, `subtotal`, `source_amount`...) anchors the
+rest; every other money field of the record is worked out from it, in its own form (a
+decimal, integer minor units, a string), without a draw of the record's generator, so no
+later value shifts. Limits and budgets (`credit_limit`, `max_amount`) are no part of a
+transaction and keep their own draw. A field the caller gave keeps its value, and anchors
+the others when it is a base amount.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from compoworld.graph.semtypes import split_words
+
+# A field that is a share of the base amount, and its share.
+_PARTS = {"tax": 0.1, "taxes": 0.1, "vat": 0.2, "gst": 0.1, "fee": 0.03, "fees": 0.03,
+          "commission": 0.05, "discount": 0.1, "shipping": 0.05, "freight": 0.05,
+          "delivery": 0.05, "tip": 0.1, "surcharge": 0.02, "handling": 0.02}
+_FEES = frozenset({"fee", "fees", "commission", "surcharge", "handling"})
+_ADDED = frozenset({"tax", "taxes", "vat", "gst", "shipping", "freight", "delivery", "handling"})
+_NET = frozenset({"net"})
+_TOTAL = frozenset({"total", "gross", "grand"})
+# Money that is no amount of this record's transaction: keep its own draw.
+_OWN = frozenset("limit limits max maximum min minimum threshold budget cap target goal "
+                 "credit overdraft allowance quota estimated estimate".split())
+
+
+def _role(key: str) -> str | None:
+    words = set(split_words(key))
+    if words & _OWN:
+        return None
+    if "sub" in words or "subtotal" in words:
+        return "base"
+    part = next((w for w in split_words(key) if w in _PARTS), None)
+    if part is not None:
+        return "part:" + part
+    if words & _NET:
+        return "net"
+    if words & _TOTAL:
+        return "total"
+    return "base"
+
+
+def _major(value: Any, kind: str | None) -> float | None:
+    """An amount in major units (dollars), from its form in a field of JSON type `kind`."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value / 100 if kind == "integer" else float(value)
+    if isinstance(value, float):
+        return value
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _shaped(amount: float, kind: str | None, like: Any) -> Any:
+    """`amount` (major units) in the form of a field of JSON type `kind` holding `like`."""
+    if kind == "integer" or (kind is None and isinstance(like, int)):
+        return round(amount * 100)
+    if isinstance(like, str):
+        return f"{amount:.2f}"
+    return round(amount, 2)
+
+
+def money_agreement(kinds: dict[str, str | None], checks: dict[str, Callable[[Any], bool]]
+                    ) -> Callable[[dict[str, Any], dict[str, Any] | None], None] | None:
+    """For an object whose money fields are `kinds` (key -> JSON type), a function that
+    makes a sampled record's amounts agree in place (given `overrides` stay), or None when
+    the object has fewer than two amounts of one transaction."""
+    roles = {key: role for key in kinds if (role := _role(key)) is not None}
+    if len(roles) < 2 or "base" not in roles.values():
+        return None
+
+    def agree(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        given = overrides or {}
+        present = [key for key in roles if key in out]
+        bases = [key for key in present if roles[key] == "base"]
+        anchor = next((key for key in bases if key in given), bases[0] if bases else None)
+        if anchor is None or len(present) < 2:
+            return
+        base = _major(out[anchor], kinds[anchor])
+        if base is None:
+            return
+        base = abs(base)
+        parts = {}  # a fee the caller gave is the fee; else its share of the amount
+        for key in present:
+            if roles[key].startswith("part:"):
+                name = roles[key][5:]
+                stated = _major(out[key], kinds[key]) if key in given else None
+                parts[name] = round(abs(stated) if stated is not None else base * _PARTS[name], 2)
+        fees = sum(value for name, value in parts.items() if name in _FEES)
+        added = sum(value for name, value in parts.items() if name in _ADDED)
+        worth = {"base": base, "net": base - (fees or round(base * 0.03, 2)),
+                 "total": base + added - parts.get("discount", 0.0)}  # cents that add up
+        for key in present:
+            if key == anchor or key in given:
+                continue
+            role = roles[key]
+            amount = parts[role[5:]] if role.startswith("part:") else worth[role]
+            value = _shaped(amount, kinds[key], out[key])
+            if checks[key](value):
+                out[key] = value
+
+    return agree
