@@ -118,6 +118,8 @@ def _class_pool(items: tuple[tuple[Any, Any], ...]) -> list[str]:
                 for op, arg in members if op in (_sre_c.LITERAL, _sre_c.RANGE)]
     if not pool:
         raise _Unsupported("class")
+    if set(pool) <= _HEX and "a" in pool and "A" in pool:  # a hex id is one case: Twilio's
+        pool = [ch for ch in pool if not ch.isupper()]  # `AC[0-9a-fA-F]{32}` sids are lower
     return pool
 
 
@@ -133,6 +135,7 @@ def _in_class(ch: str, items: list[tuple[Any, Any]]) -> bool:
     return False
 
 
+_HEX = frozenset(string.hexdigits)
 _CLASS_CANDIDATES = string.ascii_letters + string.digits + "-_. +:/@"
 _CATEGORY_TEST: dict[Any, Callable[[str], bool]] = (
     {} if _sre_c is None else {
