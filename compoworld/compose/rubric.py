@@ -33,7 +33,7 @@ import orjson
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
 from compoworld.compose.values import value_at
-from compoworld.graph.semtypes import snake_case, split_words
+from compoworld.graph.semtypes import semantic_type, snake_case, split_words
 from compoworld.reward.rubric import evaluate_criterion, json_equal, value_in_text
 from compoworld.services.modeled import ACTION_LOG
 from compoworld.world.state import State, canonical_json, diff
@@ -141,6 +141,32 @@ def _distinguish(fields: dict[str, Any], record: dict[str, Any], others: list[di
     return fields
 
 
+# Kinds of a contact's details that a record may hold in more than one field: an agent that
+# puts the customer's name in Codat's `customerName`, not `contactName`, did the task.
+_INTERCHANGEABLE = frozenset({"email", "phone", "person_name", "first_name", "last_name",
+                              "company", "address", "username"})
+
+
+def _alternatives(fields: dict[str, Any], schema: dict[str, Any] | None, service: str,
+                  collection: str) -> dict[str, list[str]]:
+    """Per key field of a contact's details, the collection's other fields of its kind
+    (none of them a key field itself)."""
+    props = (schema or {}).get("properties")
+    if not isinstance(props, dict):
+        return {}
+    kinds = {name: semantic_type(name, sub, service=service, resource=collection)
+             for name, sub in props.items() if isinstance(sub, dict)}
+    out = {}
+    for name in fields:
+        kind = kinds.get(name)
+        if kind in _INTERCHANGEABLE:
+            others = [other for other, k in kinds.items()
+                      if k == kind and other != name and other not in fields]
+            if others:
+                out[name] = others
+    return out
+
+
 def _key_fields(record: dict[str, Any], id_field: str, given: list[tuple[str, Any]],
                 generated: set[str]) -> dict[str, Any]:
     fields = {name: value for name, value in record.items()
@@ -210,6 +236,10 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                        and (snake_case(name), value) in own_words and name not in fields]
             if written:  # a message's body: any words of the agent's, but some
                 params["written"] = written
+            alternatives = _alternatives(fields, after.schemas.get(collection), service,
+                                         collection)
+            if alternatives:  # the name in `customerName` as well as in `contactName`
+                params["alternatives"] = alternatives
             criteria.append(_Target(Criterion(
                 id="", kind="record_created", service=service, description="",
                 params=params,

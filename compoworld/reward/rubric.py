@@ -6,7 +6,9 @@ Semantics, per criterion kind:
   collection and not in the start state's, so a pre-existing record never counts) has every
   key field equal to the expected value (`json_equal`), and every field named in the
   optional `written` (a message's body: the agent's own words) holds text of two words at
-  least. A `written` that is not a list of names is malformed.
+  least. A `written` that is not a list of names is malformed. An optional `alternatives`
+  (key field -> other field names) lets the value sit in another field of the same kind:
+  a customer's name in `customerName` where the gold call filled `contactName`.
 - `field_equals`: the record with that id exists in the end state and each named field
   equals its value (a missing field reads as null). An empty `fields` is malformed.
 - `record_deleted`: the id existed in the start state and does not in the end state.
@@ -135,10 +137,17 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
     written = criterion.params.get("written", [])
     if not isinstance(written, list) or not all(isinstance(name, str) for name in written):
         raise TypeError("written must be a list of field names")
+    alternatives = criterion.params.get("alternatives", {})
+    if not isinstance(alternatives, dict) or not all(
+            isinstance(names, list) and all(isinstance(n, str) for n in names)
+            for names in alternatives.values()):
+        raise TypeError("alternatives must map field names to lists of field names")
     old = before.records(collection)
     new = after.records(collection)
     return any(
-        all(json_equal(record.get(name), value) for name, value in fields.items())
+        all(any(json_equal(record.get(field), value)
+                for field in (name, *alternatives.get(name, ())))
+            for name, value in fields.items())
         and all(_says_something(record.get(name)) for name in written)
         for key, record in new.items() if key not in old
     )

@@ -272,3 +272,48 @@ def test_a_message_body_the_agent_writes_is_checked_for_words() -> None:
     silent = {"sms": State(collections={ACTION_LOG: {"e1": {**event, "body": ""}}})}
     assert evaluate_criterion(created, start, end, "") is True
     assert evaluate_criterion(created, start, silent, "") is False
+
+
+def test_a_contact_s_name_may_sit_in_another_name_field_of_the_record() -> None:
+    """A customer created with its name in `customerName` passes a check built from a gold
+    call that filled `contactName`: the rubric lists the record's other fields of that kind
+    as alternatives. An unrelated field (`notes`) is none, and a wrong name still fails."""
+    from compoworld.compose.records import Binding, GoldCall
+
+    schema = {"type": "object", "properties": {
+        "id": {"type": "string"}, "contactName": {"type": "string"},
+        "customerName": {"type": "string"}, "notes": {"type": "string"},
+        "emailAddress": {"type": "string", "format": "email"}}}
+    record = {"id": "c1", "contactName": "Ben Ito", "emailAddress": "ben.ito@example.com"}
+
+    def made(**fields: Any) -> dict[str, State]:
+        return {"books": State(schemas={"customers": schema},
+                               collections={"customers": {"c1": {"id": "c1", **fields}}})}
+
+    start = {"books": State(schemas={"customers": schema})}
+    calls = [GoldCall(tool="books__create_customer", service="books", effect="create",
+                      arguments={"contactName": "Ben Ito", "emailAddress": record["emailAddress"]},
+                      bindings={"contactName": Binding(kind="hidden", type="person_name", step=0,
+                                                       field="name", path="name"),
+                                "emailAddress": Binding(kind="hidden", type="email", step=0,
+                                                        field="email", path="email")},
+                      result=record)]
+    rubric = build_rubric(start, made(**record), calls, [], {"books": "Books"})
+    created = next(c for c in rubric if c.kind == "record_created")
+    assert created.params["alternatives"]["contactName"] == ["customerName"]
+    assert "notes" not in str(created.params["alternatives"])
+    other = made(customerName="Ben Ito", emailAddress=record["emailAddress"])
+    assert evaluate_criterion(created, start, other, "") is True
+    wrong = made(customerName="Ana Ruiz", emailAddress=record["emailAddress"])
+    assert evaluate_criterion(created, start, wrong, "") is False
+    noted = made(notes="Ben Ito", emailAddress=record["emailAddress"])
+    assert evaluate_criterion(created, start, noted, "") is False
+
+
+def test_malformed_alternatives_fail_without_raising() -> None:
+    start, end = _sent("Your refund is on its way.")
+    for alternatives in ({"To": "to"}, ["To"], {"To": [1]}):
+        criterion = Criterion(id="c1", kind="record_created", service="sms", description="x",
+                              params={"collection": "messages", "fields": {"To": "+12709238138"},
+                                      "alternatives": alternatives})
+        assert evaluate_criterion(criterion, start, end, "") is False
