@@ -122,7 +122,7 @@ def compose_task(
     for plan in plans[:PATTERN_TRIES]:  # each on a fresh world: a failed walk may have written
         world = library.world(world_seed)
         walk = random_walk(library.graph, world, start, rng, config or WalkConfig(), plan=plan,
-                           apps=library.work_apps() if plan else None)
+                           apps=library.apps() if plan else None)
         if not walk.failure:
             break
     if walk.failure:

@@ -24,9 +24,11 @@ import orjson
 from compoworld.compose.naming import app_name
 from compoworld.compose.patterns import (
     NON_WORK_DOMAINS,
+    Apps,
     Pattern,
     business_shares,
     feasible,
+    keeps_customers,
     patterns_from,
 )
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
@@ -110,7 +112,7 @@ class ServiceLibrary:
     _pools: dict[int, Pool] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # coded tool -> handler source
     _plans: dict[str, list[Pattern]] = field(default_factory=dict)
-    _work: frozenset[str] | None = None
+    _apps: Apps | None = None
     _meaning: dict[str, float] = field(default_factory=dict)
 
     def meaning(self, service: str) -> float:
@@ -124,20 +126,28 @@ class ServiceLibrary:
 
     def patterns_at(self, start: str) -> list[Pattern]:
         """The workflow patterns a walk from `start` can follow past its first step (none
-        from an app of a category no workflow runs through: `work_apps`)."""
+        from an app of a category no workflow runs through, `work_apps`; none about a
+        customer from an app that keeps no customers, `Apps.allow`)."""
         if start not in self._plans:
             node = self.graph.nodes[start]
             self._plans[start] = [p for p in patterns_from(node)
-                                  if feasible(self.graph, start, p)] \
-                if node.service in self.work_apps() else []
+                                  if self.apps().allow(node.service, p.steps[0])
+                                  and feasible(self.graph, start, p)]
         return self._plans[start]
 
     def work_apps(self) -> frozenset[str]:
         """The services whose corpus category is one people run business workflows in."""
-        if self._work is None:
-            self._work = frozenset(name for name, info in self.infos.items()
-                                   if info.domain not in NON_WORK_DOMAINS)
-        return self._work
+        return self.apps().work
+
+    def apps(self) -> Apps:
+        """The work apps, and those of them that keep customers (`keeps_customers`)."""
+        if self._apps is None:
+            work = frozenset(name for name, info in self.infos.items()
+                             if info.domain not in NON_WORK_DOMAINS)
+            self._apps = Apps(work, frozenset(
+                name for name in work if keeps_customers(
+                    self.infos[name].domain, self.infos[name].app, self.infos[name].description)))
+        return self._apps
 
     @classmethod
     def from_store(cls, store: Any, run_id: str) -> ServiceLibrary:

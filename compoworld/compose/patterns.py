@@ -16,6 +16,7 @@ patterns a start tool can begin.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -119,6 +120,9 @@ _NOT_COLLEAGUES = frozenset("end customer customers consumer consumers visitor v
 # An account statement mailed to a customer is no welcome or invitation of theirs.
 _STATEMENTS = frozenset({"statement", "statements"})
 _QUOTES = frozenset("quote quotes estimate estimates proposal proposals".split())  # no bill
+# A customer's invoice, no supplier's bill: an order is not billed to us, nor is a receipt
+# sent for a bill we pay.
+_SALES_INVOICE = _QUOTES | {"bill", "bills"}
 _REFUNDS = frozenset("refund refunds credit payout reversal reverse transfer transfers".split())
 # Verbs of a write that undoes, files or rates a record rather than making the step's one:
 # "mark the comment as read" sends no welcome, "void the payment" books none.
@@ -183,7 +187,7 @@ PATTERNS: tuple[Pattern, ...] = (
        _refund(), _send("email", "phone")),
     # billing
     _p("invoice_receipt", "billing", "send a customer their receipt",
-       Step(READ, "invoice", avoid=_QUOTES), _send("email", "phone", "name")),
+       Step(READ, "invoice", avoid=_SALES_INVOICE), _send("email", "phone", "name")),
     _p("payment_receipt", "billing", "confirm a payment to the payer",
        Step(READ, "payment"), _send("email", "phone", "name")),
     _p("payment_ledger", "billing", "record a payment in the books",
@@ -191,7 +195,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("invoice_payment", "billing", "record the payment of an invoice",
        Step(READ, "invoice", avoid=_QUOTES), _book()),
     _p("order_invoice", "billing", "invoice a customer's order",
-       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES)),
+       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_SALES_INVOICE)),
     _p("customer_payments", "billing", "check what a customer has paid",
        Step(READ, "person"), Step(READ, "payment", _KEYS)),
     # commerce
@@ -272,13 +276,13 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("ticket_customer_task", "support", "find the customer behind a ticket and plan a fix",
        Step(READ, "ticket"), Step(READ, "person", _KEYS), Step(MAKE, "task", _CONTACT)),
     _p("invoice_payment_receipt", "billing", "record an invoice's payment and send a receipt",
-       Step(READ, "invoice", avoid=_QUOTES), _book(),
+       Step(READ, "invoice", avoid=_SALES_INVOICE), _book(),
        _send("email", "phone", "name")),
     _p("company_account_contact", "sales", "set up a company and its contact person",
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone")),
        Step(MAKE, "person", ("company", "email", "phone"))),
     _p("order_invoice_message", "billing", "invoice an order and tell the customer",
-       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_QUOTES),
+       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_SALES_INVOICE),
        _send("email", "phone", "name")),
     _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
        Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),
@@ -322,6 +326,49 @@ _PLUMBING = frozenset("verify verification resend confirm confirmation password 
 NON_WORK_DOMAINS = frozenset({"open_data", "entertainment", "media", "text", "transport",
                               "search", "analytics", "hosting", "cloud", "monitoring", "iot",
                               "security", "machine_learning", "backend"})
+
+
+# What says an app keeps a business's customers (a CRM, a shop, the books, a booking or
+# support desk): its corpus category, or a word of its name or description. Google Mirror
+# (Glass timeline users), an SMS gateway's contact list, Twilio's chat users, a learning
+# platform's learners are no customers anyone onboards, bills or looks up.
+CUSTOMER_DOMAINS = frozenset({"customer_relation", "ecommerce", "financial", "payment",
+                              "marketing", "email", "support"})
+_CUSTOMER_WORDS = frozenset("crm contacts leads sales shop shops shopper shoppers commerce "
+                            "ecommerce e-commerce accounting invoicing invoices billing booking "
+                            "bookings appointments helpdesk ticketing newsletter".split())
+
+
+def keeps_customers(domain: str, title: str, description: str) -> bool:
+    """Whether an app of corpus category `domain`, named `title` and described by
+    `description`, is one where a business keeps its customers."""
+    words = set(split_words(f"{title} {description[:600]}")) | set(
+        re.findall(r"[a-z]+(?:-[a-z]+)?", f"{title} {description[:600]}".lower()))
+    return domain in CUSTOMER_DOMAINS or bool(words & _CUSTOMER_WORDS)
+
+
+def for_customers(step: Step) -> bool:
+    """Whether a step is on a customer (a lead, a contact, the payer of a ticket's refund)
+    rather than a colleague: any person step but the hiring one's."""
+    return step.entity == "person" and not step.words & _COLLEAGUES
+
+
+def vendor(service: str) -> str:
+    """The company behind a service (`onsched_com_setup` -> `onsched`): two APIs of one
+    vendor share their records, so a copy from one into the other is no task."""
+    return service.split("_", 1)[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Apps:
+    """The services a patterned walk may call: the work apps, and of them those that keep
+    customers (for the steps on a customer)."""
+
+    work: frozenset[str]
+    customers: frozenset[str]
+
+    def allow(self, service: str, step: Step) -> bool:
+        return service in (self.customers if for_customers(step) else self.work)
 
 
 def business_shares(nodes: Iterable[ToolNode]) -> dict[str, float]:

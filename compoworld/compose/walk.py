@@ -34,6 +34,7 @@ from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
 from compoworld.compose.patterns import (
+    Apps,
     Pattern,
     Step,
     business_shares,
@@ -42,6 +43,7 @@ from compoworld.compose.patterns import (
     fits,
     taken_by,
     tool_entity,
+    vendor,
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.references import item_head
@@ -132,18 +134,18 @@ class Walk:
     subject: dict[int, str] = field(default_factory=dict)
     about: str = ""  # the entity of a pattern's first step: what the workflow is about
     gist: str = ""  # what the workflow's message says (`Pattern.gist`)
-    apps: frozenset[str] | None = None  # the services a patterned walk may call
+    apps: Apps | None = None  # the services a patterned walk may call, per step
 
 
 def random_walk(
     graph: DependencyGraph, world: WalkWorld, start: str, rng: random.Random,
     config: WalkConfig = WalkConfig(), plan: Pattern | None = None,
-    apps: frozenset[str] | None = None,
+    apps: Apps | None = None,
 ) -> Walk:
     """Walk from `start` (a read tool), executing each call on `world`; with `plan` (a
     workflow pattern whose first step `start` fits) one call per step of the pattern, each
     a tool that fits its step and takes a value of an attribute the step asks for, in one
-    of `apps` (every service, when None)."""
+    `apps` allows for it (every service, when None)."""
     walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps,
                 gist=plan.gist if plan else "")
     found: list[list[Found]] = []
@@ -216,14 +218,15 @@ def _step(
                       walk.calls[step].tool, source.field, source.type, config.edge_threshold)
                   if (graph.nodes[t].effect == "read" or graph.nodes[t].writes)
                   and (plan is None or fits(graph.nodes[t], plan))]
-        if plan:  # an Airflow user is no lead's new home; a copy into its own app, no copy
+        if plan:  # an Airflow user is no lead's new home; a copy into its own app, or its
+            # vendor's other API (OnSched Consumer -> OnSched Setup), no copy
             copy = plan.entity == walk.about and "create" in plan.effects \
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
             # (Twilio sends texts, though most of its tools are about calls)
             takers = [c for c in takers if (plan.entity == "message"
                                             or _business(graph, graph.nodes[c[0]].service))
-                      and (walk.apps is None or graph.nodes[c[0]].service in walk.apps)
-                      and not (copy and graph.nodes[c[0]].service == here)
+                      and (walk.apps is None or walk.apps.allow(graph.nodes[c[0]].service, plan))
+                      and not (copy and vendor(graph.nodes[c[0]].service) == vendor(here))
                       and not _other_side(graph, walk, plan, graph.nodes[c[0]])]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it

@@ -9,7 +9,16 @@ import pytest
 
 from compoworld.compose.build import compose_task
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.patterns import BY_NAME, PATTERNS, fits, patterns_from
+from compoworld.compose.patterns import (
+    BY_NAME,
+    PATTERNS,
+    Apps,
+    Step,
+    fits,
+    keeps_customers,
+    patterns_from,
+    vendor,
+)
 from compoworld.compose.records import Task
 from compoworld.compose.stage import start_tools
 from compoworld.graph.depgraph import EDGE_THRESHOLD
@@ -129,3 +138,41 @@ def test_messages_say_something_and_a_write_carries_one_amount(library, tasks):
                        and b.type == "money"]
             assert len(amounts) <= 1, (call.tool, call.arguments)
     assert messages >= 5
+
+
+@pytest.mark.parametrize(("domain", "title", "description", "keeps"), [
+    ("customer_relation", "SalesLoft", "", True),
+    ("developer_tools", "Apideck CRM", "Welcome to the CRM API.", True),
+    ("collaboration", "OnSched Consumer", "Custom apps for Online Booking.", True),
+    ("other", "Google Mirror", "Interacts with Glass users via the timeline.", False),
+    ("telecom", "Twilio Conversations", "This is the public Twilio REST API.", False),
+    ("education", "Learnifier", "Learnifier", False),
+    ("developer_tools", "Snyk", "Available to customers on Business plans.", False),
+])
+def test_an_app_keeps_customers_by_its_category_or_its_words(domain, title, description, keeps):
+    assert keeps_customers(domain, title, description) is keeps
+
+
+def test_customer_steps_take_customer_apps_and_a_colleague_any_work_app():
+    apps = Apps(work=frozenset({"crm", "mirror", "team"}), customers=frozenset({"crm"}))
+    lead, hire = BY_NAME["lead_to_contact"].steps[1], BY_NAME["new_hire"].steps[1]
+    assert apps.allow("crm", lead) and not apps.allow("mirror", lead)
+    assert apps.allow("mirror", hire) and apps.allow("team", hire)
+    assert not apps.allow("elsewhere", hire)
+    message = BY_NAME["lead_welcome"].steps[1]
+    assert apps.allow("team", message)  # a message may go through any work app
+    assert vendor("onsched_com_setup") == vendor("onsched_com_consumer") != vendor("avaza_com")
+
+
+def test_a_customer_s_invoice_is_no_supplier_bill():
+    from compoworld.graph.depgraph import ToolNode
+
+    def node(name: str, resource: str) -> ToolNode:
+        return ToolNode(name=name, service="books", effect="create", implementation="compiled",
+                        resource=resource, params={"amount": "money"}, required=("amount",),
+                        outputs={"id": "books.invoices.id"})
+
+    raise_it = BY_NAME["order_invoice"].steps[1]
+    assert fits(node("books__create_invoice", "invoices"), raise_it)
+    assert not fits(node("books__bills_add", "bills"), raise_it)
+    assert fits(node("books__bills_add", "bills"), Step(("create",), "invoice"))
