@@ -53,7 +53,7 @@ from compoworld.world.fieldsources import NAME_TYPES
 _ACTS = {
     "person": ("add {them} as {a} in {app}", "set {them} up as {a} in {app}"),
     "staff": ("add {them} as {a} in {app}",),
-    "message": ("send {them} {a} through {app}", "write to {them} in {app} with {a}"),
+    "message": ("send {them} {a} through {app}", "send {them} {a} in {app}"),
     "payment": ("record {it} in {app} as {a}", "book {it} in {app} as {a}"),
     "invoice": ("raise {a} for {it} in {app}", "bill {it} in {app} with {a}"),
     "order": ("place {a} for {it} in {app}",),
@@ -75,6 +75,7 @@ _PEOPLE = {"person", "staff"}
 _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address attendee "
                            "attendees invitee invitees mobile".split())
 _PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "region"})
+_KEY_WORDS = {"email": "email address", "phone": "phone number", "username": "username"}
 _MONEY_WORDS = frozenset("amount total price cost sum subtotal fee balance".split())
 _TIME_WORDS = frozenset("start starts end ends begin finish".split())
 # what "their contact details" covers: a request names these facts no more than a person
@@ -92,13 +93,17 @@ def write_scenario(
     steps = list(pattern.steps[1:])
     if len(answer) == 1 and not writes and len(calls) == len(pattern.steps) == 2:
         return _Scenario(calls, titles, rng, resources or {}, pattern).lookup(answer[0])
-    if answer or not writes or len(writes) != len(steps) or calls[0].effect != "read" \
-            or any(s.effects == ("update",) for s in steps):
+    # a second read the workflow needs (the customer behind a ticket) is said as a find
+    found = reads_midway(calls)
+    if found and not (calls[1].effect == "read" and not reads_midway(calls[1:])
+                      and steps[0].effects == ("read",)):
         return None
-    if reads_midway(calls):
-        return None  # a read the workflow needs (the customer behind a ticket)
+    acts = steps[1:] if found else steps
+    if answer or not writes or len(writes) != len(acts) or calls[0].effect != "read" \
+            or any(s.effects == ("update",) for s in acts):
+        return None
     writer = _Scenario(calls, titles, rng, resources or {}, pattern)
-    return writer.text(writes, steps)
+    return writer.text(writes, acts, found=found)
 
 
 def reads_midway(calls: list[GoldCall]) -> bool:
@@ -125,6 +130,7 @@ class _Scenario(_Goal):
         self.it, self.them, self.its = ("them", "them", "their") if entity in _PEOPLE else \
             ("it", "it", "its")
         self.item = self._subject_item()
+        self.subject_step = 0  # the call whose record the acts are about (1 past a find)
         self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
 
     def _subject_item(self) -> tuple[str, Selector | None] | None:
@@ -135,14 +141,19 @@ class _Scenario(_Goal):
                     return item_head(binding.path or ""), binding.selector
         return None
 
-    def text(self, writes: list[int], steps: list[Step]) -> str | None:
+    def text(self, writes: list[int], steps: list[Step], found: bool = False) -> str | None:
         if self.item is None:
             return None
         subject = self.record(0, self.item[1])
+        finding = self.find() if found else None
+        if found and finding is None:
+            return None
         acts = [self.act(i, step) for i, step in zip(writes, steps, strict=True)]
         if any(a is None for a in acts):
             return None
         opener = self.rng.choice(_OPENERS).format(p=self.pattern.purpose, s=subject)
+        if finding is not None:  # `Please find the customer in CRM with the same email
+            acts[0] = f"{finding} and {acts[0]}"  # address and send them a message ...`
         sentences = [end(opener), end(f"Please {acts[0]}.")]
         sentences += [end(self.rng.choice(_THEN).format(a)) for a in acts[1:]]
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
@@ -179,6 +190,36 @@ class _Scenario(_Goal):
                   f"its {label}."
         return " ".join(cap(s) for s in [*self.facts_first, end(opener), end(ask)])
 
+    def find(self) -> str | None:
+        """`find the customer in CRM with the same email address`: the second read, a
+        record looked up by values of the subject; what follows is about that record."""
+        call, noun = self.calls[1], self.nouns[1]
+        if call.service == self.calls[0].service:
+            return None
+        keys: dict[str, None] = {}
+        filters = []
+        for param, binding, value in self.args(call):
+            source = self.resolve(binding, value)
+            if source.kind == "hidden" and source.step == 0 and not is_entity_id(source.type):
+                keys[_KEY_WORDS.get(source.type) or _field(source)] = None
+            elif binding.kind == "visible":
+                filters.append(f" whose {param_words(param, noun)} is {self.value(binding, value)}")
+            elif binding.kind == "hidden":
+                return None  # a lookup by an id the agent must work out: no find to say
+        if not keys:
+            return None
+        head = next((item_head(b.path or "") for c in self.calls[2:] for b in c.bindings.values()
+                     if b.kind == "hidden" and b.step == 1), None)
+        if head is None:
+            return None
+        self.item = (head, None)  # the acts that follow are on the record found
+        self.subject_step = 1
+        self.it, self.them, self.its = ("them", "them", "their") if \
+            self.pattern.steps[1].entity in _PEOPLE else ("it", "it", "its")
+        self.named[(1, "")] = "them" if self.them == "them" else "it"
+        return (f"find the {noun} in {self.title(call.service)}{''.join(filters)} with the "
+                f"same {join_words(list(keys), self.rng)}")
+
     def act(self, step: int, kind: Step) -> str | None:
         call, noun = self.calls[step], self.nouns[step]
         forms = _REFUND if kind.words and "refund" in kind.words else _ACTS.get(kind.entity)
@@ -187,12 +228,13 @@ class _Scenario(_Goal):
         carried, made, rest = [], [], []
         for param, binding, value in self.args(call):
             source = self.resolve(binding, value)
-            if source.kind == "hidden" and source.step == 0 \
+            if source.kind == "hidden" and source.step == self.subject_step \
                     and item_head(source.path or "") == self.item[0]:
                 carried.append((param, source))
-            elif source.kind == "hidden" and source.step is not None \
-                    and 0 < source.step < step and self.calls[source.step].effect != "read":
-                made.append((param, source))  # the new order's total into the invoice
+            elif source.kind == "hidden" and source.step is not None and source.step < step \
+                    and (self.calls[source.step].effect != "read" or source.step == 0 < (
+                        self.subject_step)):  # the new order's total into the invoice
+                made.append((param, source))  # (or the ticket's, past the customer found)
             elif binding.kind == "visible" and is_tenant_id(binding.type):
                 self.settings.setdefault(self.title(call.service), []).append(
                     (singularize(binding.type.split(".")[1]), quote(value)))
@@ -221,7 +263,7 @@ class _Scenario(_Goal):
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
-                details += f", writing a short message of your own {self.gist or 'about it'}"
+                details += f" {self.gist or 'about it'}, in your own words"
             else:
                 details += ", with a short note of your own about it"
         return f"{text}{facts}{details}"
@@ -298,8 +340,8 @@ class _Scenario(_Goal):
     def _subject_leaves(self) -> list[tuple[str, Any]]:
         """(key, value) of every leaf of the subject item, nested objects included."""
         try:
-            item = value_at(self.calls[0].result, self.item[0]) if self.item and self.item[0] \
-                else self.calls[0].result
+            result = self.calls[self.subject_step].result
+            item = value_at(result, self.item[0]) if self.item and self.item[0] else result
         except KeyError:
             return []
         out: list[tuple[str, Any]] = []

@@ -162,3 +162,39 @@ def test_a_person_s_name_and_email_are_their_contact_details():
         assert text is not None
         assert "their contact details" in text and "email address" not in text, text
         assert "Ann Lee" not in text and "ann.lee@example.org" not in text, text
+
+
+def test_the_customer_behind_an_order_is_found_by_the_order_s_email_then_written_to():
+    """order -> customer lookup -> message: the lookup is said as a find ("find the customer
+    in CRM with the same email address"), and the message goes to `them`, the customer."""
+    order = {"id": "o1", "title": "Board Game", "email": "ann.lee@example.org"}
+    customer = {"id": "c1", "name": "Ann Lee", "email": "ann.lee@example.org",
+                "phone": "+14155550123"}
+    calls = [
+        GoldCall(tool="shop__list_orders", service="shop", effect="read",
+                 arguments={"title": "Board Game"},
+                 bindings={"title": Binding(kind="visible", type="title")},
+                 result={"data": [order]}),
+        GoldCall(tool="crm__list_customers", service="crm", effect="read",
+                 arguments={"email": order["email"]},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email")},
+                 result={"data": [customer]}),
+        GoldCall(tool="sms__send_sms", service="sms", effect="action",
+                 arguments={"to": customer["phone"], "body": "Hello Ann! Your order shipped."},
+                 bindings={"to": Binding(kind="hidden", type="phone", step=1,
+                                         field="data[].phone", path="data[0].phone"),
+                           "body": Binding(kind="free", type="text")},
+                 result={"sid": "SM1"}),
+    ]
+    titles = {"shop": "Shop", "crm": "CRM", "sms": "Texts"}
+    resources = {"shop__list_orders": "orders", "crm__list_customers": "customers",
+                 "sms__send_sms": None}
+    for seed in range(8):
+        text = write_scenario(calls, [], titles, random.Random(seed),
+                              BY_NAME["order_customer_message"], resources=resources)
+        assert text is not None
+        assert '"Board Game"' in text and "find the customer in CRM with the same email " \
+            "address and send them a" in text, text
+        assert "about their order, in your own words" in text, text
+        assert order["email"] not in text and customer["phone"] not in text, text
