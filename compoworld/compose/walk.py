@@ -246,6 +246,8 @@ def _step(
         node = graph.nodes[target]
         if param in _environment_params(world.service(node.service), node):
             continue  # an api key or a page size never carries a found value
+        if not _same_units(source, _schema(world, node, param)):
+            continue  # Velo's 84470 (minor units) is no Avaza amount of 84,470
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
@@ -481,7 +483,7 @@ def _bind(
                  and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)
                                         and _own_id(graph, walk, i, f)))
                  and f.type == kind and is_link_type(kind)
-                 and not _said(f.value, stated)
+                 and not _said(f.value, stated) and _same_units(f, properties.get(param, {}))
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
                  >= config.edge_threshold]
         # a workflow carries what it knows: the customer's email *and* name go into a refund
@@ -805,6 +807,17 @@ def _environment_value(
 def _hidden(source: Found, step: int) -> Binding:
     return Binding(kind="hidden", type=source.type, step=step, field=source.field,
                    path=source.path, selector=source.selector)
+
+
+def _same_units(source: Found, schema: dict[str, Any]) -> bool:
+    """Whether an amount keeps its meaning in a parameter: the world's integer amounts are
+    minor units (cents) and its decimal ones major units, so an integer amount goes only
+    into an integer parameter and a decimal one never does."""
+    if source.type != "money" or isinstance(source.value, bool) \
+            or not isinstance(source.value, int | float):
+        return True
+    kind = schema.get("type") if isinstance(schema, dict) else None
+    return isinstance(source.value, int) == (kind == "integer")
 
 
 def _coerce(value: Any, schema: dict[str, Any]) -> Any:

@@ -124,3 +124,19 @@ def test_a_workflow_s_message_greets_its_person_by_first_name():
         "Hello Ben! A quick note welcoming you aboard."
     assert _first_name(Walk(calls=[read], subject={0: "data[0]"}, about="person")) == ""
     assert _first_name(Walk(calls=[read], subject={0: "data[1]"}, about="order")) == ""
+
+
+@pytest.mark.parametrize(("value", "kind", "keeps"), [
+    (84470, "integer", True), (84470, "number", False), (844.7, "number", True),
+    (844.7, "integer", False), (844.7, "string", True), ("844.70", "integer", True),
+])
+def test_an_amount_moves_only_between_fields_of_its_units(value, kind, keeps):
+    """Integer amounts are minor units, decimals major ones: Velo's 84470 cents are no
+    Avaza amount of 84,470."""
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _same_units
+
+    found = Found("data[].amount", "data[0].amount", value, "money", None)
+    assert _same_units(found, {"type": kind}) is keeps
+    email = Found("data[].email", "data[0].email", 7, "email", None)
+    assert _same_units(email, {"type": "number"})  # only amounts have units
