@@ -23,6 +23,7 @@ import orjson
 
 from compoworld.compose.naming import app_name
 from compoworld.compose.patterns import (
+    NO_CALENDAR_DOMAINS,
     NON_WORK_DOMAINS,
     Apps,
     Pattern,
@@ -140,13 +141,16 @@ class ServiceLibrary:
         return self.apps().work
 
     def apps(self) -> Apps:
-        """The work apps, and those of them that keep customers (`keeps_customers`)."""
+        """The work apps, those of them that keep customers (`keeps_customers`) and those
+        that keep a calendar."""
         if self._apps is None:
             work = frozenset(name for name, info in self.infos.items()
                              if info.domain not in NON_WORK_DOMAINS)
             self._apps = Apps(work, frozenset(
                 name for name in work if keeps_customers(
-                    self.infos[name].domain, self.infos[name].app, self.infos[name].description)))
+                    self.infos[name].domain, self.infos[name].app, self.infos[name].description)),
+                calendars=frozenset(name for name in work
+                                    if self.infos[name].domain not in NO_CALENDAR_DOMAINS))
         return self._apps
 
     @classmethod

@@ -119,6 +119,12 @@ _NOT_COLLEAGUES = frozenset("end customer customers consumer consumers visitor v
                             "subscriber subscribers".split())
 # An account statement mailed to a customer is no welcome or invitation of theirs.
 _STATEMENTS = frozenset({"statement", "statements"})
+# Records of the business's own side: its shop locations (a POS's merchants), its sending
+# identities (Postmark's sender signatures), its admins. None is a customer or a client.
+_OUR_SIDE = frozenset("merchant merchants sender senders signature signatures admin admins "
+                      "operator operators".split())
+# What a customer paid is a payment of theirs, no expense, category or tax line.
+_NOT_PAID = frozenset("expense expenses category categories tax taxes".split())
 _QUOTES = frozenset("quote quotes estimate estimates proposal proposals".split())  # no bill
 # A customer's invoice, no supplier's bill: an order is not billed to us, nor is a receipt
 # sent for a bill we pay.
@@ -197,7 +203,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("order_invoice", "billing", "invoice a customer's order",
        _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_SALES_INVOICE)),
     _p("customer_payments", "billing", "check what a customer has paid",
-       Step(READ, "person"), Step(READ, "payment", _KEYS)),
+       Step(READ, "person"), Step(READ, "payment", _KEYS, avoid=_NOT_PAID)),
     # commerce
     _p("order_followup", "commerce", "update a customer about their order",
        _SALE, _send("email", "phone", "name")),
@@ -359,16 +365,25 @@ def vendor(service: str) -> str:
     return service.split("_", 1)[0]
 
 
+# Corpus categories whose apps keep no calendar: a map app's "event" is a spot on a map.
+NO_CALENDAR_DOMAINS = frozenset({"location"})
+
+
 @dataclass(frozen=True, slots=True)
 class Apps:
     """The services a patterned walk may call: the work apps, and of them those that keep
-    customers (for the steps on a customer)."""
+    customers (for the steps on a customer) and those that keep a calendar (events)."""
 
     work: frozenset[str]
     customers: frozenset[str]
+    calendars: frozenset[str] | None = None  # (every work app, when None)
 
     def allow(self, service: str, step: Step) -> bool:
-        return service in (self.customers if for_customers(step) else self.work)
+        if for_customers(step):
+            return service in self.customers
+        if step.entity == "event" and self.calendars is not None:
+            return service in self.calendars
+        return service in self.work
 
 
 def business_shares(nodes: Iterable[ToolNode]) -> dict[str, float]:
@@ -387,6 +402,8 @@ def fits(node: ToolNode, step: Step) -> bool:
     words = set(split_words(node.name.rsplit("__", 1)[-1])) | set(split_words(node.resource or ""))
     if words & _PLUMBING:
         return False
+    if (for_customers(step) or step.entity == "org") and words & _OUR_SIDE:
+        return False  # a POS's merchant or a Postmark sender signature is no client of ours
     if node.effect != "read" and not node.writes:
         return False  # a simulated write changes nothing to check
     if step.words and not words & step.words:

@@ -173,6 +173,19 @@ def test_a_customer_s_invoice_is_no_supplier_bill():
                         outputs={"id": "books.invoices.id"})
 
     raise_it = BY_NAME["order_invoice"].steps[1]
+    def reader(resource: str) -> ToolNode:
+        return ToolNode(name=f"app__list_{resource}", service="app", effect="read",
+                        implementation="compiled", resource=resource, params={},
+                        required=(), outputs={"data[].email": "email"})
+
+    contact, company = BY_NAME["contact_lookup"].steps[0], BY_NAME["company_account"].steps[0]
+    assert fits(reader("customers"), contact) and fits(reader("companies"), company)
+    assert not fits(reader("senders"), contact)  # a Postmark sender is our own identity
+    assert not fits(reader("merchants"), company)  # a POS's merchant is our own shop
+    apps = Apps(work=frozenset({"maps", "cal"}), customers=frozenset(),
+                calendars=frozenset({"cal"}))
+    event = BY_NAME["event_copy"].steps[1]
+    assert apps.allow("cal", event) and not apps.allow("maps", event)
     assert fits(node("books__create_invoice", "invoices"), raise_it)
     assert not fits(node("books__bills_add", "bills"), raise_it)
     assert fits(node("books__bills_add", "bills"), Step(("create",), "invoice"))
