@@ -320,7 +320,8 @@ class _Scenario(_Goal):
             else:
                 kinds[field] = None
         details = [k for k in kinds if k in _CONTACT_DETAILS]
-        if len(details) >= 2:  # `their contact details`: the name, email and phone anyone
+        if "name" in details and {"email address", "phone number"} & set(details):
+            # `their contact details`: the name, and an email or phone, that anyone
             kinds = {"contact details": None} | {k: None for k in kinds  # adding a person
                                                  if k not in _CONTACT_DETAILS}  # copies
         parts = [f"{self.its} {join_words(list(kinds), self.rng)}"] if kinds else []

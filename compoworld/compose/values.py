@@ -15,6 +15,7 @@ from typing import Any
 
 from compoworld.compose.naming import render_value
 from compoworld.compose.records import Selector
+from compoworld.graph.semtypes import split_words
 from compoworld.reward.rubric import value_in_text
 
 MAX_ITEMS = 20  # list items looked at per list
@@ -98,8 +99,9 @@ def _selector(
     types = {p[len(prefix):]: t for p, t in outputs.items() if p.startswith(prefix)}
     own = inner.split(".")[0]
     ranked = sorted(
-        (key for key, value in element.items()
-         if key != own and isinstance(value, str) and len(value.strip()) >= 3),
+        (key for key, value in element.items()  # (nobody knows a company by its fax)
+         if key != own and isinstance(value, str) and len(value.strip()) >= 3
+         and "fax" not in split_words(key)),
         key=lambda k: (_rank(types.get(k, ""), NAMING_TYPES),
                        _rank(k.lower(), NAMING_FIELDS), k),
     )

@@ -198,3 +198,28 @@ def test_the_customer_behind_an_order_is_found_by_the_order_s_email_then_written
             "address and send them a" in text, text
         assert "about their order, in your own words" in text, text
         assert order["email"] not in text and customer["phone"] not in text, text
+
+
+def test_a_name_and_a_fax_are_said_as_such_not_as_contact_details():
+    """"Contact details" promise a name and a way to reach the person (an email or phone);
+    a name and a fax number are said as what they are."""
+    calls = [
+        GoldCall(tool="shop__list_customers", service="shop", effect="read",
+                 arguments={"company": "Hooli"},
+                 bindings={"company": Binding(kind="visible", type="company")},
+                 result={"data": [{"id": "c1", "name": "Ann Lee", "fax": "+14155550129",
+                                   "company": "Hooli"}]}),
+        GoldCall(tool="crm__create_contact", service="crm", effect="create",
+                 arguments={"name": "Ann Lee", "fax": "+14155550129"},
+                 bindings={"name": Binding(kind="hidden", type="person_name", step=0,
+                                           field="data[].name", path="data[0].name"),
+                           "fax": Binding(kind="hidden", type="phone", step=0,
+                                          field="data[].fax", path="data[0].fax")},
+                 result={"id": "con_1"}),
+    ]
+    resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
+    for seed in range(4):
+        text = write_scenario(calls, [], {"shop": "Shop", "crm": "CRM"}, random.Random(seed),
+                              BY_NAME["lead_to_contact"], resources=resources)
+        assert text is not None
+        assert "contact details" not in text and "fax number" in text, text

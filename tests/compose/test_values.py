@@ -148,3 +148,13 @@ def test_value_at_raises_key_error_on_a_bad_path(path: str) -> None:
 ])
 def test_mentions(text: str, value: Any, expected: bool) -> None:
     assert mentions(text, value) is expected
+
+
+def test_nobody_names_a_company_by_its_fax() -> None:
+    """A company whose only unique text is its fax is not selected by it; its phone is."""
+    items = [{"id": f"c{i}", "name": "Acme", "fax": f"+1415555012{i}", "phone": f"+1212555010{i}"}
+             for i in range(3)]
+    found = find_values({"data": items}, {"data[].id": "crm.companies.id",
+                                          "data[].fax": "phone", "data[].phone": "phone"})
+    selectors = {item.selector.field for item in found if item.selector is not None}
+    assert selectors == {"phone"}
