@@ -43,8 +43,10 @@ from compoworld.compose.references import (
     end,
     free_note,
     kind_words,
+    mentioned,
     messaging,
     near,
+    own_words,
     role_of_field,
     say,
 )
@@ -198,7 +200,7 @@ class _Goal(Carried):
         if f" in {title}" in details.split(" with ")[0]:  # `a comment on the issue ... in X`
             text = text.replace(f" to {title}", "", 1).replace(f" in {title}", "", 1)
         if any(b.kind == "free" for b in call.bindings.values()):  # the agent's own words
-            note = free_note(self.gist, noun)
+            note = free_note(self.gist, noun, mentioned(own_words(call), self.calls))
             details += f" and {note}" if " with " in details else f" with {note}"
         return text + details
 

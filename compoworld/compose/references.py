@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compoworld.compose.naming import field_words, join_words, render_value
+from compoworld.compose.naming import field_words, join_words, quote, render_value
 from compoworld.compose.records import Binding, GoldCall, Selector
 from compoworld.graph.semtypes import is_entity_id, split_words
 
@@ -65,13 +65,39 @@ def introduce(role: str, record: str) -> tuple[str, str] | None:
     return f"{record[:1].upper()}{record[1:]} {verb} a {noun}.", noun
 
 
-def free_note(gist: str, noun: str) -> str:
+def free_note(gist: str, noun: str, mentions: list[str] | None = None) -> str:
     """`a short message of your own saying that their refund is on its way`: the text the
-    agent writes, by what it says, never by words it must use."""
+    agent writes, by what it says, never by words it must use, but for the stated facts it
+    must name (`mentioning "Login delay"`)."""
     kind = "note" if noun.split()[-1] in _ON else "message"
-    if not gist:
-        return f"a short {kind} of your own about it"
-    return f"a short {kind} of your own {'saying ' if gist.startswith('that ') else ''}{gist}"
+    note = f"a short {kind} of your own " + (
+        f"{'saying ' if gist.startswith('that ') else ''}{gist}" if gist else "about it")
+    return note + mentioning(mentions or [])
+
+
+def mentioning(mentions: list[str]) -> str:
+    """`, mentioning "Login delay"`: the stated facts a message the agent writes names."""
+    return f", mentioning {' and '.join(quote(m) for m in mentions)}" if mentions else ""
+
+
+def own_words(call: GoldCall) -> list[str]:
+    """The text of a call that the agent writes itself (its `free` arguments)."""
+    return [v for p, v in call.arguments.items() if isinstance(v, str)
+            and (b := call.bindings.get(p)) is not None and b.kind == "free"]
+
+
+def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
+    """The facts the request states (visible text of the chain: the ticket's subject, the
+    order's title) that the reference's own words `own` name, quoted: a message about the
+    ticket "Login delay" says so, and its check asks for it."""
+    if not own:
+        return []
+    stated = [v for c in calls for p, v in c.arguments.items() if isinstance(v, str)
+              and (b := c.bindings.get(p)) is not None and b.kind == "visible"]
+    stated += [b.selector.value for c in calls for b in c.bindings.values()
+               if b.selector is not None and isinstance(b.selector.value, str)]
+    return [v for v in dict.fromkeys(stated) if len(v) >= 3 and any(c.isalpha() for c in v)
+            and any(f'"{v}"' in text for text in own)]
 
 
 def item_head(path: str) -> str:

@@ -32,6 +32,7 @@ import orjson
 
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
+from compoworld.compose.references import mentioned, own_words
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import semantic_type, snake_case, split_words
 from compoworld.reward.rubric import evaluate_criterion, json_equal, value_in_text
@@ -219,7 +220,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
     """The criteria of one service's changes (with their records), and what its guard
     allows."""
     changes = diff(before, after)
-    given, own_words = _argument_values(calls, service)
+    given, agents_words = _argument_values(calls, service)
     generated = {str(record.get(after.id_field(collection)))
                  for collection, change in changes.items() for record in change["created"]}
     criteria: list[_Target] = []
@@ -233,9 +234,14 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                                   id_field, generated)
             params: dict[str, Any] = {"collection": collection, "fields": fields}
             written = [name for name, value in record.items() if isinstance(value, str)
-                       and (snake_case(name), value) in own_words and name not in fields]
+                       and (snake_case(name), value) in agents_words and name not in fields]
             if written:  # a message's body: any words of the agent's, but some
                 params["written"] = written
+                said = [v for c in calls if c.service == service
+                        for v in mentioned(own_words(c), calls)
+                        if any(value_in_text(v, record[name]) for name in written)]
+                if said:  # ... naming the ticket it answers, as the request asks
+                    params["mentions"] = list(dict.fromkeys(said))
             alternatives = _alternatives(fields, after.schemas.get(collection), service,
                                          collection)
             if alternatives:  # the name in `customerName` as well as in `contactName`
@@ -273,8 +279,10 @@ def _describe_change(target: _Target, title: str) -> str:
         text += f" with {_describe(fields)}" if fields else ""
         written = params.get("written", [])
         if written:
-            text += f"{',' if fields else ''} and {_words_of(written)} saying something " \
-                    "(two words at least)"
+            said = params.get("mentions", [])
+            text += f"{',' if fields else ''} and {_words_of(written)} " + (
+                f"naming {' and '.join(_show(m) for m in said)}" if said
+                else "saying something (two words at least)")
         return text + "."
     return f"The {noun} {params['id']}{target.label} in {title} has {_describe(fields)}."
 

@@ -43,7 +43,15 @@ from compoworld.compose.naming import (
 )
 from compoworld.compose.patterns import Pattern, Step
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
-from compoworld.compose.references import end, item_head, role_of_field, say
+from compoworld.compose.references import (
+    end,
+    item_head,
+    mentioned,
+    mentioning,
+    own_words,
+    role_of_field,
+    say,
+)
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 from compoworld.world.fieldsources import NAME_TYPES
@@ -263,7 +271,8 @@ class _Scenario(_Goal):
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
-                details += f" {self.gist or 'about it'}, in your own words"
+                details += f" {self.gist or 'about it'}, in your own words" + mentioning(
+                    mentioned(own_words(call), self.calls))
             else:
                 details += ", with a short note of your own about it"
         return f"{text}{facts}{details}"

@@ -505,7 +505,7 @@ def _bind(
             free = patterned and kind == "text" and node.effect != "read"
             if free:  # the reference writes what the workflow means, not a stock sentence
                 arguments[param] = _note(walk.gist, properties[param], arguments[param],
-                                         _first_name(walk))
+                                         _first_name(walk), _subject_title(walk, bindings))
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
                          for b in bindings.values()):
@@ -539,18 +539,40 @@ def _fresh_status(schema: dict[str, Any], drawn: Any) -> Any:
 _SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
 
 
-def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "") -> Any:
+def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "", title: str = "") -> Any:
     """The reference's own message text for a workflow: "Hello Ana! A quick note that your
-    refund is on its way." (what was drawn, where the schema wants no such string)."""
+    refund is on its way.", naming what it is about when the request names it ("A quick note
+    about "Login delay", answering your ticket."); what was drawn, where the schema wants
+    no such string."""
     if not isinstance(drawn, str):
         return drawn
     said = " ".join(_SECOND_PERSON.get(w, w) for w in gist.split()) if gist else "about this"
-    text = f"Hello{' ' + name if name else ''}! A quick note {said}."
+    about = f'about "{title}", ' if title else ""
+    text = f"Hello{' ' + name if name else ''}! A quick note {about}{said}."
     limit = schema.get("maxLength") if isinstance(schema, dict) else None
     if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)
                                                         and len(text) > limit):
         return drawn
     return text
+
+
+def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
+    """The words the request names a workflow's subject by, when it is no person (the
+    ticket "Login delay", the order "Board Game"): what a message about it names. From the
+    selector of the first read's item, else its stated text filter; "" for a person, an
+    email or a code."""
+    if walk.about in _PEOPLE or not walk.calls:
+        return ""
+    first = walk.calls[0]
+    named = [b.selector.value for call in [*walk.calls[1:], GoldCall(
+        tool="", service="", effect="", arguments={}, bindings=bindings, result=None)]
+             for b in call.bindings.values() if b.kind == "hidden" and b.step == 0
+             and b.selector is not None]
+    named += [first.arguments[p] for p, b in first.bindings.items()
+              if b.kind == "visible" and b.type in ("title", "string")]
+    return next((v for v in named if isinstance(v, str) and len(v.split()) >= 1
+                 and sum(c.isalpha() for c in v) >= 3 and "@" not in v
+                 and not any(c.isdigit() for c in v)), "")
 
 
 def _first_name(walk: Walk) -> str:

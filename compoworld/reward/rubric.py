@@ -6,9 +6,11 @@ Semantics, per criterion kind:
   collection and not in the start state's, so a pre-existing record never counts) has every
   key field equal to the expected value (`json_equal`), and every field named in the
   optional `written` (a message's body: the agent's own words) holds text of two words at
-  least. A `written` that is not a list of names is malformed. An optional `alternatives`
-  (key field -> other field names) lets the value sit in another field of the same kind:
-  a customer's name in `customerName` where the gold call filled `contactName`.
+  least, and names each text of the optional `mentions` (`value_in_text`: the ticket
+  "Login delay" a reply is about). A `written` that is not a list of names is malformed.
+  An optional `alternatives` (key field -> other field names) lets the value sit in another
+  field of the same kind: a customer's name in `customerName` where the gold call filled
+  `contactName`.
 - `field_equals`: the record with that id exists in the end state and each named field
   equals its value (a missing field reads as null). An empty `fields` is malformed.
 - `record_deleted`: the id existed in the start state and does not in the end state.
@@ -142,6 +144,9 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
             isinstance(names, list) and all(isinstance(n, str) for n in names)
             for names in alternatives.values()):
         raise TypeError("alternatives must map field names to lists of field names")
+    mentions = criterion.params.get("mentions", [])
+    if not isinstance(mentions, list) or not all(isinstance(m, str) for m in mentions):
+        raise TypeError("mentions must be a list of texts")
     old = before.records(collection)
     new = after.records(collection)
     return any(
@@ -149,6 +154,8 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
                 for field in (name, *alternatives.get(name, ())))
             for name, value in fields.items())
         and all(_says_something(record.get(name)) for name in written)
+        and all(any(value_in_text(fact, record.get(name)) for name in written)
+                for fact in mentions)
         for key, record in new.items() if key not in old
     )
 

@@ -181,7 +181,8 @@ def test_the_customer_behind_an_order_is_found_by_the_order_s_email_then_written
                                             field="data[].email", path="data[0].email")},
                  result={"data": [customer]}),
         GoldCall(tool="sms__send_sms", service="sms", effect="action",
-                 arguments={"to": customer["phone"], "body": "Hello Ann! Your order shipped."},
+                 arguments={"to": customer["phone"],
+                            "body": 'Hello Ann! A quick note about "Board Game", your order.'},
                  bindings={"to": Binding(kind="hidden", type="phone", step=1,
                                          field="data[].phone", path="data[0].phone"),
                            "body": Binding(kind="free", type="text")},
@@ -196,7 +197,7 @@ def test_the_customer_behind_an_order_is_found_by_the_order_s_email_then_written
         assert text is not None
         assert '"Board Game"' in text and "find the customer in CRM with the same email " \
             "address and send them a" in text, text
-        assert "about their order, in your own words" in text, text
+        assert "about their order, in your own words, mentioning \"Board Game\"" in text, text
         assert order["email"] not in text and customer["phone"] not in text, text
 
 

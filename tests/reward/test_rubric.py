@@ -317,3 +317,47 @@ def test_malformed_alternatives_fail_without_raising() -> None:
                               params={"collection": "messages", "fields": {"To": "+12709238138"},
                                       "alternatives": alternatives})
         assert evaluate_criterion(criterion, start, end, "") is False
+
+
+def test_a_reply_must_name_the_ticket_it_answers() -> None:
+    """A message body with `mentions` passes only when it names each stated fact (any case,
+    any wording around it); a malformed `mentions` fails without raising."""
+    def criterion(mentions: Any) -> Criterion:
+        return Criterion(id="c1", kind="record_created", service="sms", description="A reply.",
+                         params={"collection": "messages", "fields": {"To": "+12709238138"},
+                                 "written": ["Body"], "mentions": mentions})
+
+    named = _sent("Hi Ann, we are fixing the password reset error today.")
+    assert evaluate_criterion(criterion(["Password reset error"]), *named, "") is True
+    vague = _sent("Hello! A quick note answering your ticket.")
+    assert evaluate_criterion(criterion(["Password reset error"]), *vague, "") is False
+    assert evaluate_criterion(criterion("Password reset error"), *named, "") is False
+
+
+def test_the_rubric_asks_a_reply_to_name_the_ticket_the_request_states() -> None:
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.services.modeled import ACTION_LOG
+
+    body = 'Hello! A quick note about "Login delay", answering your ticket.'
+    event = {"id": "e1", "tool": "send_sms", "at": "2025-01-01T00:00:00Z",
+             "to": "+12709238138", "body": body}
+    start = {"sms": State(collections={ACTION_LOG: {}}), "desk": State()}
+    end = {"sms": State(collections={ACTION_LOG: {"e1": event}}), "desk": State()}
+    calls = [GoldCall(tool="desk__list_tickets", service="desk", effect="read",
+                      arguments={"subject": "Login delay"},
+                      bindings={"subject": Binding(kind="visible", type="title")},
+                      result={"tickets": [{"subject": "Login delay", "phone": event["to"]}]}),
+             GoldCall(tool="sms__send_sms", service="sms", effect="action",
+                      arguments={"to": event["to"], "body": body},
+                      bindings={"to": Binding(kind="hidden", type="phone", step=0,
+                                              field="tickets[].phone", path="tickets[0].phone"),
+                                "body": Binding(kind="free", type="text")},
+                      result={"id": "e1"})]
+    rubric = build_rubric(start, end, calls, [], {"sms": "Texts", "desk": "Desk"})
+    sent = next(c for c in rubric if c.kind == "record_created")
+    assert sent.params["mentions"] == ["Login delay"]
+    assert "naming 'Login delay'" in sent.description, sent.description
+    vague = {"sms": State(collections={ACTION_LOG: {"e1": {**event, "body": "Hi! Fixed soon."}}}),
+             "desk": State()}
+    assert evaluate_criterion(sent, start, end, "") is True
+    assert evaluate_criterion(sent, start, vague, "") is False
