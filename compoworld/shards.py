@@ -94,7 +94,15 @@ def plan_shards(
     """
     if shard_size < 1:
         raise ValueError(f"shard_size must be at least 1, got {shard_size}")
-    chunks = _chunks(items, shard_size, weights, shard_weight)
+    return plan_chunks(run_id=run_id, stage=stage, params=params, work=work,
+                       chunks=_chunks(items, shard_size, weights, shard_weight))
+
+
+def plan_chunks(
+    *, run_id: str, stage: str, chunks: list[list[str]], params: dict[str, Any], work: str
+) -> list[Shard]:
+    """One shard per chunk of items, in order (a chunk may repeat another's items: compose
+    shards in different worlds walk from the same start tools)."""
     params_json = json.dumps(params, sort_keys=True, default=str)
     shards = []
     for index, chunk in enumerate(chunks):

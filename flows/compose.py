@@ -10,6 +10,7 @@ from compoworld.compose.judge import DEFAULT_THRESHOLD
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.stage import (
     DEFAULT_TASKS,
+    DEFAULT_TASKS_PER_SHARD,
     DEFAULT_WALKS,
     DEFAULT_WORLDS,
     check_compose_options,
@@ -32,7 +33,7 @@ def compose_flow(
     run_id: str | None = None,
     tasks: int = DEFAULT_TASKS,
     seed: int = 0,
-    tasks_per_shard: int = 250,
+    tasks_per_shard: int = DEFAULT_TASKS_PER_SHARD,
     fanout: int = FANOUT,
     worlds: int = DEFAULT_WORLDS,
     paraphrase_url: str | None = None,

@@ -15,7 +15,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.runtime import flow_run
 
 from compoworld.compose.judge import DEFAULT_THRESHOLD
-from compoworld.compose.stage import DEFAULT_TASKS, DEFAULT_WALKS
+from compoworld.compose.stage import DEFAULT_TASKS, DEFAULT_TASKS_PER_SHARD, DEFAULT_WALKS
 from compoworld.graph.depgraph import EDGE_THRESHOLD
 from compoworld.services.selection import DEFAULT_SERVICES
 from flows.compose import compose_flow
@@ -37,7 +37,7 @@ def regenerate_flow(
     services: int | None = DEFAULT_SERVICES,
     tasks: int = DEFAULT_TASKS,
     seed: int = 0,
-    tasks_per_shard: int = 250,
+    tasks_per_shard: int = DEFAULT_TASKS_PER_SHARD,
     policy: str = "reference",
     group_size: int = 1,
     rollout_tasks: int | None = None,

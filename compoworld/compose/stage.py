@@ -1,13 +1,13 @@
 """The `graph` and `compose` stages' work functions, and how compose is split into shards.
 
-Compose shards are sets of start tools (every read tool with a linkable output, in a
-seeded order), so two shards never make the same task (a task's signature begins with its
-start tool) and each shard's quota of verified tasks is fixed by its index alone. A run has
-`worlds` world seeds (`DEFAULT_WORLDS`) and shard `i` composes every task in world
-`i % worlds`, so a worker builds each service it touches once for all its shards (the library keeps
-templates per process); the tasks record their world seed. Every candidate walk leaves a
-row in `walks` (its outcome), every composed task a row in `tasks` (verified or not, with
-each check).
+A run has `worlds` world seeds (`DEFAULT_WORLDS`) and shard `i` composes every task in
+world `i % worlds`. A shard walks from a set of start tools (every read tool with a
+linkable output, in a seeded order): the shards of one world split them, so no two make
+the same task there (a task's signature begins with its start tool), while shards of
+different worlds walk from the same tools over other people and records. Each shard's
+quota of verified tasks is fixed by its index alone; the tasks record their world seed.
+Every candidate walk leaves a row in `walks` (its outcome), every composed task a row in
+`tasks` (verified or not, with each check).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.compose.walk import START_FAILED, WalkConfig
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.semtypes import is_entity_id
-from compoworld.shards import Shard, plan_shards
+from compoworld.shards import Shard, plan_chunks
 from compoworld.world.seeds import derive_seed
 from compoworld.world.state import json_text
 
@@ -40,9 +40,14 @@ WALKS = ("pattern", "free")  # walks seeded from a workflow pattern, or free ran
 DEFAULT_WALKS = "pattern"
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 # A world has 20 people and 8 companies: tasks all in one world onboard the same few
-# people again and again (pack 115: one customer in 8 of 40 tasks)
-DEFAULT_WORLDS = 8
-CANDIDATES_PER_TASK = 25  # walks a shard may try per task of its quota before it gives up
+# people again and again (pack 115: one customer in 8 of 40 tasks). And a shard makes each
+# workflow chain once (its signature), over a few dozen chains the library holds: a world
+# of every start tool verifies ~40 tasks in its first 1,000 walks, then fewer and fewer
+# (79 in 10,000). So by default every shard is a world of its own, walking from every
+# start tool: 100 shards of 50 tasks.
+DEFAULT_WORLDS = 100
+DEFAULT_TASKS_PER_SHARD = 50
+CANDIDATES_PER_TASK = 30  # walks a shard may try per task of its quota before it gives up
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
@@ -320,9 +325,16 @@ def plan_compose(
     starts = order_starts(start_tools(graph, patterned=patterned), seed)
     if not starts:
         raise ValueError(f"run {run_id!r} has no mounted read tool to start a walk from")
-    count = min(len(starts), -(-tasks // tasks_per_shard))
-    return plan_shards(
-        run_id=run_id, stage="compose", items=starts, shard_size=-(-len(starts) // count),
+    count = -(-tasks // tasks_per_shard)
+    worlds = min(params.get("worlds", 1), count)
+    # shards of one world split the start tools (a chain made twice in one world is one
+    # task twice); shards of different worlds each walk from all of them
+    groups = min(len(starts), -(-count // worlds))
+    count = min(count, worlds * groups)
+    size = -(-len(starts) // groups)
+    parts = [starts[i * size:(i + 1) * size] for i in range(groups)]
+    return plan_chunks(
+        run_id=run_id, stage="compose", chunks=[parts[i // worlds] for i in range(count)],
         params={"seed": seed, "tasks": tasks} | params,
         work="compoworld.compose.stage:compose_shard",
     )

@@ -1,0 +1,38 @@
+"""How compose is split into shards: worlds, start tools and quotas."""
+
+from __future__ import annotations
+
+import pytest
+
+from compoworld.compose.stage import plan_compose, shard_quota, start_tools
+from tests.compose.builtin_tasks import builtin_library
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return builtin_library().graph
+
+
+def _plan(graph, tasks: int, per_shard: int, worlds: int):
+    return plan_compose(graph, run_id="r", tasks=tasks, seed=0, tasks_per_shard=per_shard,
+                        params={"worlds": worlds})
+
+
+def test_shards_of_different_worlds_walk_from_every_start_tool(graph):
+    starts = start_tools(graph, patterned=True)
+    shards = _plan(graph, tasks=200, per_shard=50, worlds=100)
+    assert len(shards) == 4
+    assert all(sorted(s.items) == sorted(starts) for s in shards)
+    assert sum(shard_quota(200, s.index, s.count) for s in shards) == 200
+    assert [s.index for s in shards] == [0, 1, 2, 3]  # each its own world: `i % worlds`
+
+
+def test_shards_of_one_world_split_the_start_tools(graph):
+    starts = start_tools(graph, patterned=True)
+    shards = _plan(graph, tasks=200, per_shard=50, worlds=2)
+    assert len(shards) == 4
+    for world in range(2):  # shards i and i + 2 share world i: no start tool in both
+        mine = [set(s.items) for s in shards if s.index % 2 == world]
+        assert not mine[0] & mine[1] and mine[0] | mine[1] == set(starts)
+    one = _plan(graph, tasks=200, per_shard=50, worlds=1)
+    assert [len(s.items) for s in one] and not set(one[0].items) & set(one[1].items)
