@@ -378,12 +378,12 @@ def compose(
     ] = None,
     tasks_per_shard: Annotated[
         int, typer.Option(min=1, help="Verified tasks per shard (one Prefect task).")
-    ] = 50,  # compose.stage.DEFAULT_TASKS_PER_SHARD
+    ] = 40,  # compose.stage.DEFAULT_TASKS_PER_SHARD
     worlds: Annotated[
         int, typer.Option(min=1, help="Seeded worlds the tasks are spread over (shard i in "
                                        "world i % worlds; shards of one world split the "
                                        "start tools).")
-    ] = 100,  # compose.stage.DEFAULT_WORLDS
+    ] = 200,  # compose.stage.DEFAULT_WORLDS
     paraphrase_url: Annotated[
         str | None, typer.Option(help="OpenAI-compatible base URL to paraphrase instructions.")
     ] = None,
@@ -581,7 +581,7 @@ def regenerate(
     seed: Annotated[int, typer.Option(help="Seed of worlds, walks and policies.")] = 0,
     tasks_per_shard: Annotated[
         int, typer.Option(min=1, help="Verified tasks per compose shard.")
-    ] = 50,  # compose.stage.DEFAULT_TASKS_PER_SHARD
+    ] = 40,  # compose.stage.DEFAULT_TASKS_PER_SHARD
     policy: Annotated[
         PolicyName, typer.Option(help="Policy whose passing rollouts become the SFT data.")
     ] = PolicyName.reference,

@@ -20,10 +20,10 @@ def _plan(graph, tasks: int, per_shard: int, worlds: int):
 
 def test_shards_of_different_worlds_walk_from_every_start_tool(graph):
     starts = start_tools(graph, patterned=True)
-    shards = _plan(graph, tasks=200, per_shard=50, worlds=100)
+    shards = _plan(graph, tasks=160, per_shard=40, worlds=200)
     assert len(shards) == 4
     assert all(sorted(s.items) == sorted(starts) for s in shards)
-    assert sum(shard_quota(200, s.index, s.count) for s in shards) == 200
+    assert sum(shard_quota(160, s.index, s.count) for s in shards) == 160
     assert [s.index for s in shards] == [0, 1, 2, 3]  # each its own world: `i % worlds`
 
 
@@ -36,3 +36,20 @@ def test_shards_of_one_world_split_the_start_tools(graph):
         assert not mine[0] & mine[1] and mine[0] | mine[1] == set(starts)
     one = _plan(graph, tasks=200, per_shard=50, worlds=1)
     assert [len(s.items) for s in one] and not set(one[0].items) & set(one[1].items)
+
+
+def test_a_start_tool_is_given_up_after_its_walks_verify_nothing_for_a_while():
+    from compoworld.compose.stage import STALE_AFTER, candidates, order_starts
+
+    library = builtin_library()
+    starts = order_starts(start_tools(library.graph, patterned=True), 0)
+    streaks: dict[str, int] = {}
+    walks = verified = 0
+    for made in candidates(library, starts, seed=0, shard=0, world_seed=0, quota=10**6,
+                           limit=3000, patterned=True):
+        walks += 1
+        assert streaks.get(made.start, 0) < STALE_AFTER, made.start  # given up by now
+        streaks[made.start] = 0 if made.outcome == "verified" else \
+            streaks.get(made.start, 0) + 1
+        verified += made.outcome == "verified"
+    assert verified > 0 and walks < 3000  # every start was spent before the limit
