@@ -348,8 +348,8 @@ _CUSTOMER_WORDS = frozenset("crm contacts leads sales shop shops shopper shopper
 def keeps_customers(domain: str, title: str, description: str) -> bool:
     """Whether an app of corpus category `domain`, named `title` and described by
     `description`, is one where a business keeps its customers."""
-    words = set(split_words(f"{title} {description[:600]}")) | set(
-        re.findall(r"[a-z]+(?:-[a-z]+)?", f"{title} {description[:600]}".lower()))
+    text = f"{title} {description[:600]}"
+    words = set(split_words(text)) | set(re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower()))
     return domain in CUSTOMER_DOMAINS or bool(words & _CUSTOMER_WORDS)
 
 

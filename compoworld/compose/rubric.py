@@ -32,7 +32,7 @@ import orjson
 
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
-from compoworld.compose.references import mentioned, own_words
+from compoworld.compose.references import mentioned
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import semantic_type, snake_case, split_words
 from compoworld.reward.rubric import evaluate_criterion, json_equal, value_in_text
@@ -237,8 +237,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                        and (snake_case(name), value) in agents_words and name not in fields]
             if written:  # a message's body: any words of the agent's, but some
                 params["written"] = written
-                said = [v for c in calls if c.service == service
-                        for v in mentioned(own_words(c), calls)
+                said = [v for v in mentioned([text for _, text in agents_words], calls)
                         if any(value_in_text(v, record[name]) for name in written)]
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))

@@ -135,8 +135,7 @@ class _Scenario(_Goal):
         super().__init__(calls, titles, rng, resources, pattern.gist)
         self.pattern = pattern
         entity = pattern.steps[0].entity
-        self.it, self.them, self.its = ("them", "them", "their") if entity in _PEOPLE else \
-            ("it", "it", "its")
+        self.it, self.them, self.its = _pronouns(entity)
         self.item = self._subject_item()
         self.subject_step = 0  # the call whose record the acts are about (1 past a find)
         self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
@@ -222,8 +221,7 @@ class _Scenario(_Goal):
             return None
         self.item = (head, None)  # the acts that follow are on the record found
         self.subject_step = 1
-        self.it, self.them, self.its = ("them", "them", "their") if \
-            self.pattern.steps[1].entity in _PEOPLE else ("it", "it", "its")
+        self.it, self.them, self.its = _pronouns(self.pattern.steps[1].entity)
         self.named[(1, "")] = "them" if self.them == "them" else "it"
         return (f"find the {noun} in {self.title(call.service)}{''.join(filters)} with the "
                 f"same {join_words(list(keys), self.rng)}")
@@ -378,6 +376,11 @@ class _Scenario(_Goal):
         """How many different start or end times the subject holds."""
         return len({v for k, v in self._subject_leaves() if isinstance(v, str)
                     and set(split_words(k)) & _TIME_WORDS})
+
+
+def _pronouns(entity: str) -> tuple[str, str, str]:
+    """How a request refers to a record of `entity` once named: them / them / their."""
+    return ("them", "them", "their") if entity in _PEOPLE else ("it", "it", "its")
 
 
 def _field(source: Binding) -> str:

@@ -152,6 +152,10 @@ def candidates(
     verified = 0
     dead: set[str] = set()
     stalls: dict[str, int] = {}  # walks in a row of a start that verified nothing
+
+    def stalled(start: str) -> bool:
+        stalls[start] = stalls.get(start, 0) + 1
+        return stalls[start] >= STALE_AFTER
     if patterned:  # a start in an app no workflow runs through (a music database) is dead
         dead = {item for item in starts if not library.patterns_at(item)}
     for index in range(limit):
@@ -171,8 +175,8 @@ def candidates(
                             config=WalkConfig(edge_threshold=edge_threshold))
         walked = time.perf_counter()
         if isinstance(made, Rejected):
-            stalls[start] = stalls.get(start, 0) + 1
-            if made.reason == START_FAILED or stalls[start] >= STALE_AFTER:
+            stale = stalled(start)  # (counted whatever the reason)
+            if stale or made.reason == START_FAILED:
                 dead.add(start)
             yield Candidate(index, start, None, None, f"walk: {made.reason}", walked - began, 0)
             continue
@@ -186,10 +190,8 @@ def candidates(
             deduper.remember(made)
             verified += 1
             stalls[start] = 0
-        else:
-            stalls[start] = stalls.get(start, 0) + 1
-            if stalls[start] >= STALE_AFTER:
-                dead.add(start)
+        elif stalled(start):
+            dead.add(start)
         outcome = ("rejected: " + ", ".join(failed) if failed
                    else JUDGED_OUT if kept is False else "verified")
         yield Candidate(index, start, made, checks, outcome, walked - began,

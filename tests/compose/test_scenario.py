@@ -139,21 +139,27 @@ def test_a_booked_payment_is_the_same_amount_and_the_user_s_company_a_setting(co
             assert "our company" not in text
 
 
-def test_a_person_s_name_and_email_are_their_contact_details():
-    calls = [
+def customer_to_crm(field: str, kind: str, value: str) -> list[GoldCall]:
+    """A shop's customer Ann Lee (of Hooli) added as a CRM contact with her name and her
+    `field` (of type `kind`)."""
+    return [
         GoldCall(tool="shop__list_customers", service="shop", effect="read",
                  arguments={"company": "Hooli"},
                  bindings={"company": Binding(kind="visible", type="company")},
-                 result={"data": [{"id": "c1", "name": "Ann Lee", "email": "ann.lee@example.org",
+                 result={"data": [{"id": "c1", "name": "Ann Lee", field: value,
                                    "company": "Hooli"}]}),
         GoldCall(tool="crm__create_contact", service="crm", effect="create",
-                 arguments={"name": "Ann Lee", "email": "ann.lee@example.org"},
+                 arguments={"name": "Ann Lee", field: value},
                  bindings={"name": Binding(kind="hidden", type="person_name", step=0,
                                            field="data[].name", path="data[0].name"),
-                           "email": Binding(kind="hidden", type="email", step=0,
-                                            field="data[].email", path="data[0].email")},
+                           field: Binding(kind="hidden", type=kind, step=0,
+                                          field=f"data[].{field}", path=f"data[0].{field}")},
                  result={"id": "con_1"}),
     ]
+
+
+def test_a_person_s_name_and_email_are_their_contact_details():
+    calls = customer_to_crm("email", "email", "ann.lee@example.org")
     titles = {"shop": "Shop", "crm": "CRM"}
     resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
     for seed in range(6):
@@ -204,20 +210,7 @@ def test_the_customer_behind_an_order_is_found_by_the_order_s_email_then_written
 def test_a_name_and_a_fax_are_said_as_such_not_as_contact_details():
     """"Contact details" promise a name and a way to reach the person (an email or phone);
     a name and a fax number are said as what they are."""
-    calls = [
-        GoldCall(tool="shop__list_customers", service="shop", effect="read",
-                 arguments={"company": "Hooli"},
-                 bindings={"company": Binding(kind="visible", type="company")},
-                 result={"data": [{"id": "c1", "name": "Ann Lee", "fax": "+14155550129",
-                                   "company": "Hooli"}]}),
-        GoldCall(tool="crm__create_contact", service="crm", effect="create",
-                 arguments={"name": "Ann Lee", "fax": "+14155550129"},
-                 bindings={"name": Binding(kind="hidden", type="person_name", step=0,
-                                           field="data[].name", path="data[0].name"),
-                           "fax": Binding(kind="hidden", type="phone", step=0,
-                                          field="data[].fax", path="data[0].fax")},
-                 result={"id": "con_1"}),
-    ]
+    calls = customer_to_crm("fax", "phone", "+14155550129")
     resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
     for seed in range(4):
         text = write_scenario(calls, [], {"shop": "Shop", "crm": "CRM"}, random.Random(seed),
