@@ -724,6 +724,57 @@ def sql(
     print_rows(columns, rows, format)
 
 
+@app.command("review-pack")
+def review_pack(
+    count: Annotated[int, typer.Option("--tasks", min=1, help="Tasks in the pack.")] = 40,
+    seed: Annotated[int, typer.Option(help="Seed of the sample: a new seed, a new sample.")] = 0,
+    run_id: Annotated[
+        str | None, typer.Option(help="Run whose verified tasks to sample. Default: date.")
+    ] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Markdown file (default: stdout).")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Write a random sample of a run's verified tasks as Markdown for a person to review:
+    services, request, gold calls and results, expected answer, checks."""
+    from compoworld.compose.review import render_pack, sample_ids
+    from storage.catalog import run_query
+    from storage.store import Store
+
+    store = Store.open(home)
+    run_id = resolve_run_id(run_id)
+    try:
+        _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run",
+                            {"run": run_id})
+    except ValueError as error:
+        raise fail(f"no tasks to sample in run {run_id}: {error}") from None
+    if not rows:
+        raise fail(f"run {run_id} has no verified tasks: run `compoworld compose` first")
+    ids = sample_ids([row[0] for row in rows], count, seed)
+    columns, rows = run_query(
+        store, "select task_id, services, instruction, gold_calls, answer, rubric from tasks "
+        "where run_id = $run and list_contains($ids, task_id)", {"run": run_id, "ids": ids})
+    by_id = {row[0]: dict(zip(columns, row, strict=True)) for row in rows}
+    tasks = []
+    for task_id in ids:
+        task = by_id[task_id]
+        for key in ("gold_calls", "answer", "rubric"):
+            task[key] = json.loads(task[key])
+        tasks.append(task)
+    columns, rows = run_query(
+        store, "select s.service, s.title, s.domain, p.description from services s left join "
+        "specs p on p.service = s.service and p.run_id = s.run_id where s.run_id = $run",
+        {"run": run_id})
+    services = {row[0]: dict(zip(columns[1:], row[1:], strict=True)) for row in rows}
+    text = render_pack(tasks, services, seed)
+    if output is None:
+        typer.echo(text)
+    else:
+        output.write_text(text)
+        typer.echo(f"{len(tasks)} tasks of run {run_id} written to {output}", err=True)
+
+
 @app.command()
 def stats(
     format: Annotated[

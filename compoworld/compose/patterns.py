@@ -46,6 +46,9 @@ class Step:
     words: frozenset[str] = frozenset()
     avoid: frozenset[str] = frozenset()  # words that make it another act (a refund's `refund`)
     home: bool = False  # in the app of the record it takes from (a refund: where it was paid)
+    # attributes one at least of which the call must carry: who an invoice or a booked
+    # payment is for (an invoice of 24.50 EUR to nobody is no invoice of the order's)
+    party: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +103,7 @@ _CUSTOMERS = frozenset("contact contacts customer customers lead leads prospect 
 # a name; "the person with the same name as the ticket" is nobody's question).
 _KEYS = ("email", "phone", "username")
 _PAY = ("amount", "currency", "email", "name")
+_PARTY = ("name", "email", "company", "phone", "first_name", "last_name")  # whose money it is
 # What the tool of a step that sends, books or refunds calls itself.
 _SENDS = frozenset("send message messages email emails mail sms text chat conversation reply "
                    "comment notify".split())
@@ -108,7 +112,7 @@ _BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sal
 # Orders that are no sale: a Twilio hosted-number order, a certificate or domain order.
 _NOT_SALES = frozenset("hosted number numbers domain domains certificate certificates sim "
                        "sims".split())
-_SALE = Step(READ, "order", avoid=_NOT_SALES)  # the order a workflow begins at is a sale
+_SALE = Step(READ, "order", avoid=_NOT_SALES)
 _NEW_CONTACT = Step(MAKE, "person", _CONTACT, words=_CUSTOMERS)  # a lead made a contact
 _LEAD = Step(READ, "person", words=_CUSTOMERS)  # a lead is a customer, no project member
 _COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
@@ -129,6 +133,8 @@ _QUOTES = frozenset("quote quotes estimate estimates proposal proposals".split()
 # A customer's invoice, no supplier's bill: an order is not billed to us, nor is a receipt
 # sent for a bill we pay.
 _SALES_INVOICE = _QUOTES | {"bill", "bills"}
+_INVOICE = Step(MAKE, "invoice", _PAY + ("company",), needs=("amount",), avoid=_SALES_INVOICE,
+                party=_PARTY)  # a sale's invoice, to its customer
 _REFUNDS = frozenset("refund refunds credit payout reversal reverse transfer transfers".split())
 # Verbs of a write that undoes, files or rates a record rather than making the step's one:
 # "mark the comment as read" sends no welcome, "void the payment" books none.
@@ -144,8 +150,8 @@ def _send(*takes: str) -> Step:
 
 def _book(*takes: str) -> Step:
     """A payment booked for the amount the workflow carries."""
-    return Step(MAKE, "payment", takes or _PAY, needs=("amount",), words=_BOOKS,
-                avoid=_REFUNDS)
+    return Step(MAKE, "payment", takes or _PAY + ("company",), needs=("amount",), words=_BOOKS,
+                avoid=_REFUNDS, party=_PARTY)
 
 
 def _refund() -> Step:
@@ -201,7 +207,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("invoice_payment", "billing", "record the payment of an invoice",
        Step(READ, "invoice", avoid=_QUOTES), _book()),
     _p("order_invoice", "billing", "invoice a customer's order",
-       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_SALES_INVOICE)),
+       _SALE, _INVOICE),
     _p("customer_payments", "billing", "check what a customer has paid",
        Step(READ, "person"), Step(READ, "payment", _KEYS, avoid=_NOT_PAID)),
     # commerce
@@ -288,7 +294,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone")),
        Step(MAKE, "person", ("company", "email", "phone"))),
     _p("order_invoice_message", "billing", "invoice an order and tell the customer",
-       _SALE, Step(MAKE, "invoice", _PAY, needs=("amount",), avoid=_SALES_INVOICE),
+       _SALE, _INVOICE,
        _send("email", "phone", "name")),
     _p("ticket_task_message", "support", "plan the fix for a ticket and tell the customer",
        Step(READ, "ticket"), Step(MAKE, "task", ("email", "name", "url")),
@@ -438,11 +444,11 @@ def carries(graph: DependencyGraph, step: Step, sources: Iterable[tuple[str, str
     """Whether the values a call took from earlier calls, as (tool, field, type), cover
     every attribute the step `needs`, or name the record itself."""
     sources = list(sources)
-    if not step.needs or any(is_entity_id(kind) for _, _, kind in sources):
+    if not (step.needs or step.party) or any(is_entity_id(kind) for _, _, kind in sources):
         return True  # a refund of the payment itself (by its id) refunds its amount
     got = {role.attribute for tool, field, kind in sources
            if (role := role_of(field, kind, graph.nodes[tool].resource)) is not None}
-    return set(step.needs) <= got
+    return set(step.needs) <= got and (not step.party or bool(got & set(step.party)))
 
 
 def feasible(graph: DependencyGraph, start: str, pattern: Pattern) -> bool:

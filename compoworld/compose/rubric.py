@@ -145,7 +145,17 @@ def _distinguish(fields: dict[str, Any], record: dict[str, Any], others: list[di
 # Kinds of a contact's details that a record may hold in more than one field: an agent that
 # puts the customer's name in Codat's `customerName`, not `contactName`, did the task.
 _INTERCHANGEABLE = frozenset({"email", "phone", "person_name", "first_name", "last_name",
-                              "company", "address", "username"})
+                              "company", "address", "username", "money"})
+# Money fields that are a part of a sum, never the sum: an amount is no fee or tax.
+_MONEY_PARTS = frozenset("fee fees tax taxes vat discount discounts shipping tip tips "
+                         "commission balance due paid refunded deposit unit".split())
+
+
+def _sum_field(name: str, kind: str | None) -> bool:
+    """Whether a field may hold the value of another of its kind: any contact field, a
+    money field only when it is the whole sum (`total`, `sub_total`, `amount`)."""
+    return kind in _INTERCHANGEABLE and (kind != "money"
+                                         or not set(split_words(name)) & _MONEY_PARTS)
 
 
 def _alternatives(fields: dict[str, Any], schema: dict[str, Any] | None, service: str,
@@ -160,9 +170,9 @@ def _alternatives(fields: dict[str, Any], schema: dict[str, Any] | None, service
     out = {}
     for name in fields:
         kind = kinds.get(name)
-        if kind in _INTERCHANGEABLE:
-            others = [other for other, k in kinds.items()
-                      if k == kind and other != name and other not in fields]
+        if _sum_field(name, kind):
+            others = [other for other, k in kinds.items() if k == kind and other != name
+                      and other not in fields and _sum_field(other, k)]
             if others:
                 out[name] = others
     return out

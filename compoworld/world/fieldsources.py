@@ -131,9 +131,24 @@ def field_role(name: str) -> str:
     return "" if all(w in _MAIN_ROLES for w in words) else "_".join(words)
 
 
+# Words a product's own title or description field says beside its type word: an order's
+# `product_name` or `item_title` is its product's, its `shipping_profile_name` or
+# `api_account_name` names something else.
+_PRODUCT_FIELD_WORDS = PRODUCT_NOUNS | frozenset(
+    "name title label display short full long public description text details summary "
+    "products items skus listings offers plans variants articles".split())
+
+
+def _product_field(type_name: str, name: str) -> bool:
+    """Whether a field of a product-describing object is its product's (`title`, `price`)."""
+    if type_name not in FIELD_GETTERS["product"]:
+        return False
+    return type_name not in ("title", "text") or set(split_words(name)) <= _PRODUCT_FIELD_WORDS
+
+
 def field_source(type_name: str, name: str, flags: Flags) -> str | None:
     """Which pool entity a field's value comes from (None: generate it freely)."""
-    if flags.product and type_name in FIELD_GETTERS["product"]:
+    if flags.product and _product_field(type_name, name):
         return "product"
     if type_name in PERSON_TYPES:
         return "person"

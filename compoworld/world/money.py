@@ -18,6 +18,8 @@ from typing import Any
 
 from compoworld.graph.semtypes import split_words
 
+# What fixes a sampled record's amounts in place, given the caller's overrides.
+Agree = Callable[[dict[str, Any], dict[str, Any] | None], None]
 # A field that is a share of the base amount, and its share.
 _PARTS = {"tax": 0.1, "taxes": 0.1, "vat": 0.2, "gst": 0.1, "fee": 0.03, "fees": 0.03,
           "commission": 0.05, "discount": 0.1, "shipping": 0.05, "freight": 0.05,
@@ -73,7 +75,7 @@ def _shaped(amount: float, kind: str | None, like: Any) -> Any:
 
 
 def money_agreement(kinds: dict[str, str | None], checks: dict[str, Callable[[Any], bool]]
-                    ) -> Callable[[dict[str, Any], dict[str, Any] | None], None] | None:
+                    ) -> Agree | None:
     """For an object whose money fields are `kinds` (key -> JSON type), a function that
     makes a sampled record's amounts agree in place (given `overrides` stay), or None when
     the object has fewer than two amounts of one transaction."""
@@ -112,3 +114,43 @@ def money_agreement(kinds: dict[str, str | None], checks: dict[str, Callable[[An
                 out[key] = value
 
     return agree
+
+
+# Units of a currency per US dollar, for the currencies whose amounts are large numbers
+# (a KRW payment of 10.31 is a few cents), with the decimals they are written with.
+_PER_DOLLAR = {"JPY": (150, 0), "KRW": (1400, 0), "VND": (25000, 0), "IDR": (16000, 0),
+               "CLP": (950, 0), "COP": (4000, 0), "HUF": (360, 0), "ISK": (140, 0),
+               "INR": (85, 2), "PHP": (58, 2), "THB": (35, 2), "RUB": (90, 2),
+               "MXN": (18, 2), "ZAR": (18, 2), "TRY": (34, 2)}
+
+
+def currency_scale(kinds: dict[str, str | None], currencies: list[str],
+                   checks: dict[str, Callable[[Any], bool]]) -> Agree | None:
+    """For an object with money fields `kinds` (key -> JSON type) and currency fields
+    `currencies`, a function that puts a sampled record's drawn amounts in its currency's
+    scale (a KRW amount of 14,434, not 10.31); given amounts stay. None when the object has
+    no money and currency both."""
+    if not kinds or not currencies:
+        return None
+
+    def scale(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        code = next((out[key] for key in currencies if isinstance(out.get(key), str)), None)
+        rate, decimals = _PER_DOLLAR.get(str(code).upper(), (1, 2))
+        given = overrides or {}
+        if rate == 1 or any(key in given for key in kinds):
+            return  # an amount given in this currency is in its scale already
+        for key, kind in kinds.items():
+            major = _major(out.get(key), kind) if key in out else None
+            if major is None:
+                continue
+            amount = round(major * rate, decimals)
+            if kind == "integer" or (kind is None and isinstance(out[key], int)):
+                value: Any = round(amount * 10 ** decimals)  # minor units: won are won
+            elif isinstance(out[key], str):
+                value = f"{amount:.{decimals}f}"
+            else:
+                value = amount if decimals else round(amount)
+            if checks[key](value):
+                out[key] = value
+
+    return scale

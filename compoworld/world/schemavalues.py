@@ -48,7 +48,7 @@ from compoworld.world.leafplans import (
     compile_id,
     copy_value,
 )
-from compoworld.world.money import money_agreement
+from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind, range_pairs
 
@@ -274,8 +274,11 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     spans = {early for early, _ in ranges if leaf_types.get(early) == "datetime"
              and set(split_words(early)) & _SPAN_STARTS}
     checks = {entry[0]: entry[4] for entry in entries}
-    amounts = money_agreement({key: schema_kind(props[key]) for key, kind in leaf_types.items()
-                               if kind == "money"}, checks)
+    money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
+                   if kind == "money"}
+    amounts = money_agreement(money_kinds, checks)
+    scaled = currency_scale(money_kinds, [key for key, kind in leaf_types.items()
+                                          if kind == "currency"], checks)
 
     def sample(ctx: Ctx, parent_scope: dict) -> dict[str, Any]:
         rng, overrides, out = ctx.rng, ctx.overrides, {}
@@ -298,6 +301,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     out[late] = _span_end(out[early], out[late])
         if amounts is not None:  # a fee is a share of the amount, the net what is left
             amounts(out, overrides)
+        if scaled is not None:  # yen and won in thousands
+            scaled(out, overrides)
         return out
 
     return sample

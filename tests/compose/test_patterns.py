@@ -189,3 +189,17 @@ def test_a_customer_s_invoice_is_no_supplier_bill():
     assert fits(node("books__create_invoice", "invoices"), raise_it)
     assert not fits(node("books__bills_add", "bills"), raise_it)
     assert fits(node("books__bills_add", "bills"), Step(("create",), "invoice"))
+
+
+def test_a_booked_payment_carries_whose_money_it_is(library):
+    """A payment booked in the books carries the amount and a party (the payer's name,
+    email or company); an amount alone books money from nobody. A booking of the record
+    itself (its id) names its party through it."""
+    from compoworld.compose.patterns import carries
+
+    graph, book = library.graph, BY_NAME["payment_ledger"].steps[1]
+    source = "payments__get_transfer"
+    assert book.party and not carries(graph, book, [(source, "amount", "money")])
+    assert carries(graph, book, [(source, "amount", "money"), (source, "payee_email", "email")])
+    assert not carries(graph, book, [(source, "payee_email", "email")])  # and the amount
+    assert carries(graph, book, [(source, "id", "payments.transfers.id")])

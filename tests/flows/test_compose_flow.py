@@ -3,6 +3,7 @@ the stored tasks from Parquet alone."""
 
 from __future__ import annotations
 
+import json
 import random
 
 import orjson
@@ -142,3 +143,31 @@ def test_a_default_compose_run_walks_workflow_patterns(prefect_harness, tmp_path
                         " count(*) filter (where score >= 0.6) from graph_edges")
     edges, scored, kept = rows[0]
     assert edges > 0 and scored == edges and 0 < kept < edges
+
+
+def test_a_review_pack_shows_a_seeded_sample_of_verified_tasks(composed: Store, tmp_path):
+    """`compoworld review-pack` writes N verified tasks as Markdown, each with its services,
+    request, gold calls and checks; the same seed gives the same pack, another another."""
+    from typer.testing import CliRunner
+
+    from compoworld.cli import app
+
+    def pack(seed: int) -> str:
+        out = tmp_path / f"pack{seed}.md"
+        result = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--tasks", "5",
+                                          "--seed", str(seed), "-o", str(out),
+                                          "--home", str(composed.home)])
+        assert result.exit_code == 0, result.output
+        return out.read_text()
+
+    text = pack(3)
+    assert text.count("\n## Task ") == 5 and text.count("Gold calls:") == 5
+    _, rows = run_query(composed, "select instruction, rubric from tasks where verified")
+    shown = [(i, r) for i, r in rows if i.replace("\n", "\n> ") in text]
+    assert len(shown) == 5
+    for _, rubric in shown:  # every check of a shown task is listed
+        assert all(c["description"] in text for c in json.loads(rubric))
+    assert pack(3) == text and pack(4) != text
+    missing = CliRunner().invoke(app, ["review-pack", "--run-id", "nope",
+                                       "--home", str(composed.home)])
+    assert missing.exit_code == 2 and "no verified tasks" in missing.output

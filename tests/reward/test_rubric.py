@@ -310,6 +310,38 @@ def test_a_contact_s_name_may_sit_in_another_name_field_of_the_record() -> None:
     assert evaluate_criterion(created, start, noted, "") is False
 
 
+def test_an_invoice_s_amount_may_sit_in_its_total_but_never_in_its_tax() -> None:
+    """An amount checked in `sub_total` passes in `total` (both are the whole sum), but a
+    fee or tax field is no alternative: the amount put there is not what was invoiced."""
+    from compoworld.compose.records import Binding, GoldCall
+
+    money = {"type": "number"}
+    schema = {"type": "object", "properties": {
+        "id": {"type": "string"}, "sub_total": money, "total": money, "tax": money,
+        "customer_name": {"type": "string"}}}
+    record = {"id": "i1", "sub_total": 24.5, "customer_name": "Ben Ito"}
+
+    def made(**fields: Any) -> dict[str, State]:
+        return {"books": State(schemas={"invoices": schema},
+                               collections={"invoices": {"i1": {"id": "i1", **fields}}})}
+
+    start = {"books": State(schemas={"invoices": schema})}
+    calls = [GoldCall(tool="books__create_invoice", service="books", effect="create",
+                      arguments={"sub_total": 24.5, "customer_name": "Ben Ito"},
+                      bindings={"sub_total": Binding(kind="hidden", type="money", step=0,
+                                                     field="amount", path="amount"),
+                                "customer_name": Binding(kind="hidden", type="person_name",
+                                                         step=0, field="name", path="name")},
+                      result=record)]
+    rubric = build_rubric(start, made(**record), calls, [], {"books": "Books"})
+    created = next(c for c in rubric if c.kind == "record_created")
+    assert created.params["alternatives"]["sub_total"] == ["total"]
+    assert evaluate_criterion(created, start, made(total=24.5, customer_name="Ben Ito"),
+                              "") is True
+    assert evaluate_criterion(created, start, made(tax=24.5, customer_name="Ben Ito"),
+                              "") is False
+
+
 def test_malformed_alternatives_fail_without_raising() -> None:
     start, end = _sent("Your refund is on its way.")
     for alternatives in ({"To": "to"}, ["To"], {"To": [1]}):

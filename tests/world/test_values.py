@@ -367,6 +367,37 @@ def test_a_record_s_amounts_agree_fee_net_and_total_from_one_amount():
     assert (given["amount"], given["fee"], given["net_amount"]) == (200.0, 1.0, 199.0)
 
 
+def test_amounts_take_their_currency_s_scale_unless_given():
+    money = {"type": "number"}
+    schema = {"type": "object", "required": ["amount", "fee", "currency"],
+              "properties": {"amount": money, "fee": money,
+                             "currency": {"type": "string", "enum": ["KRW"]}}}
+    for seed in range(10):
+        value = value_from_schema(schema, random.Random(seed), resource="payments")
+        assert value["amount"] >= 1400 and value["amount"] == int(value["amount"]), value
+        assert value["fee"] == pytest.approx(value["amount"] * 0.03, abs=10)  # still its share
+    dollars = dict(schema, properties={**schema["properties"],
+                                       "currency": {"type": "string", "enum": ["USD"]}})
+    assert value_from_schema(dollars, random.Random(0), resource="payments")["amount"] < 1000
+    given = value_from_schema(schema, random.Random(0), resource="payments",
+                              overrides={"amount": 12.5})
+    assert given["amount"] == 12.5  # an amount the caller gave is already in its currency
+
+
+def test_an_order_s_product_names_only_its_product_fields():
+    pool = draw_pool(8)
+    titles = {product.title for product in pool.products}
+    schema = {"type": "object", "required": ["product_name", "price", "shipping_profile_name",
+                                             "api_account_name"],
+              "properties": {key: {"type": "string"} for key in (
+                  "product_name", "price", "shipping_profile_name", "api_account_name")}}
+    for seed in range(10):
+        value = value_from_schema(schema, random.Random(seed), resource="orders", pool=pool)
+        assert value["product_name"] in titles
+        assert value["shipping_profile_name"] not in titles
+        assert value["api_account_name"] not in titles
+
+
 def test_a_hex_class_draws_one_case_and_a_letter_class_both():
     rng = random.Random(0)
     sids = [sample_pattern(r"^AC[0-9a-fA-F]{32}$", rng) for _ in range(20)]
