@@ -133,7 +133,7 @@ class ServiceLibrary:
             node = self.graph.nodes[start]
             self._plans[start] = [p for p in patterns_from(node)
                                   if self.apps().allow(node.service, p.steps[0])
-                                  and feasible(self.graph, start, p)]
+                                  and feasible(self.graph, start, p, self.apps().allow)]
         return self._plans[start]
 
     def work_apps(self) -> frozenset[str]:

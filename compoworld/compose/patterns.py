@@ -17,7 +17,7 @@ patterns a start tool can begin.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
@@ -451,17 +451,30 @@ def carries(graph: DependencyGraph, step: Step, sources: Iterable[tuple[str, str
     return set(step.needs) <= got and (not step.party or bool(got & set(step.party)))
 
 
-def feasible(graph: DependencyGraph, start: str, pattern: Pattern) -> bool:
-    """Whether the graph has a second step for `pattern` from `start`: an output of the
-    start that feeds, along an edge above the threshold, a tool fitting the step. Walks
-    need not try the patterns a start cannot continue."""
+def feasible(graph: DependencyGraph, start: str, pattern: Pattern,
+             allow: Callable[[str, Step], bool] | None = None) -> bool:
+    """Whether the graph has a second step for `pattern` from `start`: a tool fitting the
+    step (in an app `allow` lets it use) that takes, along edges above the threshold,
+    outputs of the start covering what the step needs (the amount and a party of a booked
+    payment, or the record's id). Walks need not try the patterns a start cannot continue."""
     step = pattern.steps[1]
-    for field, kind in graph.nodes[start].outputs.items():
+    node = graph.nodes[start]
+    taken: dict[str, set[str]] = {}  # per fitting tool, the attributes it may take
+    for field, kind in node.outputs.items():
         if not is_link_type(kind) or not feeds(graph, start, field, kind, step):
             continue
-        if taken_by(graph, start, field, kind, step):
-            return True
-    return False
+        role = role_of(field, kind, node.resource)
+        attribute = "" if is_entity_id(kind) else (role.attribute if role else "?")
+        for target, _ in graph.linked_consumers(start, field, kind):
+            if fits(graph.nodes[target], step) and (
+                    allow is None or allow(graph.nodes[target].service, step)):
+                taken.setdefault(target, set()).add(attribute)
+    # a new contact or colleague is reached by the email or phone carried to it
+    reach = {"email", "phone"} if step.entity == "person" and "create" in step.effects else set()
+    return any("" in got or (set(step.needs) <= got
+                             and (not step.party or bool(got & set(step.party)))
+                             and (not reach or bool(got & reach)))
+               for got in taken.values())
 
 
 def taken_by(graph: DependencyGraph, tool: str, field: str, kind: str, step: Step,

@@ -203,3 +203,24 @@ def test_a_booked_payment_carries_whose_money_it_is(library):
     assert carries(graph, book, [(source, "amount", "money"), (source, "payee_email", "email")])
     assert not carries(graph, book, [(source, "payee_email", "email")])  # and the amount
     assert carries(graph, book, [(source, "id", "payments.transfers.id")])
+
+
+def test_a_pattern_is_feasible_only_where_its_second_step_can_carry_what_it_needs(library):
+    """A start that cannot hand the next step its amount, or any party the step names, does
+    not begin the pattern: walks no tool could finish are not tried."""
+    import dataclasses
+
+    from compoworld.compose.patterns import feasible
+
+    graph, welcome = library.graph, BY_NAME["lead_welcome"]
+    [start] = [n for n in graph.nodes if n == "crm__get_contact"]
+    assert feasible(graph, start, welcome)
+
+    def variant(**changes) -> object:
+        return dataclasses.replace(welcome, steps=(welcome.steps[0], dataclasses.replace(
+            welcome.steps[1], **changes)))
+
+    assert feasible(graph, start, variant(party=("email",)))
+    assert not feasible(graph, start, variant(needs=("amount",)))
+    assert not feasible(graph, start, variant(party=("company",), takes=("email",)))
+    assert not feasible(graph, start, welcome, allow=lambda service, step: False)
