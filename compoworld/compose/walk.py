@@ -63,7 +63,7 @@ from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES,
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
-from compoworld.world.words import FIRST_NAMES
+from compoworld.world.words import FIRST_NAMES, LAST_NAMES
 from compoworld.worldmodel.offline import succeeded
 
 START_FAILED = "start call failed or returned nothing usable"
@@ -481,12 +481,14 @@ def _bind(
                  if (i not in used or (patterned and link and i == link[1]
                                        and _sameitem_head(f, link[2])))
                  and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)
-                                        and _own_id(graph, walk, i, f)))
+                                        and _own_id(graph, walk, i, f)
+                                        and "fax" not in split_words(f.field or "")))
                  and f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated) and _same_units(f, properties.get(param, {}))
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
                  >= config.edge_threshold]
         # a workflow carries what it knows: the customer's email *and* name go into a refund
+        # (never a fax number: nobody asks one carried on)
         odds = 1.0 if patterned else (0.7 if required else config.join)
         if joins and rng.random() < odds:
             step, source = rng.choices(joins, weights=[(i + 1) ** 2 for i, _ in joins])[0]
@@ -572,7 +574,15 @@ def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
               if b.kind == "visible" and b.type in ("title", "string")]
     return next((v for v in named if isinstance(v, str) and len(v.split()) >= 1
                  and sum(c.isalpha() for c in v) >= 3 and "@" not in v
-                 and not any(c.isdigit() for c in v)), "")
+                 and not any(c.isdigit() for c in v) and not _person_named(v)), "")
+
+
+def _person_named(text: str) -> bool:
+    """Whether `text` is a person's name ("Julia Lopez"): an order found by its customer's
+    name, or an appointment named after its guest, is about them, and a message to them
+    that "mentions" their own name says nothing of the subject."""
+    words = text.split()
+    return len(words) == 2 and words[0] in FIRST_NAMES and words[1] in LAST_NAMES
 
 
 def _first_name(walk: Walk) -> str:

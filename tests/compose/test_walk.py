@@ -140,3 +140,14 @@ def test_an_amount_moves_only_between_fields_of_its_units(value, kind, keeps):
     assert _same_units(found, {"type": kind}) is keeps
     email = Found("data[].email", "data[0].email", 7, "email", None)
     assert _same_units(email, {"type": "number"})  # only amounts have units
+
+
+def test_a_message_mentions_its_subject_never_the_recipient_s_own_name():
+    """An order found by its customer's name is about that person: a note to them names no
+    "Julia Lopez"; a ticket's subject is still named."""
+    from compoworld.compose.walk import _note, _person_named
+
+    assert _person_named("Julia Lopez") and not _person_named("Delivery issue")
+    assert not _person_named("Board Game") and not _person_named("Julia")
+    assert _note("about their order", {}, "x", "Julia", "Delivery issue") == (
+        'Hello Julia! A quick note about "Delivery issue", about your order.')
