@@ -112,7 +112,7 @@ _BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sal
 # Orders that are no sale: a Twilio hosted-number order, a certificate or domain order.
 _NOT_SALES = frozenset("hosted number numbers domain domains certificate certificates sim "
                        "sims".split())
-_SALE = Step(READ, "order", avoid=_NOT_SALES)
+_SALE = Step(READ, "order", avoid=_NOT_SALES)  # the order a workflow begins at is a sale
 _NEW_CONTACT = Step(MAKE, "person", _CONTACT, words=_CUSTOMERS)  # a lead made a contact
 _LEAD = Step(READ, "person", words=_CUSTOMERS)  # a lead is a customer, no project member
 _COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
@@ -448,6 +448,11 @@ def carries(graph: DependencyGraph, step: Step, sources: Iterable[tuple[str, str
         return True  # a refund of the payment itself (by its id) refunds its amount
     got = {role.attribute for tool, field, kind in sources
            if (role := role_of(field, kind, graph.nodes[tool].resource)) is not None}
+    return _covers(step, got)
+
+
+def _covers(step: Step, got: set[str]) -> bool:
+    """Whether attributes `got` give a step every attribute it needs and one of its party."""
     return set(step.needs) <= got and (not step.party or bool(got & set(step.party)))
 
 
@@ -471,9 +476,7 @@ def feasible(graph: DependencyGraph, start: str, pattern: Pattern,
                 taken.setdefault(target, set()).add(attribute)
     # a new contact or colleague is reached by the email or phone carried to it
     reach = {"email", "phone"} if step.entity == "person" and "create" in step.effects else set()
-    return any("" in got or (set(step.needs) <= got
-                             and (not step.party or bool(got & set(step.party)))
-                             and (not reach or bool(got & reach)))
+    return any("" in got or (_covers(step, got) and (not reach or bool(got & reach)))
                for got in taken.values())
 
 

@@ -65,13 +65,14 @@ def _major(value: Any, kind: str | None) -> float | None:
     return None
 
 
-def _shaped(amount: float, kind: str | None, like: Any) -> Any:
-    """`amount` (major units) in the form of a field of JSON type `kind` holding `like`."""
+def _shaped(amount: float, kind: str | None, like: Any, decimals: int = 2) -> Any:
+    """`amount` (major units) in the form of a field of JSON type `kind` holding `like`,
+    written with its currency's `decimals` (integer minor units: cents, or won for KRW)."""
     if kind == "integer" or (kind is None and isinstance(like, int)):
-        return round(amount * 100)
+        return round(amount * 10 ** decimals)
     if isinstance(like, str):
-        return f"{amount:.2f}"
-    return round(amount, 2)
+        return f"{amount:.{decimals}f}"
+    return round(amount, decimals) if decimals else round(amount)
 
 
 def money_agreement(kinds: dict[str, str | None], checks: dict[str, Callable[[Any], bool]]
@@ -143,13 +144,7 @@ def currency_scale(kinds: dict[str, str | None], currencies: list[str],
             major = _major(out.get(key), kind) if key in out else None
             if major is None:
                 continue
-            amount = round(major * rate, decimals)
-            if kind == "integer" or (kind is None and isinstance(out[key], int)):
-                value: Any = round(amount * 10 ** decimals)  # minor units: won are won
-            elif isinstance(out[key], str):
-                value = f"{amount:.{decimals}f}"
-            else:
-                value = amount if decimals else round(amount)
+            value = _shaped(round(major * rate, decimals), kind, out[key], decimals)
             if checks[key](value):
                 out[key] = value
 
