@@ -49,6 +49,7 @@ from compoworld.compose.references import (
     own_words,
     role_of_field,
     say,
+    subject_facts,
 )
 from compoworld.graph.semtypes import is_entity_id, singularize, split_words
 
@@ -200,7 +201,8 @@ class _Goal(Carried):
         if f" in {title}" in details.split(" with ")[0]:  # `a comment on the issue ... in X`
             text = text.replace(f" to {title}", "", 1).replace(f" in {title}", "", 1)
         if any(b.kind == "free" for b in call.bindings.values()):  # the agent's own words
-            note = free_note(self.gist, noun, mentioned(own_words(call), self.calls))
+            note = free_note(self.gist, noun, mentioned(own_words(call), self.calls),
+                             subject_facts(self.calls))
             details += f" and {note}" if " with " in details else f" with {note}"
         return text + details
 

@@ -17,7 +17,9 @@ from typing import Any
 
 from compoworld.compose.naming import field_words, join_words, quote, render_value
 from compoworld.compose.records import Binding, GoldCall, Selector
+from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, split_words
+from compoworld.reward.rubric import day_forms, fact_in_text
 
 Arg = tuple[str, Binding, Any]
 
@@ -65,19 +67,26 @@ def introduce(role: str, record: str) -> tuple[str, str] | None:
     return f"{record[:1].upper()}{record[1:]} {verb} a {noun}.", noun
 
 
-def free_note(gist: str, noun: str, mentions: list[str] | None = None) -> str:
+def free_note(gist: str, noun: str, mentions: list[str] | None = None,
+              read: dict[str, str] | None = None) -> str:
     """`a short message of your own saying that their refund is on its way`: the text the
     agent writes, by what it says, never by words it must use, but for the stated facts it
     must name (`mentioning "Login delay"`)."""
     kind = "note" if noun.split()[-1] in _ON else "message"
     note = f"a short {kind} of your own " + (
         f"{'saying ' if gist.startswith('that ') else ''}{gist}" if gist else "about it")
-    return note + mentioning(mentions or [])
+    return note + mentioning(mentions or [], read)
 
 
-def mentioning(mentions: list[str]) -> str:
-    """`, mentioning "Login delay"`: the stated facts a message the agent writes names."""
-    return f", mentioning {' and '.join(quote(m) for m in mentions)}" if mentions else ""
+def mentioning(mentions: list[str], read: dict[str, str] | None = None) -> str:
+    """`, mentioning "Login delay"`: the facts a message the agent writes names, a stated
+    one quoted, a date by its day and one the agent reads (`read`: fact -> how it is said)
+    by what it is: `mentioning "Quarterly review" and its date`, `mentioning its status`."""
+    read = read or {}
+    said = [quote(m) for m in mentions if not day_forms(m) and m not in read]
+    said += list(dict.fromkeys("its date" if day_forms(m) else read[m] for m in mentions
+                               if day_forms(m) or m in read))
+    return f", mentioning {' and '.join(said)}" if said else ""
 
 
 def own_words(call: GoldCall) -> list[str]:
@@ -96,8 +105,67 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
               and (b := c.bindings.get(p)) is not None and b.kind == "visible"]
     stated += [b.selector.value for c in calls for b in c.bindings.values()
                if b.selector is not None and isinstance(b.selector.value, str)]
-    return [v for v in dict.fromkeys(stated) if len(v) >= 3 and any(c.isalpha() for c in v)
-            and any(f'"{v}"' in text for text in own)]
+    read = list(subject_facts(calls))  # the event's day, the order's status
+    return [v for v in dict.fromkeys(stated + read) if len(v) >= 3 and (
+        (any(c.isalpha() for c in v) and any(f'"{v}"' in text for text in own))
+        or ((bool(day_forms(v)) or v in read) and any(fact_in_text(v, text) for text in own)))]
+
+
+def is_sender(param: str, kind: str) -> bool:
+    """Whether a message's parameter is who sends it (`From`, `from_number`, `sender`): the
+    business's own number, which the user knows as they know their account."""
+    words = split_words(param)
+    return kind == "phone" and bool(words) and (words[0] == "from" or words[-1] == "sender")
+
+
+_STARTS = frozenset("start starts begin begins".split())
+
+
+def start_of(item: Any) -> str:
+    """When an event starts, from its record (`start_time`, `startsAt`, `start.dateTime`):
+    what a reminder of it says; "" for a record with no ISO start."""
+    if not isinstance(item, dict):
+        return ""
+    for key, sub in item.items():
+        if set(split_words(str(key))) & _STARTS:
+            values = sub.values() if isinstance(sub, dict) else [sub]  # (`dateTime`)
+            start = next((v for v in values if isinstance(v, str) and day_forms(v)), "")
+            if start:
+                return start
+    return ""
+
+
+def status_of(item: Any) -> str:
+    """A record's status as one plain word (`shipped`, `Processing`): what an update on it
+    says; "" for none, a code or a phrase."""
+    if not isinstance(item, dict):
+        return ""
+    return next((v for k, v in item.items() if split_words(str(k))[-1:] in (["status"], [
+        "state"]) and isinstance(v, str) and v.isalpha() and len(v) >= 3), "")
+
+
+def subject_facts(calls: list[GoldCall]) -> dict[str, str]:
+    """What a workflow's message may say of the record it is about, read, never stated:
+    an event's start (`its date`), an order's status (`its status`); fact -> how a request
+    asks for it."""
+    item = followed(calls)
+    facts = {start_of(item): "its date", status_of(item): "its status"}
+    return {fact: said for fact, said in facts.items() if fact}
+
+
+def followed(calls: list[GoldCall]) -> Any:
+    """The record of the first call that the chain took its values from (its list item):
+    what the workflow is about; None where no later call took from it."""
+    if not calls:
+        return None
+    head = next((item_head(b.path or "") for c in calls[1:] for b in c.bindings.values()
+                 if b.kind == "hidden" and b.step == 0 and b.path), None)
+    if head is None:
+        return None
+    try:
+        return value_at(calls[0].result, head)
+    except KeyError:
+        return None
 
 
 def item_head(path: str) -> str:

@@ -35,7 +35,13 @@ from compoworld.compose.records import AnswerItem, Criterion, GoldCall
 from compoworld.compose.references import mentioned
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import semantic_type, snake_case, split_words
-from compoworld.reward.rubric import evaluate_criterion, json_equal, value_in_text
+from compoworld.reward.rubric import (
+    day_forms,
+    evaluate_criterion,
+    fact_in_text,
+    json_equal,
+    value_in_text,
+)
 from compoworld.services.modeled import ACTION_LOG
 from compoworld.world.state import State, canonical_json, diff
 
@@ -210,6 +216,13 @@ def _show(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else orjson.dumps(value).decode()
 
 
+def _named(fact: str) -> str:
+    """A fact a message names, as its check says it: `'Login delay'`; a date or time by
+    its day, in any form (`the date 2026-12-05 (in any form, such as December 5)`)."""
+    forms = day_forms(fact)
+    return f"the date {forms[0]} (in any form, such as {forms[1]})" if forms else _show(fact)
+
+
 def _describe(fields: dict[str, Any]) -> str:
     parts = [f"{name.replace('_', ' ')} {_show(value)}" for name, value in fields.items()]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
@@ -248,7 +261,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
             if written:  # a message's body: any words of the agent's, but some
                 params["written"] = written
                 said = [v for v in mentioned([text for _, text in agents_words], calls)
-                        if any(value_in_text(v, record[name]) for name in written)]
+                        if any(fact_in_text(v, record[name]) for name in written)]
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))
             alternatives = _alternatives(fields, after.schemas.get(collection), service,
@@ -290,7 +303,7 @@ def _describe_change(target: _Target, title: str) -> str:
         if written:
             said = params.get("mentions", [])
             text += f"{',' if fields else ''} and {_words_of(written)} " + (
-                f"naming {' and '.join(_show(m) for m in said)}" if said
+                f"naming {' and '.join(_named(m) for m in said)}" if said
                 else "saying something (two words at least)")
         return text + "."
     return f"The {noun} {params['id']}{target.label} in {title} has {_describe(fields)}."

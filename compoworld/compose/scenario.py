@@ -45,12 +45,14 @@ from compoworld.compose.patterns import Pattern, Step
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import (
     end,
+    is_sender,
     item_head,
     mentioned,
     mentioning,
     own_words,
     role_of_field,
     say,
+    subject_facts,
 )
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
@@ -244,6 +246,9 @@ class _Scenario(_Goal):
             elif binding.kind == "visible" and is_tenant_id(binding.type):
                 self.settings.setdefault(self.title(call.service), []).append(
                     (singularize(binding.type.split(".")[1]), quote(value)))
+            elif binding.kind == "visible" and is_sender(param, binding.type):
+                self.settings.setdefault(self.title(call.service), []).append(
+                    ("number", quote(value)))  # what we text from
             else:
                 rest.append((param, binding, value))
         if not carried and not made:
@@ -270,7 +275,7 @@ class _Scenario(_Goal):
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
                 details += f" {self.gist or 'about it'}, in your own words" + mentioning(
-                    mentioned(own_words(call), self.calls))
+                    mentioned(own_words(call), self.calls), subject_facts(self.calls))
             else:
                 details += ", with a short note of your own about it"
         return f"{text}{facts}{details}"

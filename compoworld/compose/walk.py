@@ -46,7 +46,13 @@ from compoworld.compose.patterns import (
     vendor,
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
-from compoworld.compose.references import item_head
+from compoworld.compose.references import (
+    followed,
+    is_sender,
+    item_head,
+    start_of,
+    status_of,
+)
 from compoworld.compose.values import Found, find_values, mentions, value_at
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
@@ -57,6 +63,7 @@ from compoworld.graph.semtypes import (
     semantic_type,
     split_words,
 )
+from compoworld.reward.rubric import day_forms
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
@@ -477,6 +484,11 @@ def _bind(
                 arguments[param] = _environment_value(world, service, node, param,
                                                       properties[param], rng)
             continue
+        if patterned and node.effect != "read" and tool_entity(node) == "message" \
+                and is_sender(param, kind):  # a text goes out from our own number
+            arguments[param] = _our_number(service, properties[param])
+            bindings[param] = Binding(kind="visible", type=kind)
+            continue
         joins = [(i, f) for i, values in enumerate(found) for f in values
                  if (i not in used or (patterned and link and i == link[1]
                                        and _sameitem_head(f, link[2])))
@@ -507,7 +519,9 @@ def _bind(
             free = patterned and kind == "text" and node.effect != "read"
             if free:  # the reference writes what the workflow means, not a stock sentence
                 arguments[param] = _note(walk.gist, properties[param], arguments[param],
-                                         _first_name(walk), _subject_title(walk, bindings))
+                                         _first_name(walk), _subject_title(walk, bindings),
+                                         _event_facts(graph, walk, bindings),
+                                         _order_status(walk, bindings))
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
                          for b in bindings.values()):
@@ -541,21 +555,80 @@ def _fresh_status(schema: dict[str, Any], drawn: Any) -> Any:
 _SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
 
 
-def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "", title: str = "") -> Any:
+def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "", title: str = "",
+          event: tuple[str, str] = ("", ""), status: str = "") -> Any:
     """The reference's own message text for a workflow: "Hello Ana! A quick note that your
     refund is on its way.", naming what it is about when the request names it ("A quick note
-    about "Login delay", answering your ticket."); what was drawn, where the schema wants
-    no such string."""
+    about "Login delay", answering your ticket.") and the event it invites to, by its name
+    and day (`event`: "Quarterly review", 2026-12-05T10:00:00Z); what was drawn, where the
+    schema wants no such string; of an order, where it stands (`status`: "shipped")."""
     if not isinstance(drawn, str):
         return drawn
     said = " ".join(_SECOND_PERSON.get(w, w) for w in gist.split()) if gist else "about this"
     about = f'about "{title}", ' if title else ""
+    named, start = event
+    when = _when(start)
+    if named or when:  # an invitation says to what, and when
+        said += (f': "{named}"' if named else "") + (f" on {when}" if when else "")
+    if status:  # an update on an order says where it stands
+        said += f": it is {status}"
     text = f"Hello{' ' + name if name else ''}! A quick note {about}{said}."
     limit = schema.get("maxLength") if isinstance(schema, dict) else None
     if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)
                                                         and len(text) > limit):
         return drawn
     return text
+
+
+def _event_facts(graph: DependencyGraph, walk: Walk,
+                 bindings: dict[str, Binding] | None = None) -> tuple[str, str]:
+    """The name and start of the event an earlier step of the workflow booked, as the
+    request states them ("Quarterly review", 2026-12-05T10:00:00Z): what an invitation to
+    it names; of an event the workflow is about, its start (the call being bound takes
+    `bindings`). ("", "") where there is no event."""
+    for call in walk.calls:
+        node = graph.nodes.get(call.tool)
+        if node is None or call.effect == "read" or tool_entity(node) != "event":
+            continue
+        named = start = ""
+        for param, binding in call.bindings.items():
+            value = call.arguments.get(param)
+            if binding.kind != "visible" or not isinstance(value, str):
+                continue
+            role = role_of(param, binding.type, node.resource)
+            if binding.type == "title" and not named and len(value) >= 3:
+                named = value
+            elif binding.type in ("date", "datetime") and role is not None and (
+                    role.meaning == "start") and not start:
+                start = value
+        if named or start:
+            return named, start
+    if walk.about == "event" and walk.calls:  # a reminder of the event read says when
+        start = start_of(followed([*walk.calls, GoldCall(
+            tool="", service="", effect="", arguments={}, bindings=bindings or {}, result=None)]))
+        return "", start
+    return "", ""
+
+
+def _order_status(walk: Walk, bindings: dict[str, Binding]) -> str:
+    """The status of the order a workflow is about (`shipped`), as an update on it says;
+    "" for any other workflow (an invoice's note says the invoice is ready, no more)."""
+    if walk.about != "order" or "order" not in walk.gist.split() or not walk.calls:
+        return ""
+    return status_of(followed([*walk.calls, GoldCall(
+        tool="", service="", effect="", arguments={}, bindings=bindings, result=None)]))
+
+
+def _when(value: str) -> str:
+    """`December 5, 2026 at 10:00 UTC` of `2026-12-05T10:00:00Z` (`December 5, 2026` of a
+    date); "" for no ISO date."""
+    forms = day_forms(value)
+    if not forms:
+        return ""
+    text = f"{forms[1]}, {value[:4]}"
+    clock = re.match(r"\d{4}-\d{2}-\d{2}[T ](\d{2}:\d{2})", value)
+    utc = " UTC" if value.endswith(("Z", "+00:00")) else ""
+    return f"{text} at {clock[1]}{utc}" if clock else text
 
 
 def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
@@ -815,6 +888,26 @@ def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Rando
                               service=service.name, resource=node.resource,
                               pool=getattr(world, "pool", None))
     return value if isinstance(value, dict) else {}
+
+
+def _our_number(service: Service, schema: dict[str, Any]) -> Any:
+    """The business's own number at a messaging service: the first of its phone numbers
+    (Twilio's incoming numbers), else one number drawn for the service, the same in every
+    task of its world."""
+    state = service.state
+    for collection in sorted(state.schemas):
+        if "number" not in " ".join(split_words(collection)) and "numbers" not in split_words(
+                collection):
+            continue
+        for key in sorted(state.records(collection)):
+            record = state.records(collection)[key]
+            phone = next((v for k, v in sorted(record.items()) if isinstance(v, str)
+                          and split_words(k)[-1:] in (["number"], ["phone"])
+                          and v.startswith("+")), None)
+            if phone:
+                return phone
+    return value_from_schema(schema, random.Random(f"sender:{service.name}"), name="phone",
+                             service=service.name)
 
 
 def _environment_params(service: Service, node: ToolNode) -> set[str]:

@@ -97,7 +97,8 @@ _PHRASES = {
 # Last-word rules: `billing_email` -> email, `avatar_url` -> url.
 _LAST_WORD = {
     "email": "email", "phone": "phone", "telephone": "phone", "mobile": "phone",
-    "fax": "phone", "url": "url", "uri": "url", "website": "url", "homepage": "url",
+    "fax": "phone", "tel": "phone", "cell": "phone", "url": "url", "uri": "url",
+    "website": "url", "homepage": "url",
     "link": "url", "href": "url", "uuid": "uuid", "guid": "uuid", "country": "country",
     "nationality": "country", "currency": "currency", "amount": "money", "price": "money",
     "cost": "money", "fee": "money", "balance": "money", "subtotal": "money",
@@ -293,4 +294,8 @@ def _by_name(words: list[str], kind: str, resource: str | None) -> str | None:
         return "address" if len(words) == 1 or words[-2] in _STREET else None
     if last in _TIME_SUFFIX and len(words) > 1:
         return _TIME_SUFFIX[last]
+    if last in ("utc", "gmt") and len(words) > 1:  # `requestedOnUtc`, `created_utc`
+        return "datetime"
+    if last == "on" and len(words) > 1 and words[-2].endswith("ed"):
+        return "datetime"  # `createdOn`, `modified_on`; not `depends_on`
     return _LAST_WORD.get(last)

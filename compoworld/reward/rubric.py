@@ -6,8 +6,9 @@ Semantics, per criterion kind:
   collection and not in the start state's, so a pre-existing record never counts) has every
   key field equal to the expected value (`json_equal`), and every field named in the
   optional `written` (a message's body: the agent's own words) holds text of two words at
-  least, and names each text of the optional `mentions` (`value_in_text`: the ticket
-  "Login delay" a reply is about). A `written` that is not a list of names is malformed.
+  least, and names each text of the optional `mentions` (`fact_in_text`: the ticket
+  "Login delay" a reply is about; a date or time by its day). A `written` that is not a
+  list of names is malformed.
   An optional `alternatives` (key field -> other field names) lets the value sit in another
   field of the same kind: a customer's name in `customerName` where the gold call filled
   `contactName`.
@@ -113,6 +114,32 @@ def value_in_text(value: Any, text: str) -> bool:
     return False
 
 
+_ISO_DAY = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                      r"(?:Z|[+-]\d{2}:?\d{2})?)?")
+_MONTHS = ("January February March April May June July August September October November "
+           "December").split()
+
+
+def day_forms(value: str) -> list[str]:
+    """The ways a message says the day of an ISO date or time (`2026-12-05T10:00:00Z`):
+    `2026-12-05`, `December 5`, `5 December`, `Dec 5`, `5 Dec`; [] for no such value."""
+    match = _ISO_DAY.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None or not 1 <= int(match[2]) <= 12:
+        return []
+    month, day = _MONTHS[int(match[2]) - 1], int(match[3])
+    return [f"{match[1]}-{match[2]}-{match[3]}", f"{month} {day}", f"{day} {month}",
+            f"{month[:3]} {day}", f"{day} {month[:3]}"]
+
+
+def fact_in_text(fact: Any, text: Any) -> bool:
+    """Whether a message names a fact: its text (`value_in_text`), or for a date or time,
+    its day in any of `day_forms` ("the meeting on December 5" names 2026-12-05T10:00Z)."""
+    if value_in_text(fact, text):
+        return True
+    return isinstance(text, str) and any(_string_in_text(form, text)
+                                         for form in day_forms(fact))
+
+
 def _states(criterion: Criterion, start: States, end: States) -> tuple[State, State]:
     service = criterion.service
     return start[service], end[service]  # KeyError on a missing service: False
@@ -154,7 +181,7 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
                 for field in (name, *alternatives.get(name, ())))
             for name, value in fields.items())
         and all(_says_something(record.get(name)) for name in written)
-        and all(any(value_in_text(fact, record.get(name)) for name in written)
+        and all(any(fact_in_text(fact, record.get(name)) for name in written)
                 for fact in mentions)
         for key, record in new.items() if key not in old
     )

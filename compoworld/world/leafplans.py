@@ -74,11 +74,32 @@ _NO_EXAMPLES = frozenset({"uuid", "datetime", "date", "time"})
 _PLAIN = frozenset({"string", "integer", "number"})
 
 
+# Flags that take a record out of use (`deleted`, `is_archived`, `do_not_contact`): a
+# world's records are mostly in use, so a customer to welcome is rarely one not to contact.
+OUT_OF_USE = frozenset("deleted archived disabled blocked banned suspended cancelled canceled "
+                       "spam trashed removed terminated locked bounced unsubscribed "
+                       "restored voided".split())
+_IN_USE = frozenset("active enabled verified confirmed valid".split())
+
+
+def out_of_use(name: str) -> bool:
+    """Whether a field's name says its record is out of use when set (`isDeleted`,
+    `archived_at`, `do_not_contact`, `opted_out`)."""
+    words = set(split_words(name))
+    return bool(words & OUT_OF_USE) or {"do", "not"} <= words or {"opted", "out"} <= words
+
+
 def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: str | None,
                   flags: Flags) -> Sampler:
     """A leaf no pool entity supplies, in this order: the schema's examples and default,
     then its format and semantic type, then the vocabulary its name calls for
-    (`vocab.field_kind`), then a slug of its name and a number."""
+    (`vocab.field_kind`), then a slug of its name and a number. A flag is mostly off
+    where it takes its record out of use, mostly on where it says the record is in use."""
+    if type_name == "boolean" and schema_kind(schema) == "boolean" and name:
+        odds = 0.05 if out_of_use(name) else (0.9 if set(split_words(name)) & _IN_USE
+                                             else None)
+        if odds is not None:
+            return lambda ctx, scope: ctx.rng.random() < odds
     offers = usable_examples(schema) if type_name not in _NO_EXAMPLES else []
     if offers:
         return lambda ctx, scope: copy_value(ctx.rng.choice(offers))

@@ -47,6 +47,7 @@ from compoworld.world.leafplans import (
     compile_free,
     compile_id,
     copy_value,
+    out_of_use,
 )
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.values import conform, schema_kind, usable_enum
@@ -257,13 +258,15 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                type_name=leaf_types.get(key))
         kind = leaf_types.get(key, "")
         echo = not (in_array and (key == "id" or (own_id and kind.startswith(own_id))))
-        entries.append((key, sampler, key in required, echo, Check(sub)))
+        # (a stamp of its going out of use, `archived_at`, is rare on a record)
+        rare = key not in required and kind in ("datetime", "date") and out_of_use(key)
+        entries.append((key, sampler, key in required, echo, Check(sub), rare))
     additional = schema.get("additionalProperties", True)
     if additional is not False:
         extra_schema = additional if isinstance(additional, dict) else {"type": "string"}
         for key in sorted(required - props.keys()):
             sampler = _compile(extra_schema, key, service, resource, depth + 1)
-            entries.append((key, sampler, True, True, Check(extra_schema)))
+            entries.append((key, sampler, True, True, Check(extra_schema), False))
     map_values = (  # one sampler per key: `env` gets an environment, `owner` a person
         {key: _compile(additional, key, service, resource, depth + 1) for key in MAP_KEYS}
         if not props and isinstance(additional, dict) and additional and depth < MAX_DEPTH
@@ -283,10 +286,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     def sample(ctx: Ctx, parent_scope: dict) -> dict[str, Any]:
         rng, overrides, out = ctx.rng, ctx.overrides, {}
         scope = parent_scope if inherit else child_scope(parent_scope)
-        for key, sub, needed, echo, check in entries:
+        for key, sub, needed, echo, check, rare in entries:
             if overrides and echo and key in overrides and check(overrides[key]):
                 out[key] = copy_value(overrides[key])
-            elif needed or (chance and rng.random() < chance):
+            elif needed or (chance and rng.random() < chance * (0.1 if rare else 1.0)):
                 out[key] = sub(ctx, scope)
         if map_values is not None:
             for key in rng.sample(MAP_KEYS, rng.randint(1, 2)):

@@ -151,3 +151,75 @@ def test_a_message_mentions_its_subject_never_the_recipient_s_own_name():
     assert not _person_named("Board Game") and not _person_named("Julia")
     assert _note("about their order", {}, "x", "Julia", "Delivery issue") == (
         'Hello Julia! A quick note about "Delivery issue", about your order.')
+
+
+def test_an_invitation_names_the_meeting_booked_before_it_and_its_day():
+    """The message of a workflow that booked a meeting names it and says when: the request
+    states both, and the rubric asks for them."""
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.compose.walk import Walk, _event_facts, _note, _when
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    node = ToolNode(name="cal__create_event", service="cal", effect="create",
+                    implementation="modeled", resource="events",
+                    params={"summary": "title", "start": "datetime"},
+                    required=("summary",), outputs={})
+    graph = DependencyGraph.build([node])
+    booked = GoldCall(tool=node.name, service="cal", effect="create",
+                      arguments={"summary": "Quarterly review", "start": "2026-12-05T10:00:00Z"},
+                      bindings={"summary": Binding(kind="visible", type="title"),
+                                "start": Binding(kind="visible", type="datetime")},
+                      result={"id": "e1"})
+    facts = _event_facts(graph, Walk(calls=[booked], about="person"))
+    assert facts == ("Quarterly review", "2026-12-05T10:00:00Z")
+    assert _event_facts(graph, Walk(calls=[], about="person")) == ("", "")
+    assert _when("2026-12-05T10:00:00Z") == "December 5, 2026 at 10:00 UTC"
+    assert _when("2026-12-05T10:00:00+02:00") == "December 5, 2026 at 10:00"
+    assert _when("2026-12-05") == "December 5, 2026" and _when("soon") == ""
+    assert _note("inviting them to the meeting", {}, "x", "Ana", "", facts) == (
+        'Hello Ana! A quick note inviting you to the meeting: "Quarterly review" on '
+        'December 5, 2026 at 10:00 UTC.')
+
+
+def test_an_update_says_where_the_order_stands_and_the_request_asks_for_it():
+    """A message about an order the workflow read names its status; the request asks for
+    "its status" and never states it, and a reminder of an event asks for "its date"."""
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.compose.references import mentioned, mentioning, status_of, subject_facts
+    from compoworld.compose.walk import _note
+
+    assert status_of({"id": 1, "status": "shipped"}) == "shipped"
+    assert status_of({"state": "awaiting_payment"}) == "" and status_of({"status": 3}) == ""
+    order = {"orders": [{"title": "Board Game", "status": "pending", "email": "a@b.io"},
+                        {"title": "Lamp", "status": "shipped", "email": "c@d.io",
+                         "deliver_on": "2026-12-09"}]}
+    note = _note("with an update on their order", {}, "x", "", "Lamp", status="shipped")
+    assert note == 'Hello! A quick note about "Lamp", with an update on your order: it is shipped.'
+    calls = [GoldCall(tool="shop__list_orders", service="shop", effect="read",
+                      arguments={"title": "Lamp"},
+                      bindings={"title": Binding(kind="visible", type="title")}, result=order),
+             GoldCall(tool="mail__send", service="mail", effect="action",
+                      arguments={"to": "c@d.io", "text": note},
+                      bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                              field="orders[].email", path="orders[1].email"),
+                                "text": Binding(kind="free", type="text")}, result={})]
+    assert subject_facts(calls) == {"shipped": "its status"}
+    facts = mentioned([note], calls)
+    assert facts == ["Lamp", "shipped"]
+    assert mentioning(facts, subject_facts(calls)) == ', mentioning "Lamp" and its status'
+    assert mentioning(["Team offsite", "2026-12-05T10:00:00Z"]) == (
+        ', mentioning "Team offsite" and its date')
+    event = {"items": [{"summary": "Team offsite", "start": {"dateTime": "2026-12-05T10:00:00Z"},
+                        "email": "c@d.io"}]}
+    calls[0] = calls[0].model_copy(update={"result": event})
+    calls[1] = calls[1].model_copy(update={"bindings": {**calls[1].bindings, "to": Binding(
+        kind="hidden", type="email", step=0, field="items[].email", path="items[0].email")}})
+    assert subject_facts(calls) == {"2026-12-05T10:00:00Z": "its date"}
+
+
+def test_a_text_goes_out_from_our_own_number():
+    from compoworld.compose.references import is_sender
+
+    assert is_sender("From", "phone") and is_sender("from_number", "phone")
+    assert is_sender("sender", "phone") and not is_sender("To", "phone")
+    assert not is_sender("From", "email") and not is_sender("from_date", "datetime")

@@ -53,7 +53,8 @@ def test_format_decides(fmt: str, expected: str) -> None:
         ("title", None, "title"), ("subject", None, "title"), ("description", None, "text"),
         ("body", None, "text"), ("created_at", None, "datetime"),
         ("created_at", {"type": "integer"}, "integer"), ("ip_address", None, "ipv4"),
-        ("username", None, "username"),
+        ("username", None, "username"), ("tel", None, "phone"), ("createdOn", None, "datetime"),
+        ("requestedOnUtc", None, "datetime"), ("depends_on", None, "string"),
     ],
 )
 def test_names_decide_when_type_fits(name: str, schema: dict | None, expected: str) -> None:

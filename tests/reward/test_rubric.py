@@ -393,3 +393,24 @@ def test_the_rubric_asks_a_reply_to_name_the_ticket_the_request_states() -> None
              "desk": State()}
     assert evaluate_criterion(sent, start, end, "") is True
     assert evaluate_criterion(sent, start, vague, "") is False
+
+
+def test_an_invitation_names_its_meeting_s_day_in_any_common_form() -> None:
+    """A date a message must name passes by its day, in ISO or with the month's name, never
+    by another day; a text fact still needs its text."""
+    from compoworld.reward.rubric import day_forms, fact_in_text
+
+    start = "2026-12-05T10:00:00Z"
+    assert day_forms(start)[:2] == ["2026-12-05", "December 5"]
+    for said in ("See you on December 5!", "on 5 Dec at 10:00", "Date: 2026-12-05.",
+                 "Saturday 5 December 2026"):
+        assert fact_in_text(start, said), said
+    for said in ("See you on December 15.", "on 25 Dec", "2026-12-06", "soon"):
+        assert not fact_in_text(start, said), said
+    assert day_forms("Quarterly review") == [] and day_forms("2026-13-05") == []
+    assert fact_in_text("Quarterly review", "the quarterly review on Friday")
+    criterion = Criterion(id="c1", kind="record_created", service="sms", description="A note.",
+                          params={"collection": "messages", "fields": {"To": "+12709238138"},
+                                  "written": ["Body"], "mentions": [start]})
+    assert evaluate_criterion(criterion, *_sent("Join us on December 5 at 10:00."), "")
+    assert not evaluate_criterion(criterion, *_sent("Join us next week, details soon."), "")

@@ -463,3 +463,23 @@ def test_a_made_up_label_is_no_name_a_record_was_given():
     made = maker("name", "contact")(random.Random(3))
     assert stand_in_name(made), made  # "Annual Contact": how a walk knows nobody named it
     assert not stand_in_name("Ann Lee") and not stand_in_name("Annual budget review")
+
+
+def test_a_world_s_records_are_mostly_in_use():
+    """A customer record is rarely deleted, archived or not to be contacted, and rarely
+    stamped with the time it was archived; an active flag is mostly on; other flags are
+    a coin's toss."""
+    schema = {"type": "object", "properties": {
+        "isDeleted": {"type": "boolean"}, "do_not_contact": {"type": "boolean"},
+        "is_active": {"type": "boolean"}, "newsletter": {"type": "boolean"},
+        "archived_at": {"type": "string", "format": "date-time"},
+        "created_at": {"type": "string", "format": "date-time"}},
+        "required": ["isDeleted", "do_not_contact", "is_active", "newsletter"]}
+    rng = random.Random(5)
+    records = [value_from_schema(schema, rng, resource="customers") for _ in range(400)]
+    share = {key: sum(bool(r.get(key)) for r in records) / len(records)
+             for key in ("isDeleted", "do_not_contact", "is_active", "newsletter",
+                         "archived_at", "created_at")}
+    assert share["isDeleted"] < 0.12 and share["do_not_contact"] < 0.12, share
+    assert share["is_active"] > 0.8 and 0.35 < share["newsletter"] < 0.65, share
+    assert share["archived_at"] < share["created_at"] / 4, share
