@@ -79,8 +79,10 @@ _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
 _OPENERS = ("I need to {p}: it is {s}.", "I want to {p}. It is about {s}.",
-            "I need to {p}. This is about {s}.")
-_THEN = ("Also {}.", "Please also {}.", "{}, too.")
+            "I need to {p}. This is about {s}.", "Could you {p} for me? It is {s}.",
+            "Can you help me {p}? It is about {s}.", "Something for today: {p}. It is {s}.",
+            "We have to {p}, and this one is {s}.")
+_THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.", "Once that is done, {}.")
 _PEOPLE = {"person", "staff"}
 _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address attendee "
                            "attendees invitee invitees mobile".split())
