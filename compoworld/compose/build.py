@@ -13,7 +13,7 @@ import hashlib
 import random
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +38,6 @@ DISTRACTORS = 2
 # "with bindings email set to the email of ...", "search email is the email of the order":
 # a field mapping, which a patterned request may not be
 _MAPPING = re.compile(r" set to | is the [\w ]+ of the ")
-SAME_PATTERN = 4  # tasks of one workflow a shard holds that weigh as one step fewer of it
 PATTERN_TRIES = 3  # patterns a patterned candidate tries from its start before it gives up
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
@@ -106,11 +105,8 @@ def compose_task(
     paraphrase: Paraphrase | None = None,
     style: str = "goal",
     patterned: bool = False,
-    made: Mapping[str, int] | None = None,
 ) -> Task | Rejected:
-    """One candidate task from a walk starting at `start` in world `world_seed`; patterned,
-    its workflows are tried longest first, a workflow `made` already holds (name -> tasks)
-    later by a step per `SAME_PATTERN` tasks, so a shard is no run of the same request.
+    """One candidate task from a walk starting at `start` in world `world_seed`.
 
     With `paraphrase` (`(instruction, visible, hidden, seed) -> (text, reason)`, e.g.
     `paraphrase_instruction` over an LLM), the template instruction is replaced by the
@@ -122,8 +118,7 @@ def compose_task(
         if not plans:
             return Rejected("no workflow pattern begins at this tool")
         rng.shuffle(plans)
-        made = made or {}  # longer workflows first (they span 3 apps), the less made first
-        plans.sort(key=lambda p: made.get(p.name, 0) / SAME_PATTERN - len(p.steps))
+        plans.sort(key=lambda p: -len(p.steps))  # longer workflows first: they span 3 apps
     for plan in plans[:PATTERN_TRIES]:  # each on a fresh world: a failed walk may have written
         world = library.world(world_seed)
         walk = random_walk(library.graph, world, start, rng, config or WalkConfig(), plan=plan,

@@ -152,7 +152,6 @@ def candidates(
     verified = 0
     dead: set[str] = set()
     stalls: dict[str, int] = {}  # walks in a row of a start that verified nothing
-    patterns_made: dict[str, int] = {}  # verified tasks per workflow pattern
 
     def stalled(start: str) -> bool:
         stalls[start] = stalls.get(start, 0) + 1
@@ -173,8 +172,7 @@ def candidates(
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
                             style=walk_style(style, seed, shard, index), patterned=patterned,
-                            config=WalkConfig(edge_threshold=edge_threshold),
-                            made=patterns_made)
+                            config=WalkConfig(edge_threshold=edge_threshold))
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
@@ -191,8 +189,6 @@ def candidates(
         if not failed and kept is not False:
             deduper.remember(made)
             verified += 1
-            if made.pattern:  # (the next walks try other workflows first)
-                patterns_made[made.pattern] = patterns_made.get(made.pattern, 0) + 1
             stalls[start] = 0
         elif stalled(start):
             dead.add(start)

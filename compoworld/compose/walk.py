@@ -323,7 +323,8 @@ def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
     plain non-empty scalar (no JSON list or object), no placeholder, no cut-off phone
     number; and whether its person is one person (a contact's carried email never beside
     another person's drawn name)."""
-    kinds = {b.kind for b in bindings.values() if b.type in PERSON_TYPES}
+    kinds = {b.kind for p, b in bindings.items() if b.type in PERSON_TYPES
+             and not is_sender(p, b.type)}  # (our own number is no second person)
     if {"hidden", "visible"} <= kinds:
         return False
     shown = [(arguments[p], b.type) for p, b in bindings.items()  # ids: looked up by name
