@@ -209,7 +209,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("order_invoice", "billing", "invoice a customer's order",
        _SALE, _INVOICE),
     _p("customer_payments", "billing", "check what a customer has paid",
-       Step(READ, "person"), Step(READ, "payment", _KEYS, avoid=_NOT_PAID)),
+       _LEAD, Step(READ, "payment", _KEYS, avoid=_NOT_PAID)),  # a customer, no Velo user
     # commerce
     _p("order_followup", "commerce", "update a customer about their order",
        _SALE, _send("email", "phone", "name")),
@@ -221,7 +221,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "product"),  # an order of a product names it
        Step(MAKE, "order", ("amount", "currency", "name"), needs=("name",), avoid=_NOT_SALES)),
     _p("customer_orders", "commerce", "see a customer's orders",
-       Step(READ, "person"), Step(READ, "order", _KEYS, avoid=_NOT_SALES)),
+       _LEAD, Step(READ, "order", _KEYS, avoid=_NOT_SALES)),
     # scheduling
     _p("meeting_invite", "scheduling", "set up a meeting with someone",
        Step(READ, "person"), Step(MAKE, "event", ("email", "name", "phone"))),

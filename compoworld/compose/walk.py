@@ -30,6 +30,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
@@ -66,6 +67,7 @@ from compoworld.graph.semtypes import (
 from compoworld.reward.rubric import day_forms
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
+from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
@@ -205,6 +207,7 @@ def _step(
     passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
+                                       and "fax" not in split_words(f.field or "")
                                        and _theirs(f.field, f.type, walk.about)
                                        and _matches_filters(walk.calls[i], f)
                                        and _addressable(walk.calls[i], f, plan)
@@ -524,6 +527,8 @@ def _bind(
                                          _event_facts(graph, walk, bindings),
                                          _order_status(walk, bindings))
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
+    if patterned and node.effect != "read" and tool_entity(node) == "event":
+        _book_in_hours(node, arguments, bindings, rng)  # a meeting at 10:30 next week
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
                          for b in bindings.values()):
         for param in [p for p, b in bindings.items() if b.kind == "visible"
@@ -892,23 +897,45 @@ def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Rando
 
 
 def _our_number(service: Service, schema: dict[str, Any]) -> Any:
-    """The business's own number at a messaging service: the first of its phone numbers
-    (Twilio's incoming numbers), else one number drawn for the service, the same in every
-    task of its world."""
-    state = service.state
-    for collection in sorted(state.schemas):
-        if "number" not in " ".join(split_words(collection)) and "numbers" not in split_words(
-                collection):
-            continue
-        for key in sorted(state.records(collection)):
-            record = state.records(collection)[key]
-            phone = next((v for k, v in sorted(record.items()) if isinstance(v, str)
-                          and split_words(k)[-1:] in (["number"], ["phone"])
-                          and v.startswith("+")), None)
-            if phone:
-                return phone
+    """The business's own number at a messaging service: one number drawn for the service
+    (the same in every task), never from the world's people (no text from a customer's
+    own phone)."""
     return value_from_schema(schema, random.Random(f"sender:{service.name}"), name="phone",
                              service=service.name)
+
+
+def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],
+                   rng: random.Random) -> None:
+    """A meeting the request books starts on a working day of the next two weeks at a
+    half hour of office hours (no 00:23 of last year), and its stated end an hour later."""
+    times = {}
+    for param, binding in bindings.items():
+        role = role_of(param, binding.type, node.resource)
+        if binding.kind == "visible" and binding.type in ("date", "datetime") and role and (
+                role.meaning in ("start", "end")) and isinstance(arguments.get(param), str):
+            times.setdefault(role.meaning, param)
+    if "start" not in times:
+        return
+    day = NOW + timedelta(days=rng.randint(1, 14))
+    while day.weekday() >= 5:
+        day += timedelta(days=1)
+    start = day.replace(hour=rng.randint(9, 16), minute=rng.choice((0, 30)), second=0)
+    for meaning, at in (("start", start), ("end", start + timedelta(hours=1))):
+        param = times.get(meaning)
+        if param is not None:
+            arguments[param] = _like(arguments[param], at)
+
+
+def _like(drawn: str, at: datetime) -> str:
+    """`at` written as `drawn` is: a date alone, or a time with `Z` or an offset."""
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", drawn):
+        return at.strftime("%Y-%m-%d")
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?",
+                    drawn):
+        zone = "Z" if drawn.endswith("Z") else ("" if re.search(r"[+-]\d{2}:?\d{2}$", drawn)
+                                                is None else drawn[-6:])
+        return at.strftime("%Y-%m-%dT%H:%M:%S") + zone
+    return drawn
 
 
 def _environment_params(service: Service, node: ToolNode) -> set[str]:

@@ -223,3 +223,29 @@ def test_a_text_goes_out_from_our_own_number():
     assert is_sender("From", "phone") and is_sender("from_number", "phone")
     assert is_sender("sender", "phone") and not is_sender("To", "phone")
     assert not is_sender("From", "email") and not is_sender("from_date", "datetime")
+
+
+def test_a_booked_meeting_starts_in_office_hours_after_now_and_ends_an_hour_later():
+    from datetime import datetime
+
+    from compoworld.compose.records import Binding
+    from compoworld.compose.walk import _book_in_hours
+    from compoworld.graph.depgraph import ToolNode
+    from compoworld.world.clock import NOW
+
+    node = ToolNode(name="cal__create_event", service="cal", effect="create",
+                    implementation="modeled", resource="events",
+                    params={"startDateTime": "datetime", "endDate": "date"},
+                    required=(), outputs={})
+    for seed in range(20):
+        arguments = {"startDateTime": "2024-02-11T00:23:00Z", "endDate": "2023-01-01",
+                     "note": "x"}
+        bindings = {"startDateTime": Binding(kind="visible", type="datetime"),
+                    "endDate": Binding(kind="visible", type="date"),
+                    "note": Binding(kind="free", type="text")}
+        _book_in_hours(node, arguments, bindings, random.Random(seed))
+        start = datetime.fromisoformat(arguments["startDateTime"].replace("Z", "+00:00"))
+        assert arguments["startDateTime"].endswith(":00Z") and start > NOW, arguments
+        assert start.weekday() < 5 and 9 <= start.hour <= 16 and start.minute in (0, 30)
+        assert (start - NOW).days <= 16 and arguments["endDate"] == start.date().isoformat()
+        assert arguments["note"] == "x"
