@@ -318,14 +318,15 @@ def _made(noun: str, record: dict[str, Any], collection: str, title: str) -> str
         words = [words[-1], *words[:-1]]
     verb, rest = (words[0], " ".join(words[1:])) if len(words) > 1 else ("", "")
     if verb in _SENDS:
-        noun, done = rest, f"sent through {title}"
-    elif verb in _CREATES:
-        noun, done = rest, f"created in {title}"
+        noun, done = _singular(rest), f"sent through {title}"
+    elif verb in _CREATES:  # (`suppliers_post` makes a supplier)
+        noun, done = _singular(rest), f"created in {title}"
     elif words:
         return f"{title}'s {' '.join(words)} is called"
     else:
         done = f"created in {title}"
-    article = "An" if noun[:1].lower() in "aeiou" else "A"
+    article = "An" if noun[:1].lower() in "aeiou" and not noun.lower().startswith(
+        ("us", "uni", "eu", "one")) else "A"  # a user, an order
     return f"{article} {noun} is {done}"
 
 

@@ -193,3 +193,16 @@ def test_refuses_unmatched_states_and_unanswerable_values(run: GoldRun) -> None:
     blank = flag.model_copy(update={"value": ""})
     with pytest.raises(ValueError, match="boolean, null or empty"):
         build_rubric(run.start, run.end, run.calls, [blank], TITLES)
+
+
+def test_a_made_record_is_named_as_one_thing_with_its_article():
+    """`suppliers_post` makes "A supplier", a user is "A user", an order "An order"."""
+    from compoworld.compose.rubric import _made
+    from compoworld.services.modeled import ACTION_LOG
+
+    assert _made("", {"tool": "suppliers_post"}, ACTION_LOG, "Books") == (
+        "A supplier is created in Books")
+    assert _made("user", {}, "users", "LMS") == "A user is created in LMS"
+    assert _made("order", {}, "orders", "Shop") == "An order is created in Shop"
+    assert _made("", {"tool": "send_messages"}, ACTION_LOG, "Texts") == (
+        "A message is sent through Texts")
