@@ -318,9 +318,9 @@ def _made(noun: str, record: dict[str, Any], collection: str, title: str) -> str
         words = [words[-1], *words[:-1]]
     verb, rest = (words[0], " ".join(words[1:])) if len(words) > 1 else ("", "")
     if verb in _SENDS:
-        noun, done = _singular(rest), f"sent through {title}"
+        noun, done = _one(rest), f"sent through {title}"
     elif verb in _CREATES:  # (`suppliers_post` makes a supplier)
-        noun, done = _singular(rest), f"created in {title}"
+        noun, done = _one(rest), f"created in {title}"
     elif words:
         return f"{title}'s {' '.join(words)} is called"
     else:
@@ -330,6 +330,13 @@ def _made(noun: str, record: dict[str, Any], collection: str, title: str) -> str
     return f"{article} {noun} is {done}"
 
 
+def _one(noun: str) -> str:
+    """A tool's plural noun as one record (`suppliers` -> `supplier`); an acronym such as
+    `sms` stays whole."""
+    return noun if noun.lower() in _ACRONYMS else _singular(noun)
+
+
+_ACRONYMS = frozenset({"sms", "mms", "dns", "os", "gps", "ios"})
 _SENDS = frozenset({"send", "deliver"})
 _CREATES = frozenset({"create", "add", "new", "insert", "make", "book", "schedule", "post"})
 
