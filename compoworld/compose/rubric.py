@@ -216,6 +216,14 @@ def _show(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else orjson.dumps(value).decode()
 
 
+def _or(others: list[str]) -> str:
+    """` (or phone)`, ` (or phone, or another field of its kind)`: where else a value may sit."""
+    if not others:
+        return ""
+    shown = " or ".join(o.replace("_", " ") for o in others[:2])
+    return f" (or {shown}{', or another field of its kind' if len(others) > 2 else ''})"
+
+
 def _named(fact: str) -> str:
     """A fact a message names, as its check says it: `'Login delay'`; a date or time by
     its day, in any form (`the date 2026-12-05 (in any form, such as December 5)`)."""
@@ -223,8 +231,12 @@ def _named(fact: str) -> str:
     return f"the date {forms[0]} (in any form, such as {forms[1]})" if forms else _show(fact)
 
 
-def _describe(fields: dict[str, Any]) -> str:
-    parts = [f"{name.replace('_', ' ')} {_show(value)}" for name, value in fields.items()]
+def _describe(fields: dict[str, Any], alternatives: dict[str, list[str]] | None = None) -> str:
+    """`mobile (or phone) '+41...' and name 'Wayne Foods'`: each key field with its value,
+    and the other fields of its kind it may sit in."""
+    alternatives = alternatives or {}
+    parts = [f"{name.replace('_', ' ')}{_or(alternatives.get(name, []))} {_show(value)}"
+             for name, value in fields.items()]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -298,7 +310,7 @@ def _describe_change(target: _Target, title: str) -> str:
     fields = params["fields"]
     if criterion.kind == "record_created":
         text = _made(noun, target.record or {}, params["collection"], title)
-        text += f" with {_describe(fields)}" if fields else ""
+        text += f" with {_describe(fields, params.get('alternatives'))}" if fields else ""
         written = params.get("written", [])
         if written:
             said = params.get("mentions", [])

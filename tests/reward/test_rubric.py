@@ -302,6 +302,7 @@ def test_a_contact_s_name_may_sit_in_another_name_field_of_the_record() -> None:
     created = next(c for c in rubric if c.kind == "record_created")
     assert created.params["alternatives"]["contactName"] == ["customerName"]
     assert "notes" not in str(created.params["alternatives"])
+    assert "contactName (or customerName) 'Ben Ito'" in created.description, created.description
     other = made(customerName="Ben Ito", emailAddress=record["emailAddress"])
     assert evaluate_criterion(created, start, other, "") is True
     wrong = made(customerName="Ana Ruiz", emailAddress=record["emailAddress"])
