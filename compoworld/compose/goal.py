@@ -43,13 +43,12 @@ from compoworld.compose.references import (
     end,
     free_note,
     kind_words,
-    mentioned,
     messaging,
+    names,
     near,
     own_words,
     role_of_field,
     say,
-    subject_facts,
 )
 from compoworld.graph.semtypes import is_entity_id, singularize, split_words
 
@@ -201,8 +200,7 @@ class _Goal(Carried):
         if f" in {title}" in details.split(" with ")[0]:  # `a comment on the issue ... in X`
             text = text.replace(f" to {title}", "", 1).replace(f" in {title}", "", 1)
         if any(b.kind == "free" for b in call.bindings.values()):  # the agent's own words
-            note = free_note(self.gist, noun, mentioned(own_words(call), self.calls),
-                             subject_facts(self.calls))
+            note = free_note(self.gist, noun, names(own_words(call), self.calls))
             details += f" and {note}" if " with " in details else f" with {note}"
         return text + details
 

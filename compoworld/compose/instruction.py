@@ -43,7 +43,7 @@ from compoworld.compose.naming import (
 )
 from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
-from compoworld.compose.references import free_note, mentioned, subject_facts
+from compoworld.compose.references import free_note, names
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.values import mentions
 from compoworld.graph.semtypes import split_words
@@ -256,8 +256,7 @@ class _Writer:
         `a short message of your own saying ...` for text the agent writes (never its value)."""
         if binding.kind == "free":
             return free_note(self.gist, param_words(param, ""),
-                             mentioned([value] if isinstance(value, str) else [], self.calls),
-                             subject_facts(self.calls))
+                             names([value] if isinstance(value, str) else [], self.calls))
         words = param_words(param, "")  # `channel id`, even for a channel: no noun is named
         shown = quote(value) if binding.kind == "visible" else self.reference(binding)
         if change:

@@ -67,15 +67,20 @@ def introduce(role: str, record: str) -> tuple[str, str] | None:
     return f"{record[:1].upper()}{record[1:]} {verb} a {noun}.", noun
 
 
-def free_note(gist: str, noun: str, mentions: list[str] | None = None,
-              read: dict[str, str] | None = None) -> str:
+def free_note(gist: str, noun: str, naming: str = "") -> str:
     """`a short message of your own saying that their refund is on its way`: the text the
-    agent writes, by what it says, never by words it must use, but for the stated facts it
-    must name (`mentioning "Login delay"`)."""
+    agent writes, by what it says, never by words it must use, but for the facts it must
+    name (`naming`: `, mentioning "Login delay"`, from `names`)."""
     kind = "note" if noun.split()[-1] in _ON else "message"
     note = f"a short {kind} of your own " + (
         f"{'saying ' if gist.startswith('that ') else ''}{gist}" if gist else "about it")
-    return note + mentioning(mentions or [], read)
+    return note + naming
+
+
+def names(own: list[str], calls: list[GoldCall]) -> str:
+    """`, mentioning "Login delay" and its status`: what the request says a text the
+    reference writes (`own`) names, of the facts the chain `calls` states or reads."""
+    return mentioning(mentioned(own, calls), subject_facts(calls))
 
 
 def mentioning(mentions: list[str], read: dict[str, str] | None = None) -> str:

@@ -47,12 +47,10 @@ from compoworld.compose.references import (
     end,
     is_sender,
     item_head,
-    mentioned,
-    mentioning,
+    names,
     own_words,
     role_of_field,
     say,
-    subject_facts,
 )
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
@@ -276,8 +274,8 @@ class _Scenario(_Goal):
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
-                details += f" {self.gist or 'about it'}, in your own words" + mentioning(
-                    mentioned(own_words(call), self.calls), subject_facts(self.calls))
+                details += f" {self.gist or 'about it'}, in your own words" + names(
+                    own_words(call), self.calls)
             else:
                 details += ", with a short note of your own about it"
         return f"{text}{facts}{details}"

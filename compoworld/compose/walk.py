@@ -610,8 +610,7 @@ def _event_facts(graph: DependencyGraph, walk: Walk,
         if named or start:
             return named, start
     if walk.about == "event" and walk.calls:  # a reminder of the event read says when
-        start = start_of(followed([*walk.calls, GoldCall(
-            tool="", service="", effect="", arguments={}, bindings=bindings or {}, result=None)]))
+        start = start_of(followed(_with_pending(walk, bindings or {})))
         return "", start
     return "", ""
 
@@ -621,8 +620,14 @@ def _order_status(walk: Walk, bindings: dict[str, Binding]) -> str:
     "" for any other workflow (an invoice's note says the invoice is ready, no more)."""
     if walk.about != "order" or "order" not in walk.gist.split() or not walk.calls:
         return ""
-    return status_of(followed([*walk.calls, GoldCall(
-        tool="", service="", effect="", arguments={}, bindings=bindings, result=None)]))
+    return status_of(followed(_with_pending(walk, bindings)))
+
+
+def _with_pending(walk: Walk, bindings: dict[str, Binding]) -> list[GoldCall]:
+    """The walk's calls and, last, the one being bound (its `bindings`, no result yet):
+    what the chain takes from its first record, this call included."""
+    return [*walk.calls, GoldCall(tool="", service="", effect="", arguments={},
+                                  bindings=bindings, result=None)]
 
 
 def _when(value: str) -> str:
@@ -645,8 +650,7 @@ def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
     if walk.about in _PEOPLE or not walk.calls:
         return ""
     first = walk.calls[0]
-    named = [b.selector.value for call in [*walk.calls[1:], GoldCall(
-        tool="", service="", effect="", arguments={}, bindings=bindings, result=None)]
+    named = [b.selector.value for call in _with_pending(walk, bindings)[1:]
              for b in call.bindings.values() if b.kind == "hidden" and b.step == 0
              and b.selector is not None]
     named += [first.arguments[p] for p, b in first.bindings.items()
