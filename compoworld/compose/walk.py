@@ -934,12 +934,9 @@ def _like(drawn: str, at: datetime) -> str:
     """`at` written as `drawn` is: a date alone, or a time with `Z` or an offset."""
     if re.fullmatch(r"\d{4}-\d{2}-\d{2}", drawn):
         return at.strftime("%Y-%m-%d")
-    if re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?",
-                    drawn):
-        zone = "Z" if drawn.endswith("Z") else ("" if re.search(r"[+-]\d{2}:?\d{2}$", drawn)
-                                                is None else drawn[-6:])
-        return at.strftime("%Y-%m-%dT%H:%M:%S") + zone
-    return drawn
+    stamp = re.fullmatch(
+        r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?", drawn)
+    return at.strftime("%Y-%m-%dT%H:%M:%S") + (stamp[1] or "") if stamp else drawn
 
 
 def _environment_params(service: Service, node: ToolNode) -> set[str]:

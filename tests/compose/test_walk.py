@@ -249,3 +249,17 @@ def test_a_booked_meeting_starts_in_office_hours_after_now_and_ends_an_hour_late
         assert start.weekday() < 5 and 9 <= start.hour <= 16 and start.minute in (0, 30)
         assert (start - NOW).days <= 16 and arguments["endDate"] == start.date().isoformat()
         assert arguments["note"] == "x"
+
+
+def test_a_rebooked_time_keeps_the_drawn_value_s_form():
+    from datetime import datetime
+
+    from compoworld.compose.walk import _like
+
+    at = datetime(2025, 3, 4, 10, 30)
+    assert _like("2024-01-01", at) == "2025-03-04"
+    assert _like("2024-01-01T00:23:00Z", at) == "2025-03-04T10:30:00Z"
+    assert _like("2024-01-01T00:23:00+02:00", at) == "2025-03-04T10:30:00+02:00"
+    assert _like("2024-01-01T00:23:00+0200", at) == "2025-03-04T10:30:00+0200"
+    assert _like("2024-01-01T00:23", at) == "2025-03-04T10:30:00"
+    assert _like("next week", at) == "next week"
