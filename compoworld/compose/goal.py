@@ -34,6 +34,7 @@ from compoworld.compose.naming import (
     quote,
     record_noun,
     render_value,
+    spoken_time,
     tool_words,
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
@@ -104,6 +105,20 @@ def write_goal(
 # `starting "2025-01-31T06:07:00Z"`, not `start date time "..."`: a time said by what it is
 _WHEN = {"start": "starting", "starts": "starting", "begin": "starting", "end": "ending",
          "ends": "ending", "due": "due", "expiry": "expiring", "expires": "expiring"}
+
+
+# Phrases a write's facts lead with, outside its `with` list: `in the channel ...`, `on
+# Monday, March 3, 2025 at 09:00 UTC until ...`.
+_PLACES = ("in ", "on ", "until ", "due on ", "expiring on ")
+
+
+def _timed(when: str, value: Any) -> str:
+    """`on Wednesday, March 12, 2025 at 12:30 UTC`, `ending on ...`: a time as a person says
+    it (`spoken_time`); `starting "2025-03-12T12:30:05+02:00"` where it has no spoken form."""
+    spoken = spoken_time(value)
+    if not spoken:
+        return f"{when} {quote(value)}"
+    return {"starting": "on", "ending": "until"}.get(when, f"{when} on") + f" {spoken}"
 
 
 class _Goal(Carried):
@@ -263,10 +278,10 @@ class _Goal(Carried):
             elif other:
                 parts.insert(0, f"{near(noun)} the {self._other(binding.type)} {quote(value)}")
             elif binding.type in ("datetime", "date") and _WHEN.get(words.split()[0]):
-                parts.append(f"{_WHEN[words.split()[0]]} {quote(value)}")  # `starting "..."`
+                parts.append(_timed(_WHEN[words.split()[0]], value))  # `starting "..."`
             else:
                 parts.append(f"{words} {quote(value)}")
-        places = [p for p in parts if p.startswith(("in ", "on "))]
+        places = [p for p in parts if p.startswith(_PLACES)]
         parts = [p for p in parts if p not in places]
         text = "".join(f" {p}" for p in places)
         text += f" with {join_words(parts, self.rng)}" if parts else ""

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from datetime import date
 from typing import Any
 
 from compoworld.graph.semtypes import is_entity_id, is_plural, singularize, split_words
@@ -137,6 +138,32 @@ def field_words(field: str) -> str:
 def selector_words(field: str, value: Any) -> str:
     """`first name is "Bruno"`: how an item of a list is told apart."""
     return f"{' '.join(split_words(field)) or field} is {quote(value)}"
+
+
+_SPOKEN = re.compile(r"(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2})(?::00)?(?:Z|\+00:?00))?")
+
+
+def spoken_time(value: Any) -> str:
+    """How a person says an ISO date or UTC time: `Wednesday, March 12, 2025 at 12:30 UTC`
+    of `2025-03-12T12:30:00Z`, `Wednesday, March 12, 2025` of `2025-03-12`; "" for anything
+    else (a time off UTC or with seconds is said as it is written)."""
+    match = _SPOKEN.fullmatch(value) if isinstance(value, str) else None
+    if match is None:
+        return ""
+    try:
+        day = date.fromisoformat(match[1])
+    except ValueError:
+        return ""
+    text = f"{day:%A}, {day:%B} {day.day}, {day.year}"
+    return f"{text} at {match[2]} UTC" if match[2] else text
+
+
+def stated(value: Any, text: str) -> bool:
+    """Whether an instruction states a visible value: as `render_value` writes it, or a
+    date or time as a person says it (`spoken_time`). The verifier and the paraphrase
+    check use this, so a request may say "on Wednesday, March 12, 2025 at 12:30 UTC"."""
+    spoken = spoken_time(value)
+    return render_value(value) in text or bool(spoken and spoken in text)
 
 
 def quote(value: Any) -> str:

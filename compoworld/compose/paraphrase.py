@@ -1,8 +1,9 @@
 """Optional LLM paraphrase of a template instruction, with strict acceptance.
 
-A paraphrase is kept only when every visible value still appears verbatim (`render_value`,
-case-sensitive), no hidden value appears (case-insensitive; see `leaked_values`), and its
-length is sane; otherwise the template text stands. The model is reached through
+A paraphrase is kept only when every visible value is still stated (verbatim as
+`render_value` writes it, or a date as a person says it: `naming.stated`; case-sensitive),
+no hidden value appears (case-insensitive; see `leaked_values`), and its length is sane;
+otherwise the template text stands. The model is reached through
 `compoworld.llm.LLMClient.chat` (or anything with the same `chat` method).
 """
 
@@ -12,6 +13,7 @@ import re
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value
+from compoworld.compose.naming import stated
 from compoworld.compose.values import mentions
 from compoworld.llm import LLMError
 
@@ -46,8 +48,8 @@ class ChatClient(Protocol):
 
 
 def missing_values(text: str, visible: list[Any]) -> list[Any]:
-    """The visible values whose rendering is not in `text` (case-sensitive)."""
-    return [value for value in visible if render_value(value) not in text]
+    """The visible values `text` does not state (`naming.stated`, case-sensitive)."""
+    return [value for value in visible if not stated(value, text)]
 
 
 def leaked_values(text: str, hidden: list[Any]) -> list[Any]:

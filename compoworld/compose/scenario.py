@@ -76,11 +76,71 @@ _ACTS = {
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
-_OPENERS = ("I need to {p}: it is {s}.", "I want to {p}. It is about {s}.",
-            "I need to {p}. This is about {s}.", "Could you {p} for me? It is {s}.",
-            "Can you help me {p}? It is about {s}.", "Something for today: {p}. It is {s}.",
-            "We have to {p}, and this one is {s}.")
-_THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.", "Once that is done, {}.")
+# What the user says first: the situation the workflow answers, by pattern (else by the
+# entity of its first step), the subject `{s}` named in full. It says why, never how, and
+# claims nothing the records could contradict ("just signed up" of a customer since 2024).
+_SITUATIONS = {
+    "lead": ("We're onboarding {s}.", "{s} is new with us, and we're getting them set up.",
+             "We have {s} to onboard."),
+    "company": ("We're starting to work with {s}.", "{s} is becoming a business partner of ours.",
+                "We've agreed to work with {s}."),
+    "meeting": ("I'd like to meet {s}.", "I want to sit down with {s}.",
+                "{s} asked to meet us."),
+    "ticket": ("{s} is waiting for an answer.", "A customer is waiting on {s}."),
+    "order": ("A customer wants news of {s}.", "I have a question about {s}."),
+    "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
+    "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
+    "event": ("I'm organising {s}.", "{s} is on my list today."),
+    "copy": ("I keep two calendars, and {s} is only in one of them.",
+             "{s} is missing from our other calendar."),
+    "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
+    "look": ("I'm looking at {s}.", "I have a question about {s}."),
+    "deal": ("I'd like to follow up with {s}.", "{s} is interested in working with us."),
+    "problem": ("{s} got in touch about a problem.", "We heard from {s} about a problem."),
+    "message": ("{s} came in and needs handling.", "We got {s}, and it needs handling."),
+    "product": ("We want to sell {s} in another store too.", "{s} should reach more buyers."),
+    "stock": ("We're running low on {s}.", "We need more of {s}."),
+    "venue": ("We want to hold an event at {s}.",),
+    "doc": ("{s} needs to reach the right people.", "I'm working on {s}."),
+    "task": ("{s} needs attention.", "I'm looking at {s}."),
+    "": ("This is about {s}.", "I'm looking at {s}."),
+}
+_SITUATION_OF = {
+    "lead_to_contact": "lead", "lead_welcome": "lead", "lead_to_contact_welcome": "lead",
+    "lead_contact_task": "lead", "company_account": "company", "company_contact": "company",
+    "company_account_contact": "company", "org_contact_welcome": "company",
+    "meeting_invite": "meeting", "contact_meeting_message": "meeting",
+    "ticket_reply": "ticket", "ticket_customer_message": "ticket", "ticket_refund": "ticket",
+    "ticket_refund_notify": "ticket", "ticket_task_message": "ticket",
+    "ticket_customer_task": "ticket", "order_followup": "order",
+    "order_customer_message": "order", "order_invoice": "bill", "order_invoice_message": "bill",
+    "invoice_receipt": "paid", "invoice_payment": "paid", "invoice_payment_receipt": "paid",
+    "payment_receipt": "paid", "payment_ledger": "paid", "payment_receipt_ledger": "paid",
+    "event_reminder": "event", "attendee_message": "event", "meeting_task_message": "event",
+    "meeting_notes_share": "event", "event_copy": "copy", "new_hire": "hire",
+    "contact_deal": "deal", "deal_followup": "deal", "customer_ticket": "problem",
+    "contact_ticket_message": "problem", "contact_ticket_task": "problem",
+    "message_to_ticket": "message", "message_task": "message", "product_listing": "product",
+    "product_listing_announce": "product", "product_listing_inventory": "product",
+    "product_order": "stock", "venue_event": "venue", "share_document": "doc",
+    "document_task": "doc", "copy_document": "doc", "document_message_task": "doc",
+    "task_notify": "task", "assign_task": "task",
+}
+# A record's own name (`account name`, `company name`) tells apart a person or company; a
+# record's customer's name (`customer name` of an order) tells whose record it is.
+_OTHERS = frozenset("recipient sender owner assignee organizer user creator author attendee "
+                    "guest invitee contact".split())
+_COMPANY_WORDS = frozenset("company business organization organisation org partner trading "
+                           "legal".split())
+_CUSTOMER_WORDS = frozenset("customer client buyer".split())
+_OUR_SIDE = frozenset("owner owned booked booker organizer creator user".split())
+_CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
+_GUESTS = frozenset("recipient attendee guest invitee contact".split())
+_THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
+# a fact of where the record a later act needs is kept, said as the user knows it
+_KEPT = ("{Their} {what} {verb} in {app}{where}, under the same {key}.",
+         "You'll find {their} {what} in {app}{where} (same {key}).",
+         "We keep {their} {what} in {app}{where}, under the same {key}.")
 _PEOPLE = {"person", "staff"}
 _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address attendee "
                            "attendees invitee invitees mobile".split())
@@ -153,24 +213,65 @@ class _Scenario(_Goal):
     def text(self, writes: list[int], steps: list[Step], found: bool = False) -> str | None:
         if self.item is None:
             return None
-        subject = self.record(0, self.item[1])
-        finding = self.find() if found else None
-        if found and finding is None:
+        subject = self.subject()
+        kept = self.find() if found else None
+        if found and kept is None:
             return None
         acts = [self.act(i, step) for i, step in zip(writes, steps, strict=True)]
         if any(a is None for a in acts):
             return None
-        opener = self.rng.choice(_OPENERS).format(p=self.pattern.purpose, s=subject)
-        if finding is not None:  # `Please find the customer in CRM with the same email
-            acts[0] = f"{finding} and {acts[0]}"  # address and send them a message ...`
-        sentences = [end(opener), end(f"Please {acts[0]}.")]
-        sentences += [end(self.rng.choice(_THEN).format(a)) for a in acts[1:]]
+        if len(acts) == 2 and not any(" and " in a for a in acts):
+            asks = [f"Please {acts[0]} and {acts[1]}."]  # two outcomes, one wish
+        else:
+            asks = [f"Please {acts[0]}."] + [self.rng.choice(_THEN).format(a) for a in acts[1:]]
+        sentences = [self.situation(subject), *asks, *([kept] if kept else [])]
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
-        return " ".join(cap(s) for s in [*self.facts_first, *sentences])
+        return " ".join(cap(end(s)) for s in [*self.facts_first, *sentences])
+
+    def situation(self, subject: str) -> str:
+        """`We're onboarding Ana Ruiz (a customer in Billbee).`: why the user asks, with the
+        record the workflow is about named once in full."""
+        kind = _SITUATION_OF.get(self.pattern.name) or (
+            "look" if all(s.effects == ("read",) for s in self.pattern.steps) else "")
+        forms = _SITUATIONS[kind]
+        if subject[:1].islower() and not subject.startswith("the "):  # `ann@x.org (a ...)`
+            forms = tuple(f for f in forms if not f.startswith("{s}"))  # keeps its case
+        return self.rng.choice(forms).format(s=subject)
+
+    def subject(self) -> str:
+        """The record the workflow is about, in full: `Ana Ruiz (a customer in Billbee)` when
+        one name, title or email tells it apart, `Ana Ruiz's order in Shop` when its
+        customer's name does, else as goal.py names a record (`the user in Velo Payments
+        whose company name is "Acme Corp"`)."""
+        call, selector = self.calls[0], self.item[1] if self.item else None
+        phrase = self.record(0, selector)
+        others = [a for a in self.args(call) if a[1].kind == "visible"
+                  and (selector is None or a[2] != selector.value)]
+        if selector is None or others or not isinstance(selector.value, str):
+            return phrase
+        noun, app = self.nouns[0], self.title(call.service)
+        words = split_words(selector.field)
+        entity = self.pattern.steps[0].entity
+        named = words[-1:] == ["name"] and not set(words) & _OTHERS
+        if entity == "event" and words == ["name"]:  # a booking named by whom it is for
+            return f"{selector.value}'s {noun} in {app}"
+        own = self._leading(selector) or (named and (
+            (entity in _PEOPLE and not set(words) & _COMPANY_WORDS)
+            or (entity == "org" and set(words) & _COMPANY_WORDS)))
+        if own:
+            titled = " ".join(words) in ("title", "subject", "filename")
+            value = quote(selector.value) if titled else selector.value
+            return f"{value} ({article(noun)} in {app})"
+        if words[-1:] == ["name"] and entity not in _PEOPLE | {"org"}:
+            if set(words) & _CUSTOMER_WORDS:  # the order's customer: whose order it is
+                return f"{selector.value}'s {noun} in {app}"
+            if set(words) & _GUESTS:  # a meeting's recipient: who it is with
+                return f"the {noun} with {selector.value} in {app}"
+        return phrase
 
     def lookup(self, item: AnswerItem) -> str | None:
-        """`... Please find them in CRM and tell me their phone number.`: a record looked
-        up in another app by a value of the subject, one of its facts asked for."""
+        """`I'm looking at ... What is their skype username in OnSched?`: a record looked up
+        in another app by a value of the subject, one of its facts asked for."""
         call = self.calls[1]
         if self.item is None or item.step != 1 or call.service == self.calls[0].service:
             return None
@@ -184,49 +285,69 @@ class _Scenario(_Goal):
                           for p, b, v in rest)
         label = say(item.label.removeprefix("the ").strip() or "value")
         whose = "their" if them == "them" else f"{them}'s"
-        subject = self.record(0, self.item[1])
-        opener = self.rng.choice(_OPENERS).format(p=self.pattern.purpose, s=subject)
+        subject = self.subject()
         app = self.title(call.service)
         if item.selector is not None:  # one of several: the one the answer is about
             filters += f" {self._selected(item.selector)}" if not filters else \
                 f" and {self._selected(item.selector)}"
         if self.pattern.steps[1].entity in _PEOPLE:  # the person themselves, elsewhere
-            ask = f"Please find {them} in {app}"
-            ask += f" (the {self.nouns[1]}{filters})" if filters else ""
-            ask += f" and tell me {whose} {label}."
+            where = f"as {article(self.nouns[1])}{filters} in {app}" if filters else \
+                f"in {app}"
+            they = "they" if them == "them" else them
+            ask = self.rng.choice((f"What is {whose} {label}? {cap(they)} should be {where}.",
+                                   f"Could you tell me {whose} {label}? You'll find "
+                                   f"{them} {where}."))
         else:  # their payment, their order: a record of theirs in the other app
-            ask = f"Please find {self.its} {self.nouns[1]}{filters} in {app} and tell me " \
-                  f"its {label}."
-        return " ".join(cap(s) for s in [*self.facts_first, end(opener), end(ask)])
+            ask = f"What is the {label} of {self.its} {self.nouns[1]}{filters} in {app}?"
+        return " ".join(cap(end(s)) for s in [*self.facts_first,
+                                              self.situation(subject), ask])
 
     def find(self) -> str | None:
-        """`find the customer in CRM with the same email address`: the second read, a
-        record looked up by values of the subject; what follows is about that record."""
+        """`Their phone number is in OnSched, under the same email address.`: the record the
+        acts need, found by values of the subject, said as where it is kept; the acts that
+        follow are about the person it is (`its attendee`, `its contact`)."""
         call, noun = self.calls[1], self.nouns[1]
         if call.service == self.calls[0].service:
             return None
         keys: dict[str, None] = {}
+        holder = None
         filters = []
         for param, binding, value in self.args(call):
             source = self.resolve(binding, value)
             if source.kind == "hidden" and source.step == 0 and not is_entity_id(source.type):
                 keys[_KEY_WORDS.get(source.type) or _field(source)] = None
+                holder = holder or source
             elif binding.kind == "visible":
-                filters.append(f" whose {param_words(param, noun)} is {self.value(binding, value)}")
+                filters.append(f"{param_words(param, noun)} {self.value(binding, value)}")
             elif binding.kind == "hidden":
-                return None  # a lookup by an id the agent must work out: no find to say
-        if not keys:
-            return None
-        head = next((item_head(b.path or "") for c in self.calls[2:] for b in c.bindings.values()
-                     if b.kind == "hidden" and b.step == 1), None)
+                return None  # a lookup by an id the agent must work out: no fact to state
+        if not keys or holder is None or set(split_words(holder.field or "")) & _OUR_SIDE:
+            return None  # (a meeting's owner or booker is one of us, no one to write to)
+        used = [b for c in self.calls[2:] for b in c.bindings.values()
+                if b.kind == "hidden" and b.step == 1]
+        head = next((item_head(b.path or "") for b in used), None)
         if head is None:
             return None
+        what = list(dict.fromkeys(_kind_word(b) for b in used if not is_entity_id(b.type)))
+        selector = self.item[1] if self.item else None
         self.item = (head, None)  # the acts that follow are on the record found
         self.subject_step = 1
         self.it, self.them, self.its = _pronouns(self.pattern.steps[1].entity)
+        if self.them == "them" and self.pattern.steps[0].entity not in _CUSTOMERS_OF:
+            self.them = self._holder_of(holder)  # who of an event they are: its attendee
+            if selector is not None and isinstance(selector.value, str) and (  # named by
+                    self.them.split()[-1] in split_words(selector.field)  # the request
+                    or split_words(selector.field) == ["name"]):
+                self.them = selector.value
+            self.its = f"{self.them}'s"  # (an order's or a ticket's is the customer: them)
         self.named[(1, "")] = "them" if self.them == "them" else "it"
-        return (f"find the {noun} in {self.title(call.service)}{''.join(filters)} with the "
-                f"same {join_words(list(keys), self.rng)}")
+        person = self.pattern.steps[1].entity in _PEOPLE
+        where = f" (the {noun} with {join_words(filters, self.rng)})" if filters else ""
+        return self.rng.choice(_KEPT).format(
+            Their="Their" if person else "Its", their="their" if person else "its",
+            what=join_words(what, self.rng) if what else f"{noun} record",
+            verb="are" if len(what) > 1 else "is", app=self.title(call.service), where=where,
+            key=join_words(list(keys), self.rng))
 
     def act(self, step: int, kind: Step) -> str | None:
         call, noun = self.calls[step], self.nouns[step]
@@ -258,7 +379,8 @@ class _Scenario(_Goal):
             to = [(p, b) for p, b in carried if _address(p, b)][:1]
             if to:
                 carried = [c for c in carried if c not in to]
-                them = self.them if self.them == "them" else self._holder_of(to[0][1])
+                them = self.them if self.them == "them" or self.subject_step else \
+                    self._holder_of(to[0][1])  # (past a find: who the found record is)
         if kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent
         text = self.rng.choice(forms).format(it=self.it, them=them, a=article(noun),
@@ -270,12 +392,14 @@ class _Scenario(_Goal):
         facts = facts.replace(" with the same time", " at the same time").replace(
             " and the same time", ", at the same time")
         details = self.details(rest, noun)
+        if details.startswith(" on ") and facts:  # `book them in on Monday ... with their
+            when, _, more = details.partition(" with ")  # email address`: the time first
+            text, details = text + when, f" with {more}" if more else ""
         if details.startswith(" with ") and facts:  # one list: `with its amount, date "..."`
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
-                details += f" {self.gist or 'about it'}, in your own words" + names(
-                    own_words(call), self.calls)
+                details += f" {self.gist or 'about it'}" + names(own_words(call), self.calls)
             else:
                 details += ", with a short note of your own about it"
         return f"{text}{facts}{details}"
@@ -293,8 +417,11 @@ class _Scenario(_Goal):
     def _setting(self, app: str, ids: list[tuple[str, str]]) -> str:
         """`For Accounting API, our company is "..." and our connection is "...".`: the
         user's own account there, which they know as they know their login."""
-        said = join_words([f"our {kind} is {value}" for kind, value in ids], self.rng)
-        return f"For {app}, {said}."
+        if self.rng.random() < 0.5:
+            said = join_words([f"our {kind} is {value}" for kind, value in ids], self.rng)
+            return f"For {app}, {said}."
+        said = join_words([f"{kind} {value}" for kind, value in ids], self.rng)
+        return f"In {app} we use {said}."
 
     def _holder_of(self, source: Binding) -> str:
         """Whose address of the subject a message goes to: `its reporter`, `its owner`."""
@@ -386,6 +513,13 @@ class _Scenario(_Goal):
 def _pronouns(entity: str) -> tuple[str, str, str]:
     """How a request refers to a record of `entity` once named: them / them / their."""
     return ("them", "them", "their") if entity in _PEOPLE else ("it", "it", "its")
+
+
+def _kind_word(source: Binding) -> str:
+    """What a carried value is, as a person names it: `phone number`, `email address`."""
+    if source.type in NAME_TYPES:
+        return "name"
+    return _KEY_WORDS.get(source.type) or _field(source)
 
 
 def _field(source: Binding) -> str:

@@ -32,6 +32,7 @@ from typing import Any
 
 from compoworld.compose.instruction import render_value
 from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.naming import stated
 from compoworld.compose.records import Task
 from compoworld.compose.values import mentions
 from compoworld.reward.rubric import evaluate_rubric
@@ -142,7 +143,7 @@ def verify_task(task: Task, library: ServiceLibrary, deduper: Deduper) -> dict[s
         "start_fails": any(not c.noop_passes for c in task.rubric)
         and not any(p for c, p in zip(task.rubric, on_start, strict=True) if not c.noop_passes),
         "no_hidden_leak": not any(mentions(task.instruction, v) for v in task.hidden_values),
-        "visible_stated": all(render_value(v) in task.instruction for v in task.visible_values),
+        "visible_stated": all(stated(v, task.instruction) for v in task.visible_values),
         "cross_service": len(set(task.services)) >= 2 and crossing,
         "within_budget": len(task.gold_calls) <= task.step_budget,
         "unique": deduper.is_new(task),

@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from compoworld.compose.records import Criterion
@@ -41,15 +42,36 @@ from compoworld.world.state import State, diff
 States = dict[str, State]
 
 
+_INSTANT = re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?"
+                      r"(?:Z|[+-]\d{2}:?\d{2})?")
+
+
+def _instant(text: str) -> datetime | None:
+    """The moment an ISO date-time names (one without an offset read as UTC), or None."""
+    if not _INSTANT.fullmatch(text):
+        return None
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def json_equal(left: Any, right: Any) -> bool:
-    """JSON equality: 5 == 5.0, booleans never equal numbers, strings compared after strip,
-    lists item by item, objects key by key."""
+    """JSON equality: 5 == 5.0, booleans never equal numbers, strings compared after strip
+    (two ISO date-times as the moments they name: `2025-03-12T12:30:00Z` is
+    `2025-03-12T12:30:00+00:00`, since a request may say the time as a person does), lists
+    item by item, objects key by key."""
     if isinstance(left, bool) or isinstance(right, bool):
         return isinstance(left, bool) and isinstance(right, bool) and left == right
     if isinstance(left, int | float) and isinstance(right, int | float):
         return left == right
     if isinstance(left, str) and isinstance(right, str):
-        return left.strip() == right.strip()
+        left, right = left.strip(), right.strip()
+        if left == right:
+            return True
+        moments = _instant(left), _instant(right)
+        return None not in moments and moments[0] == moments[1]
     if isinstance(left, list) and isinstance(right, list):
         return len(left) == len(right) and all(map(json_equal, left, right))
     if isinstance(left, dict) and isinstance(right, dict):

@@ -19,7 +19,7 @@ from compoworld.compose.instruction import (
     write_instruction,
 )
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.naming import record_noun, tool_words
+from compoworld.compose.naming import record_noun, stated, tool_words
 from compoworld.compose.patterns import PATTERNS
 from compoworld.compose.records import Binding, GoldCall, Selector, Task
 from compoworld.compose.stage import order_starts, start_tools
@@ -91,11 +91,11 @@ def check_goal(text: str, task_calls, answer) -> None:
         for phrase in tool_phrases(call.tool):
             assert phrase not in own.lower(), (phrase, text)
     for value in visible_values(task_calls, answer):
-        assert render_value(value) in text, (value, text)
-    stated = [render_value(v) for v in visible_values(task_calls, answer)]
+        assert stated(value, text), (value, text)
+    said = [render_value(v) for v in visible_values(task_calls, answer)]
     for value in hidden_values(task_calls, answer):
         # a hidden first name inside a visible email is the walk's leak (verify rejects it)
-        if not any(mentions(v, value) for v in stated):
+        if not any(mentions(v, value) for v in said):
             assert not mentions(text, value), (value, text)
 
 

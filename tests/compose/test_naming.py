@@ -1,8 +1,9 @@
-"""How requests name an app: the corpus's document titles said as app names."""
+"""How requests name things: the corpus's document titles said as app names, dates and
+times as a person says them."""
 
 import pytest
 
-from compoworld.compose.naming import app_name
+from compoworld.compose.naming import app_name, spoken_time, stated
 
 
 @pytest.mark.parametrize(("service", "title", "said"), [
@@ -23,3 +24,22 @@ def test_a_document_title_is_said_as_the_app_s_name(service, title, said):
 
 def test_a_title_that_is_only_api_words_is_kept():
     assert app_name("change_local", "API V1") == "API V1"
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("2025-03-12T12:30:00Z", "Wednesday, March 12, 2025 at 12:30 UTC"),
+    ("2025-03-12T09:00+00:00", "Wednesday, March 12, 2025 at 09:00 UTC"),
+    ("2025-03-03", "Monday, March 3, 2025"),
+    ("2025-03-12T12:30:05Z", ""), ("2025-03-12T12:30:00+02:00", ""), ("2025-02-30", ""),
+    ("March 12", ""), (20250312, ""),
+])
+def test_a_date_or_utc_time_is_said_as_a_person_says_it(value, said):
+    assert spoken_time(value) == said
+
+
+def test_a_visible_time_is_stated_verbatim_or_as_said():
+    assert stated("2025-03-12T12:30:00Z", "book it for 2025-03-12T12:30:00Z please")
+    assert stated("2025-03-12T12:30:00Z", "on Wednesday, March 12, 2025 at 12:30 UTC.")
+    assert not stated("2025-03-12T12:30:00Z", "on Wednesday, March 12, 2025.")
+    assert not stated("2025-03-12T12:30:00Z", "on Thursday, March 13, 2025 at 12:30 UTC.")
+    assert stated("Ann Lee", "for Ann Lee") and not stated("Ann Lee", "for ann lee")

@@ -4,6 +4,7 @@ once, each act in its app with the record's facts, no field mapping, no steps.""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -12,7 +13,7 @@ from compoworld.compose.instruction import visible_values, write_instruction
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import BY_NAME
 from compoworld.compose.records import Binding, GoldCall, Task
-from compoworld.compose.scenario import write_scenario
+from compoworld.compose.scenario import _SITUATION_OF, _SITUATIONS, write_scenario
 from compoworld.compose.stage import start_tools
 from tests.compose.builtin_tasks import builtin_library
 from tests.compose.test_goal import check_goal
@@ -45,14 +46,25 @@ def scenario(task: Task, library: ServiceLibrary, seed: int) -> str | None:
                           BY_NAME[task.pattern], resources=resources)
 
 
-def test_write_workflows_are_asked_for_as_their_purpose(patterned, library):
+# Words that order steps or name a procedure: a request says why and what, not how.
+_PROCEDURE = re.compile(r"\b(first|then|next|once that is done|step|find the|look up|call)\b",
+                        re.IGNORECASE)
+
+
+def test_write_workflows_open_with_their_situation_and_ask_for_outcomes(patterned, library):
+    """`We're onboarding Ana Ruiz (a customer in CRM). Please add them ... and send them
+    ...`: why the user asks, the subject named once, then the outcomes, never the steps."""
     said = [(t, text) for i, t in enumerate(patterned)
             if (text := scenario(t, library, i)) is not None]
     assert len(said) >= 30
     for task, text in said:
-        pattern = BY_NAME[task.pattern]
-        assert pattern.purpose in text, text
+        kind = _SITUATION_OF.get(task.pattern, "look")
+        first = text.split(". ")[0]
+        assert any(re.fullmatch(re.escape(t.rstrip(".")).replace(r"\{s\}", ".+"), first,
+                                re.IGNORECASE) for t in _SITUATIONS[kind]), text
+        assert BY_NAME[task.pattern].purpose not in text, text  # no stock purpose line
         assert " set to " not in text, text  # no `amount set to the amount of ...`
+        assert not _PROCEDURE.search(text), text
         check_goal(text, task.gold_calls, task.answer)
         for call in task.gold_calls[1:]:
             if call.effect != "read":
@@ -134,7 +146,8 @@ def test_a_booked_payment_is_the_same_amount_and_the_user_s_company_a_setting(co
         assert "the same amount and currency" in text and "120.5" not in text, text
         assert '"ann.lee@example.org"' in text
         if company:
-            assert text.endswith('For Books, our company is "cmp_0042".'), text
+            assert text.endswith(('For Books, our company is "cmp_0042".',
+                                  'In Books we use company "cmp_0042".')), text
         else:
             assert "our company" not in text
 
@@ -170,9 +183,10 @@ def test_a_person_s_name_and_email_are_their_contact_details():
         assert "Ann Lee" not in text and "ann.lee@example.org" not in text, text
 
 
-def test_the_customer_behind_an_order_is_found_by_the_order_s_email_then_written_to():
-    """order -> customer lookup -> message: the lookup is said as a find ("find the customer
-    in CRM with the same email address"), and the message goes to `them`, the customer."""
+def test_the_customer_behind_an_order_is_kept_in_another_app_and_written_to():
+    """order -> customer lookup -> message: the lookup is no step but a fact of where the
+    customer's number is kept ("Their phone number is in CRM, under the same email
+    address"), and the message goes to `them`, the customer."""
     order = {"id": "o1", "title": "Board Game", "email": "ann.lee@example.org"}
     customer = {"id": "c1", "name": "Ann Lee", "email": "ann.lee@example.org",
                 "phone": "+14155550123"}
@@ -201,9 +215,11 @@ def test_the_customer_behind_an_order_is_found_by_the_order_s_email_then_written
         text = write_scenario(calls, [], titles, random.Random(seed),
                               BY_NAME["order_customer_message"], resources=resources)
         assert text is not None
-        assert '"Board Game"' in text and "find the customer in CRM with the same email " \
-            "address and send them a" in text, text
-        assert "about their order, in your own words, mentioning \"Board Game\"" in text, text
+        assert '"Board Game"' in text and "send them a" in text, text
+        assert "about their order, mentioning \"Board Game\"" in text, text
+        assert re.search(r"their phone number (is )?in CRM.{0,30}same email address", text,
+                         re.IGNORECASE), text
+        assert not re.search(r"\bfind the\b", text), text
         assert order["email"] not in text and customer["phone"] not in text, text
 
 

@@ -156,6 +156,13 @@ def test_answer_matching(value: Any, text: Any, found: bool) -> None:
     (5, 5.0, True), (True, 1, False), (" Acme ", "Acme", True), ("acme", "Acme", False),
     ({"a": [1, {"b": 2.0}]}, {"a": [1.0, {"b": 2}]}, True), ({"a": 1}, {"a": 1, "b": 2}, False),
     (None, None, True), (None, "", False), ([1, 2], [2, 1], False),
+    # one moment however it is written (a request says "12:30 UTC"), never another one
+    ("2025-03-12T12:30:00Z", "2025-03-12T12:30:00+00:00", True),
+    ("2025-03-12T12:30:00Z", "2025-03-12T13:30:00+01:00", True),
+    ("2025-03-12T12:30:00Z", "2025-03-12T12:30", True),
+    ("2025-03-12T12:30:00Z", "2025-03-12T12:31:00Z", False),
+    ("2025-03-12T12:30:00Z", "2025-03-12T12:30:00+02:00", False),
+    ("2025-03-12", "2025-03-12T00:00:00Z", False), ("2025-03-12T12:30:00Z", "soon", False),
 ])
 def test_json_equality(left: Any, right: Any, equal: bool) -> None:
     assert json_equal(left, right) is equal
