@@ -99,10 +99,12 @@ def plan_shards(
 
 
 def plan_chunks(
-    *, run_id: str, stage: str, chunks: list[list[str]], params: dict[str, Any], work: str
+    *, run_id: str, stage: str, chunks: list[list[str]], params: dict[str, Any], work: str,
+    first: int = 0,
 ) -> list[Shard]:
     """One shard per chunk of items, in order (a chunk may repeat another's items: compose
-    shards in different worlds walk from the same start tools)."""
+    shards in different worlds walk from the same start tools), numbered from `first` (a
+    later wave of a stage's shards follows the earlier ones)."""
     params_json = json.dumps(params, sort_keys=True, default=str)
     shards = []
     for index, chunk in enumerate(chunks):
@@ -114,8 +116,8 @@ def plan_chunks(
             Shard(
                 run_id=run_id,
                 stage=stage,
-                index=index,
-                count=len(chunks),
+                index=first + index,
+                count=first + len(chunks),
                 input_hash=digest.hexdigest()[:16],
                 items=chunk,
                 params=params,

@@ -13,14 +13,17 @@ from compoworld.compose.stage import (
     DEFAULT_TASKS_PER_SHARD,
     DEFAULT_WALKS,
     DEFAULT_WORLDS,
+    TOP_UPS,
     check_compose_options,
     plan_compose,
+    top_up,
 )
 from compoworld.graph.depgraph import EDGE_THRESHOLD, FANOUT
 from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
-from storage.queries import stage_digest
+from storage.catalog import refresh_catalog
+from storage.queries import stage_digest, verified_tasks
 from storage.store import Store
 
 
@@ -90,6 +93,23 @@ def compose_flow(
                            "threshold": judge_threshold}
     shards = plan_compose(library.graph, run_id=run_id, tasks=tasks, seed=seed,
                           tasks_per_shard=tasks_per_shard, params=params)
-    composed = run_stage(shards, home=str(store.home), dask_address=dask_address)
+    composed = run_stage(shards, home=str(store.home), dask_address=dask_address,
+                         drop_beyond=False)  # (a rerun keeps its top-ups)
+    for _ in range(TOP_UPS):  # shards verify what their worlds allow: top up the shortfall
+        made = verified_tasks(store, shards)
+        wave = top_up(library.graph, shards, made, tasks=tasks, seed=seed,
+                      tasks_per_shard=tasks_per_shard, params=params)
+        if not wave:
+            break
+        logger.info("compose %s: %d of %d tasks verified, %d more shards", run_id, made,
+                    tasks, len(wave))
+        more = run_stage(wave, home=str(store.home), dask_address=dask_address,
+                         drop_beyond=False)
+        shards += wave
+        composed = {key: composed[key] + more[key] for key in ("shards", "skipped", "ran",
+                                                                "seconds")} | {"stage": "compose"}
+    if max(store.manifest(run_id, "compose"), default=-1) >= len(shards):
+        store.drop_shards_beyond(run_id, "compose", len(shards))  # an older, larger plan's
+        refresh_catalog(store)
     return {"run_id": run_id, "tasks": tasks, "graph": graph} | composed
 

@@ -177,9 +177,11 @@ def run_in_pool(stage: str, shards: list[Shard], home: str) -> list[dict[str, An
 
 
 def run_stage(
-    shards: list[Shard], *, home: str, dask_address: str | None = None
+    shards: list[Shard], *, home: str, dask_address: str | None = None,
+    drop_beyond: bool = True,
 ) -> dict[str, Any]:
-    """Run the unfinished shards of a plan; returns counts of the whole stage."""
+    """Run the unfinished shards of a plan; returns counts of the whole stage. Shards of an
+    older, larger plan are dropped, unless `drop_beyond` is false (`Store.pending`)."""
     logger = stage_logger()
     store = Store.open(home)
     stage = shards[0].stage if shards else "empty"
@@ -188,7 +190,7 @@ def run_stage(
     if abandoned := crash_abandoned_subflows():
         logger.info("%s: marked Crashed the runs a dead attempt left: %s", stage,
                     ", ".join(abandoned))
-    pending = store.pending(shards)
+    pending = store.pending(shards, drop_beyond=drop_beyond)
     logger.info(
         "%s: %d shards planned, %d already done, %d to run",
         stage, len(shards), len(shards) - len(pending), len(pending),

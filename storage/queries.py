@@ -5,6 +5,10 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from compoworld.shards import Shard
 from storage.catalog import run_query
 from storage.store import Store
 
@@ -35,3 +39,14 @@ def stage_digest(store: Store, run_id: str, stage: str) -> str:
     for index in sorted(manifest):
         digest.update(f"{index}:{manifest[index]['input_hash']}:{manifest[index]['status']};".encode())
     return digest.hexdigest()[:16]
+
+
+def verified_tasks(store: Store, shards: list[Shard]) -> int:
+    """How many verified tasks the done `shards` of a compose plan wrote (other shards of
+    the run, from an earlier, larger plan, are not counted)."""
+    made = 0
+    for shard in shards:
+        path = store.partition("tasks", shard.run_id) / store.file_name(shard.stage, shard.index)
+        if path.exists():
+            made += pc.sum(pq.read_table(path, columns=["verified"])["verified"]).as_py() or 0
+    return made

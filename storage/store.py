@@ -336,20 +336,21 @@ class Store:
                     "were written")
         return None
 
-    def pending(self, shards: list[Shard]) -> list[Shard]:
+    def pending(self, shards: list[Shard], *, drop_beyond: bool = True) -> list[Shard]:
         """The shards of a plan that still have to run, after dropping stale shards.
 
         A shard is done when its manifest row says `done` with the same input hash and the
         files it names are there with the rows recorded (stat and Parquet footer). Shards
-        recorded beyond the plan's end (an older, larger plan) are removed entirely.
+        recorded beyond the plan's end (an older, larger plan) are removed entirely, unless
+        `drop_beyond` is false: a plan that later waves extend (compose's top-ups) drops
+        them itself once its last wave is planned (`drop_shards_beyond`).
         """
         if not shards:
             return []
         run_id, stage = shards[0].run_id, shards[0].stage
+        if drop_beyond:
+            self.drop_shards_beyond(run_id, stage, shards[-1].count)
         recorded = self.manifest(run_id, stage)
-        for index in recorded:
-            if index >= len(shards):
-                self.remove_shard_files(run_id, stage, index)
         todo = []
         for shard in shards:
             row = recorded.get(shard.index)
@@ -359,6 +360,12 @@ class Store:
                 logger.warning("%s; redoing it now", problem)
                 todo.append(shard)
         return todo
+
+    def drop_shards_beyond(self, run_id: str, stage: str, end: int) -> None:
+        """Remove the shards of a stage numbered `end` or more (an older, larger plan's)."""
+        for index in self.manifest(run_id, stage):
+            if index >= end:
+                self.remove_shard_files(run_id, stage, index)
 
     def read(
         self,

@@ -247,11 +247,15 @@ class _Scenario(_Goal):
         phrase = self.record(0, selector)
         others = [a for a in self.args(call) if a[1].kind == "visible"
                   and (selector is None or a[2] != selector.value)]
+        if selector is None and len(others) == 1:  # read by one filter: that is its key
+            selector, others = Selector(field=others[0][0], value=others[0][2]), []
         if selector is None or others or not isinstance(selector.value, str):
             return phrase
         noun, app = self.nouns[0], self.title(call.service)
         words = split_words(selector.field)
         entity = self.pattern.steps[0].entity
+        if words[-1:] == ["email"] and entity in _CUSTOMERS_OF:  # whose order it is
+            return f"the {noun} from {selector.value} in {app}"
         named = words[-1:] == ["name"] and not set(words) & _OTHERS
         if entity == "event" and words == ["name"]:  # a booking named by whom it is for
             return f"{selector.value}'s {noun} in {app}"
@@ -424,7 +428,10 @@ class _Scenario(_Goal):
         return f"In {app} we use {said}."
 
     def _holder_of(self, source: Binding) -> str:
-        """Whose address of the subject a message goes to: `its reporter`, `its owner`."""
+        """Whose address of the subject a message goes to: `its reporter`, `its owner`;
+        `the customer` of an order, a ticket, an invoice or a payment."""
+        if self.pattern.steps[0].entity in _CUSTOMERS_OF:
+            return "the customer"
         role = role_of_field(field_words(source.field or source.path or ""))
         return f"its {role[0]}" if role else "its contact"
 

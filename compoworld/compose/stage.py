@@ -54,6 +54,9 @@ CANDIDATES_PER_TASK = 40  # walks a shard may try per task of its quota before i
 # whose chains are all made (each is made once a shard) only repeats them. With 8, a
 # shard verifies 37-44 tasks in ~1,240 walks (0.5-0.7 a second), against 30 in 1,500.
 STALE_AFTER = 8
+# Waves of further shards, in fresh worlds, while a run is short of its tasks (`top_up`):
+# 125 shards of 40 verify ~4,300 of the default 5,000, a second wave of ~20 the rest.
+TOP_UPS = 3
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
@@ -266,7 +269,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     tasks is met or `CANDIDATES_PER_TASK` walks per task were tried (`params`: `worlds`,
     `instruction_style`, and the optional `paraphrase` and `judge` endpoints)."""
     seed = shard.params["seed"]
-    quota = shard_quota(shard.params["tasks"], shard.index, shard.count)
+    first = shard.params.get("first", 0)  # (a top-up wave's quotas split its own tasks)
+    quota = shard_quota(shard.params["tasks"], shard.index - first, shard.count - first)
     library = ServiceLibrary.from_store(store, shard.run_id)
     world_seed = shard_world_seed(seed, shard.index % shard.params.get("worlds", 1))
     judging = shard.params.get("judge") or {}
@@ -329,10 +333,11 @@ def task_from_row(row: dict[str, Any]) -> Task:
 
 def plan_compose(
     graph: DependencyGraph, *, run_id: str, tasks: int, seed: int, tasks_per_shard: int,
-    params: dict[str, Any],
+    params: dict[str, Any], first: int = 0,
 ) -> list[Shard]:
     """Compose shards: the seeded start tools split so each shard makes about
-    `tasks_per_shard` verified tasks (`params` adds what the input hash must cover)."""
+    `tasks_per_shard` verified tasks (`params` adds what the input hash must cover). A
+    top-up wave (`top_up`) is numbered from `first`, each shard in a world of its own."""
     if tasks < 1:
         raise ValueError(f"tasks must be at least 1, got {tasks}")
     if tasks_per_shard < 1:
@@ -351,6 +356,23 @@ def plan_compose(
     parts = [starts[i * size:(i + 1) * size] for i in range(groups)]
     return plan_chunks(
         run_id=run_id, stage="compose", chunks=[parts[i // worlds] for i in range(count)],
-        params={"seed": seed, "tasks": tasks} | params,
-        work="compoworld.compose.stage:compose_shard",
+        params={"seed": seed, "tasks": tasks} | ({"first": first} if first else {}) | params,
+        work="compoworld.compose.stage:compose_shard", first=first,
     )
+
+
+def top_up(
+    graph: DependencyGraph, planned: list[Shard], made: int, *, tasks: int, seed: int,
+    tasks_per_shard: int, params: dict[str, Any],
+) -> list[Shard]:
+    """The next wave of shards for a run whose `planned` shards verified `made` of its
+    `tasks`: the shortfall, over worlds no shard has walked yet ([] when none is short or
+    no fresh world is left). A shard verifies what its world's chains allow (~34 of a quota
+    of 40 on the default selection), so a run of quotas alone falls short of its tasks."""
+    short, first = tasks - made, len(planned)
+    fresh = params.get("worlds", 1) - first
+    if short <= 0 or fresh <= 0 or not planned:
+        return []
+    wave = plan_compose(graph, run_id=planned[0].run_id, tasks=short, seed=seed,
+                        tasks_per_shard=tasks_per_shard, params=params, first=first)
+    return wave[:fresh]

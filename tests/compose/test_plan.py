@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compoworld.compose.stage import plan_compose, shard_quota, start_tools
+from compoworld.compose.stage import plan_compose, shard_quota, start_tools, top_up
 from tests.compose.builtin_tasks import builtin_library
 
 
@@ -53,3 +53,21 @@ def test_a_start_tool_is_given_up_after_its_walks_verify_nothing_for_a_while():
             streaks.get(made.start, 0) + 1
         verified += made.outcome == "verified"
     assert verified > 0 and walks < 3000  # every start was spent before the limit
+
+
+def test_a_run_short_of_its_tasks_is_topped_up_in_fresh_worlds(graph):
+    planned = _plan(graph, tasks=160, per_shard=40, worlds=6)
+    assert top_up(graph, planned, 160, tasks=160, seed=0, tasks_per_shard=40,
+                  params={"worlds": 6}) == []  # nothing short
+    wave = top_up(graph, planned, 131, tasks=160, seed=0, tasks_per_shard=40,
+                  params={"worlds": 6})
+    assert [s.index for s in wave] == [4]  # numbered on, each a world no shard walked
+    first = wave[0].params["first"]
+    assert sum(shard_quota(s.params["tasks"], s.index - first, s.count - first)
+               for s in wave) == 29  # the shortfall, split over the wave
+    assert {s.input_hash for s in wave}.isdisjoint(s.input_hash for s in planned)
+    more = top_up(graph, planned, 20, tasks=160, seed=0, tasks_per_shard=40,
+                  params={"worlds": 6})
+    assert [s.index for s in more] == [4, 5]  # 140 short, but only two fresh worlds left
+    assert top_up(graph, planned + more, 20, tasks=160, seed=0, tasks_per_shard=40,
+                  params={"worlds": 6}) == []
