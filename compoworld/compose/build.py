@@ -27,7 +27,7 @@ from compoworld.compose.instruction import (
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import GoldCall, Selector, Task
-from compoworld.compose.references import item_head
+from compoworld.compose.references import followed, item_head, status_of
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
 from compoworld.compose.values import value_at
@@ -152,6 +152,8 @@ def compose_task(
                                         pattern=plan)
         if plan and style == "goal" and _MAPPING.search(instruction):
             return Rejected("the request maps fields one by one")
+    if plan and "order" in plan.gist.split() and not status_of(followed(walk.calls)):
+        return Rejected("an update on an order with no status to give says nothing")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
         return Rejected("the answer is a fact of the subject the first read already found")
     visible = visible_values(walk.calls, walk.answer)

@@ -146,6 +146,7 @@ _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address a
                            "attendees invitee invitees mobile".split())
 _PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "region"})
 _KEY_WORDS = {"email": "email address", "phone": "phone number", "username": "username"}
+_PHONE_WORDS = frozenset("phone mobile tel telephone cell".split())
 _MONEY_WORDS = frozenset("amount total price cost sum subtotal fee balance".split())
 _TIME_WORDS = frozenset("start starts end ends begin finish".split())
 # what "their contact details" covers: a request names these facts no more than a person
@@ -327,6 +328,8 @@ class _Scenario(_Goal):
                 return None  # a lookup by an id the agent must work out: no fact to state
         if not keys or holder is None or set(split_words(holder.field or "")) & _OUR_SIDE:
             return None  # (a meeting's owner or booker is one of us, no one to write to)
+        main = [k for k in keys if k in _KEY_WORDS.values()][:1]  # `the same email address`
+        keys = dict.fromkeys(main) if main else keys  # (and its last name: the agent's pick)
         used = [b for c in self.calls[2:] for b in c.bindings.values()
                 if b.kind == "hidden" and b.step == 1]
         head = next((item_head(b.path or "") for b in used), None)
@@ -359,6 +362,7 @@ class _Scenario(_Goal):
         if not forms:
             return None
         carried, made, rest = [], [], []
+        titled = False
         for param, binding, value in self.args(call):
             source = self.resolve(binding, value)
             if source.kind == "hidden" and source.step == self.subject_step \
@@ -371,6 +375,9 @@ class _Scenario(_Goal):
             elif binding.kind == "visible" and is_tenant_id(binding.type):
                 self.settings.setdefault(self.title(call.service), []).append(
                     (singularize(binding.type.split(".")[1]), quote(value)))
+            elif binding.kind == "visible" and self.item and self.item[1] is not None \
+                    and value == self.item[1].value and step > 0:
+                titled = True  # the copy's title is the subject's own (an event copied)
             elif binding.kind == "visible" and is_sender(param, binding.type):
                 self.settings.setdefault(self.title(call.service), []).append(
                     ("number", quote(value)))  # what we text from
@@ -395,6 +402,8 @@ class _Scenario(_Goal):
         facts = " with " + join_words(parts, self.rng) if parts else ""
         facts = facts.replace(" with the same time", " at the same time").replace(
             " and the same time", ", at the same time")
+        if titled:
+            facts += " under its own title"
         details = self.details(rest, noun)
         if details.startswith(" on ") and facts:  # `book them in on Monday ... with their
             when, _, more = details.partition(" with ")  # email address`: the time first
@@ -466,10 +475,13 @@ class _Scenario(_Goal):
             else:
                 kinds[field] = None
         details = [k for k in kinds if k in _CONTACT_DETAILS]
-        if "name" in details and {"email address", "phone number"} & set(details):
-            # `their contact details`: the name, and an email or phone, that anyone
-            kinds = {"contact details": None} | {k: None for k in kinds  # adding a person
-                                                 if k not in _CONTACT_DETAILS}  # copies
+        if "name" in details and {"email address", "phone number"} & set(details) \
+                and self._reachable() <= set(details):
+            # `their contact details`: the name, and every email or phone the subject has,
+            # that anyone adding a person copies (else said as what is carried: `their name
+            # and email address`, no promise of a phone the new record never gets)
+            kinds = {"contact details": None} | {k: None for k in kinds
+                                                 if k not in _CONTACT_DETAILS}
         parts = [f"{self.its} {join_words(list(kinds), self.rng)}"] if kinds else []
         if money:
             if len(set(money)) == 1 and self._amounts() <= 1:
@@ -504,6 +516,19 @@ class _Scenario(_Goal):
             elif isinstance(value, list):
                 stack.extend(value)
         return out
+
+    def _reachable(self) -> set[str]:
+        """How the subject can be reached: `email address`, `phone number` (no fax)."""
+        kinds = set()
+        for key, value in self._subject_leaves():
+            words = set(split_words(key))
+            if not isinstance(value, str) or not value or "fax" in words:
+                continue
+            if "email" in words and "@" in value:
+                kinds.add("email address")
+            elif words & _PHONE_WORDS and value.startswith("+"):
+                kinds.add("phone number")
+        return kinds
 
     def _amounts(self) -> int:
         """How many different amounts the subject holds (a payment with a source and a

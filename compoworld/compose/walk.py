@@ -511,6 +511,10 @@ def _bind(
             used.add(step)
             arguments[param] = _coerce(source.value, properties[param])
             bindings[param] = _hidden(source, step)
+        elif patterned and _copies_title(node, walk, param, kind) and (
+                title := _subject_title(walk, bindings)):  # a copied event keeps its title
+            arguments[param] = _coerce(title, properties[param])
+            bindings[param] = Binding(kind="visible", type=kind)
         elif required or (patterned and _worth_stating(node, param, kind)):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))
@@ -736,6 +740,13 @@ def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
         role = role_of(param, kind, node.resource)
         return role is not None and role.meaning == "start"
     return False
+
+
+def _copies_title(node: ToolNode, walk: Walk, param: str, kind: str) -> bool:
+    """Whether a write makes a copy of the event a workflow is about and `param` is its
+    title: an appointment copied from "Annual budget review" is no untitled slot."""
+    return (node.effect != "read" and walk.about == "event" == tool_entity(node)
+            and kind == "title" and _naming(param))
 
 
 def _naming(param: str) -> bool:
