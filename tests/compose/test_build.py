@@ -94,3 +94,24 @@ def test_an_answer_the_first_read_already_gave_is_known():
     assert not _known([first], "content[1]", "Willa Lee")  # another item's name
     assert not _known([first], "content[1]", "+441234")
     assert not _known([first], "content[1]", 1250.5)
+
+
+def test_an_update_on_an_order_needs_its_status():
+    from compoworld.compose.build import _says_nothing
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+
+    def chain(order: dict) -> list[GoldCall]:
+        return [GoldCall(tool="shop__list_orders", service="shop", effect="read", arguments={},
+                         bindings={}, result=[order]),
+                GoldCall(tool="sms__send", service="sms", effect="create",
+                         arguments={"to": "+14155550123"},
+                         bindings={"to": Binding(kind="hidden", type="phone", step=0,
+                                                 field="[].phone", path="[0].phone")},
+                         result={"sid": "SM1"})]
+
+    with_status = {"id": 1, "phone": "+14155550123", "status": "shipped"}
+    without = {"id": 1, "phone": "+14155550123", "reference": "ORD-2024-0042"}
+    assert not _says_nothing(BY_NAME["order_followup"], chain(with_status))
+    assert _says_nothing(BY_NAME["order_followup"], chain(without))
+    assert not _says_nothing(BY_NAME["ticket_reply"], chain(without))  # no order update

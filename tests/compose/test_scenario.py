@@ -12,7 +12,7 @@ from compoworld.compose.build import compose_task
 from compoworld.compose.instruction import visible_values, write_instruction
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import BY_NAME
-from compoworld.compose.records import Binding, GoldCall, Task
+from compoworld.compose.records import Binding, GoldCall, Selector, Task
 from compoworld.compose.scenario import _SITUATION_OF, _SITUATIONS, write_scenario
 from compoworld.compose.stage import start_tools
 from tests.compose.builtin_tasks import builtin_library
@@ -233,3 +233,47 @@ def test_a_name_and_a_fax_are_said_as_such_not_as_contact_details():
                               BY_NAME["lead_to_contact"], resources=resources)
         assert text is not None
         assert "contact details" not in text and "fax number" in text, text
+
+
+def test_contact_details_are_promised_only_when_every_way_to_reach_them_is_carried():
+    """A customer with an email and a phone, added with their name and email only: the
+    request says so ("their name and email address"), no "contact details" whose phone the
+    new record never gets."""
+    calls = customer_to_crm("email", "email", "ann.lee@example.org")
+    calls[0].result["data"][0]["mobile"] = "+14155550123"
+    resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
+    for seed in range(6):
+        text = write_scenario(calls, [], {"shop": "Shop", "crm": "CRM"}, random.Random(seed),
+                              BY_NAME["lead_to_contact"], resources=resources)
+        assert text is not None
+        assert "contact details" not in text, text
+        assert re.search(r"their (name and email address|email address and name)", text), text
+
+
+def test_a_copied_event_keeps_its_title_and_time():
+    """An event put into another calendar keeps its title and time: the request names the
+    event once and asks for the copy "at the same time under its own title"."""
+    event = {"id": "e1", "title": "Annual budget review", "start_time": "2025-03-14T10:00:00Z"}
+    select = Selector(field="title", value="Annual budget review")
+    calls = [
+        GoldCall(tool="sales__list_calendar_events", service="sales", effect="read",
+                 arguments={}, bindings={},
+                 result=[{"id": "e0", "title": "Kickoff", "start_time": "2025-03-10T09:00:00Z"},
+                         event]),
+        GoldCall(tool="book__create_appointment", service="book", effect="create",
+                 arguments={"startDateTime": event["start_time"], "name": event["title"]},
+                 bindings={"startDateTime": Binding(kind="hidden", type="datetime", step=0,
+                                                    field="[].start_time",
+                                                    path="[1].start_time", selector=select),
+                           "name": Binding(kind="visible", type="title")},
+                 result={"id": "app_1"}),
+    ]
+    resources = {"sales__list_calendar_events": "calendar_events",
+                 "book__create_appointment": "appointments"}
+    for seed in range(6):
+        text = write_scenario(calls, [], {"sales": "Sales", "book": "Booking"},
+                              random.Random(seed), BY_NAME["event_copy"], resources=resources)
+        assert text is not None
+        assert text.count("Annual budget review") == 1, text
+        assert "at the same time under its own title" in text, text
+        assert event["start_time"] not in text, text
