@@ -73,6 +73,7 @@ _ACTS = {
     "org": ("set {it} up as {a} in {app}", "add {it} to {app} as {a}"),
     "place": ("add {it} to {app} as {a}",),
 }
+_COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
@@ -359,6 +360,8 @@ class _Scenario(_Goal):
     def act(self, step: int, kind: Step) -> str | None:
         call, noun = self.calls[step], self.nouns[step]
         forms = _REFUND if kind.words and "refund" in kind.words else _ACTS.get(kind.entity)
+        if kind.entity == self.pattern.steps[0].entity and kind.entity not in _PEOPLE | {"org"}:
+            forms = _COPY  # the subject itself, into another app: an event, a product
         if not forms:
             return None
         carried, made, rest = [], [], []

@@ -266,7 +266,7 @@ def _step(
         if plan and node.effect == "read" and any(
                 b.kind == "visible" and b.type in PERSON_TYPES for b in bindings.values()):
             continue  # the order's customer looked up by somebody else's email
-        if plan and not _substantial(graph, walk, plan, node, bindings):
+        if plan and not _substantial(graph, walk, plan, node, arguments, bindings):
             continue  # a refund without its amount, a contact made of one phone number
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
                                      called, rng):
@@ -745,8 +745,10 @@ def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
 def _copies_title(node: ToolNode, walk: Walk, param: str, kind: str) -> bool:
     """Whether a write makes a copy of the event a workflow is about and `param` is its
     title: an appointment copied from "Annual budget review" is no untitled slot."""
+    words = split_words(param)  # `name`, `eventName`, `title`; no `timezoneName`
     return (node.effect != "read" and walk.about == "event" == tool_entity(node)
-            and kind == "title" and _naming(param))
+            and kind == "title" and _naming(param)
+            and set(words[:-1]) <= {"event", "meeting", "appointment", "booking"})
 
 
 def _naming(param: str) -> bool:
@@ -831,7 +833,7 @@ def _on_subject(walk: Walk, step: int, value: Found) -> bool:
 
 
 def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
-                 bindings: dict[str, Binding]) -> bool:
+                 arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
     """Whether a patterned write says enough to be the act its step is: two facts at least
     (who and what, a recipient and a message), every attribute the step needs carried."""
     if node.effect == "read":
@@ -847,8 +849,10 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if step.entity == "org" and "create" in step.effects and not any(
             b.type == "company" for b in facts.values()):
         return False  # a supplier made of one phone number is nobody's supplier
+    own = _subject_title(walk, bindings)
     if step.entity == walk.about and any(
-            b.kind == "visible" and _naming(param) for param, b in bindings.items()):
+            b.kind == "visible" and _naming(param) and not (own and arguments.get(param) == own)
+            for param, b in bindings.items()):
         return False  # a copy of "Plant Pot" named "Yoga Mat" is another product
     hidden = [b for b in bindings.values() if b.kind == "hidden" and b.step is not None]
     people = {(b.step, _parent(b.path)) for b in hidden if b.type in PERSON_TYPES and b.path}
