@@ -13,6 +13,7 @@ Every candidate walk leaves a row in `walks` (its outcome), every composed task 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -55,7 +56,7 @@ CANDIDATES_PER_TASK = 40  # walks a shard may try per task of its quota before i
 # shard verifies 37-44 tasks in ~1,240 walks (0.5-0.7 a second), against 30 in 1,500.
 STALE_AFTER = 8
 # Waves of further shards, in fresh worlds, while a run is short of its tasks (`top_up`):
-# 125 shards of 40 verify ~4,300 of the default 5,000, a second wave of ~20 the rest.
+# 125 shards of 40 verify ~3,400 of the default 5,000, a second wave of ~60 the rest.
 TOP_UPS = 3
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
@@ -366,13 +367,15 @@ def top_up(
     tasks_per_shard: int, params: dict[str, Any],
 ) -> list[Shard]:
     """The next wave of shards for a run whose `planned` shards verified `made` of its
-    `tasks`: the shortfall, over worlds no shard has walked yet ([] when none is short or
-    no fresh world is left). A shard verifies what its world's chains allow (~34 of a quota
-    of 40 on the default selection), so a run of quotas alone falls short of its tasks."""
+    `tasks`: as many shards, each in a world no shard has walked yet and with the full
+    quota, as the shortfall needs at the rate the planned ones verified ([] when none is
+    short or no fresh world is left). A shard verifies what its world's chains allow (~27
+    of a quota of 40 on the default selection), so a run of quotas alone falls short."""
     short, first = tasks - made, len(planned)
     fresh = params.get("worlds", 1) - first
     if short <= 0 or fresh <= 0 or not planned:
         return []
-    wave = plan_compose(graph, run_id=planned[0].run_id, tasks=short, seed=seed,
-                        tasks_per_shard=tasks_per_shard, params=params, first=first)
-    return wave[:fresh]
+    rate = max(made / first, 1.0)  # verified per shard so far
+    count = min(fresh, math.ceil(short / rate))
+    return plan_compose(graph, run_id=planned[0].run_id, tasks=count * tasks_per_shard,
+                        seed=seed, tasks_per_shard=tasks_per_shard, params=params, first=first)

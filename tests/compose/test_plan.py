@@ -63,8 +63,11 @@ def test_a_run_short_of_its_tasks_is_topped_up_in_fresh_worlds(graph):
                   params={"worlds": 6})
     assert [s.index for s in wave] == [4]  # numbered on, each a world no shard walked
     first = wave[0].params["first"]
-    assert sum(shard_quota(s.params["tasks"], s.index - first, s.count - first)
-               for s in wave) == 29  # the shortfall, split over the wave
+    assert [shard_quota(s.params["tasks"], s.index - first, s.count - first)
+            for s in wave] == [40]  # 29 short at ~33 a shard: one shard, its full quota
+    wider = top_up(graph, planned, 80, tasks=160, seed=0, tasks_per_shard=40,
+                   params={"worlds": 10})
+    assert [s.index for s in wider] == [4, 5, 6, 7]  # 80 short at 20 a shard
     assert {s.input_hash for s in wave}.isdisjoint(s.input_hash for s in planned)
     more = top_up(graph, planned, 20, tasks=160, seed=0, tasks_per_shard=40,
                   params={"worlds": 6})
