@@ -40,6 +40,7 @@ from compoworld.world.fieldsources import (
     field_role,
     field_source,
 )
+from compoworld.world.gender import compile_gendered, gender_field
 from compoworld.world.leafplans import (
     Check,
     Ctx,
@@ -134,6 +135,9 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         items = {**items, "enum": schema["enum"]}
         schema = {k: v for k, v in schema.items() if k != "enum"} | {"items": items}
+    gendered = gender_field(name or "", schema) if flags.person else None
+    if gendered is not None:  # the record's person's gender or salutation: "Ms" for Elena
+        return compile_gendered(gendered, schema)
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         values = usable_enum(schema)
         return lambda ctx, scope: copy_value(ctx.rng.choice(values))

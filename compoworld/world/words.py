@@ -26,6 +26,11 @@ FIRST_NAMES = (
     "Felix Hana Ivan Julia Kofi Lena Marco Nadia Oscar Priya Rafael Sofia Tomas Uma Victor "
     "Willa Yara Aiden Mei"
 ).split()
+# The first names of women (the others are men's): `Person.gender`, their salutation.
+FEMALE_NAMES = frozenset(
+    "Alice Chloe Elena Grace Ines Keiko Maya Olivia Quinn Rosa Tara Vera Ximena Zoe Amara "
+    "Carmen Emma Hana Julia Lena Nadia Priya Sofia Uma Willa Yara Mei".split()
+)
 LAST_NAMES = (
     "Smith Garcia Nguyen Johnson Rossi Dubois Tanaka Okafor Kowalski Silva Patel Kim Novak "
     "Larsen Schmidt Moreau Haddad Fischer Costa Ivanova Andersson Brown Lopez Martin Chen "
@@ -261,6 +266,11 @@ class Person:
     postal_code: str
     company: Company
     place: Place
+
+    @property
+    def gender(self) -> str:
+        """`female` or `male`, by their first name (`FEMALE_NAMES`)."""
+        return "female" if self.first_name in FEMALE_NAMES else "male"
 
 
 @dataclass(frozen=True, slots=True)
