@@ -33,7 +33,9 @@ if TYPE_CHECKING:
 
 PERSON_TYPES = frozenset({"email", "phone", "first_name", "last_name", "person_name", "username"})
 NAME_TYPES = frozenset({"person_name", "first_name", "last_name"})  # what says who they are
-# `region` (a state or province) is no shared type: `vocab.field_kind` names it.
+# `region` (a state or province) is no shared type: `vocab.field_kind` names it; nor are
+# `industry`, `location` ("Berlin, Germany") and `tax_id`, which `namekinds.value_type`
+# names.
 PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "timezone", "latitude",
                          "longitude", "language", "region"})
 PRODUCT_NOUNS = frozenset("product item sku listing offer plan good variant article book "
@@ -48,7 +50,8 @@ _TYPE_WORDS = frozenset(
     "street line 1 2 iso alpha nationality currency location geo coordinates coordinate "
     "position details detail info information title subject headline description text body "
     "content message comment note notes summary bio amount price cost fee balance subtotal "
-    "total unit state province region person "
+    "total unit state province region person iana sms industry sector tax vat reg taxcode "
+    "vatreg gst "
     # one-word compounds (`Firstname`, `Fullname`): the record's own name, no role of theirs
     "firstname lastname fullname givenname familyname surname displayname username "
     "emailaddress phonenumber mobilenumber companyname nickname".split()
@@ -81,7 +84,8 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "country": lambda p: p.place.country, "timezone": lambda p: p.place.timezone,
         "latitude": lambda p: p.place.latitude, "longitude": lambda p: p.place.longitude,
         "language": lambda p: p.place.language, "currency": lambda p: p.place.currency,
-        "region": lambda p: p.place.region,
+        "region": lambda p: p.place.region, "industry": lambda p: p.company.industry,
+        "location": lambda p: p.place.location, "tax_id": lambda p: p.company.tax_id,
     },
     "company": {
         "company": lambda c: c.name, "hostname": lambda c: c.domain, "url": lambda c: c.url,
@@ -91,6 +95,8 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "timezone": lambda c: c.place.timezone, "latitude": lambda c: c.place.latitude,
         "longitude": lambda c: c.place.longitude, "language": lambda c: c.place.language,
         "currency": lambda c: c.place.currency, "region": lambda c: c.place.region,
+        "industry": lambda c: c.industry, "location": lambda c: c.place.location,
+        "tax_id": lambda c: c.tax_id,
     },
     "place": {
         "address": lambda p: p.address, "postal_code": lambda p: p.postal_code,
@@ -98,6 +104,7 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "timezone": lambda p: p.timezone, "latitude": lambda p: p.latitude,
         "longitude": lambda p: p.longitude, "language": lambda p: p.language,
         "currency": lambda p: p.currency, "region": lambda p: p.region,
+        "location": lambda p: p.location,
     },
     "product": {
         "title": lambda p: p.title, "money": lambda p: p.price,
@@ -154,12 +161,14 @@ def field_source(type_name: str, name: str, flags: Flags) -> str | None:
         return "person"
     if type_name == "url" and not set(split_words(name)) <= _SITE_WORDS:
         return None  # `avatar_url`, `next_url`: not the owner's web site
-    if type_name in PLACE_TYPES or type_name in ("company", "hostname", "url", "currency"):
+    if type_name in PLACE_TYPES or type_name in ("company", "hostname", "url", "currency",
+                                                 "industry", "location", "tax_id"):
         if flags.person:
             return "person"
         if flags.company:
             return "company"
-        if type_name in PLACE_TYPES or (type_name == "currency" and flags.place):
+        if type_name in PLACE_TYPES or type_name == "location" or (
+                type_name == "currency" and flags.place):
             return "place"
         return "company" if type_name != "currency" else None
     return None
@@ -196,6 +205,19 @@ def entity_for(
         found = anchor.pop(source, None) if anchor else None
         if found is None:
             found = _draw(rng, pool, source, scope)
+        scope[key] = found
+    return found
+
+
+def staff_for(rng: random.Random, pool: Pool | None, anchor: dict[str, Any] | None,
+              scope: dict) -> Any:
+    """The person who acted on a record (`createdBy`, `organizer`): one per record, drawn
+    from the cast but never the record's own person (its anchor or an earlier draw)."""
+    key = ("person", "staff")
+    found = scope.get(key)
+    if found is None:
+        own = anchor.get("person") if anchor else None
+        found = _draw(rng, pool, "person", {**scope, ("own", 0): own} if own else scope)
         scope[key] = found
     return found
 

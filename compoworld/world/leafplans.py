@@ -18,7 +18,9 @@ import fastjsonschema
 import orjson
 
 from compoworld.graph.semtypes import split_words
-from compoworld.world.fieldsources import Flags
+from compoworld.world.fieldsources import Flags, staff_for
+from compoworld.world.kindmakers import TIME_SPANS, time_text
+from compoworld.world.namekinds import described_values, moment_kind
 from compoworld.world.values import FORMAT_TYPES, conform, generate, schema_kind, usable_examples
 from compoworld.world.vocab import field_kind, maker, resource_noun
 from compoworld.world.words import TITLES_BY_NOUN
@@ -72,6 +74,7 @@ class Check:
 # every record is not (ids collide, the world's clock is ignored).
 _NO_EXAMPLES = frozenset({"uuid", "datetime", "date", "time"})
 _PLAIN = frozenset({"string", "integer", "number"})
+_ID_TEXT = re.compile(r"\b(ID|[Ii]d|[Ii]dentifier)\b")
 
 
 # Flags that take a record out of use (`deleted`, `is_archived`, `do_not_contact`): a
@@ -92,9 +95,11 @@ def out_of_use(name: str) -> bool:
 def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: str | None,
                   flags: Flags) -> Sampler:
     """A leaf no pool entity supplies, in this order: the schema's examples and default,
-    then its format and semantic type, then the vocabulary its name calls for
-    (`vocab.field_kind`), then a slug of its name and a number. A flag is mostly off
-    where it takes its record out of use, mostly on where it says the record is in use."""
+    the values its description lists, then its format and semantic type, then the
+    vocabulary its name calls for (`vocab.field_kind`; a staff member of the cast for
+    `createdBy`), then the examples its description gives, then a slug of its name and a
+    number. A flag is mostly off where it takes its record out of use, mostly on where it
+    says the record is in use. A birthday is an adult's, a meeting's times are near now."""
     if type_name == "boolean" and schema_kind(schema) == "boolean" and name:
         odds = 0.05 if out_of_use(name) else (0.9 if set(split_words(name)) & _IN_USE
                                              else None)
@@ -104,10 +109,21 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
     if offers:
         return lambda ctx, scope: copy_value(ctx.rng.choice(offers))
     fmt = schema.get("format")
+    listed = described_values(schema) if type_name == "string" and name else ()
+    if listed and not {"enum", "const"} & set(schema):  # "must be one of a, b, c"
+        return lambda ctx, scope: conform(ctx.rng.choice(listed), type_name, schema, ctx.rng)
     if type_name in _PLAIN and not (isinstance(fmt, str) and fmt in FORMAT_TYPES):
         kind = field_kind(name, schema, resource, place=flags.place)
         if kind is None and type_name == "string" and name:
             kind = "fallback"
+            listed = described_values(schema, examples=True)  # "The attribute value. E.g. red"
+            if listed:
+                return lambda ctx, scope: conform(ctx.rng.choice(listed), type_name, schema,
+                                                  ctx.rng)
+            if _ID_TEXT.search(str(schema.get("description", ""))):
+                kind = "code"  # "Users Cvl type ID": a code (`USE-4821`), no slug
+    elif type_name in ("date", "datetime") and name:
+        kind = moment_kind(split_words(name), resource)  # a birthday; a meeting near now
     elif type_name == "title" and split_words(name)[-1:] == ["name"] and resource:
         kind = field_kind(name, schema, resource)  # `name` of a campaign: "Spring Campaign"
     elif type_name == "title" and field_kind(name, schema) == "job_title":
@@ -119,10 +135,34 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         kind = None
     if kind is None:
         return lambda ctx, scope: generate(type_name, ctx.rng, schema)
+    if kind.startswith("staff_"):
+        return _compile_staff(kind, type_name, schema)
     make = maker(kind, resource_noun(resource), name)
+    if kind in TIME_SPANS:  # a datetime, written as the field wants it
+        return lambda ctx, scope: conform(time_text(make(ctx.rng), kind, type_name),
+                                          type_name, schema, ctx.rng)
+    if kind in ("line2", "addition") and not schema.get("minLength"):  # often left empty
+        return lambda ctx, scope: "" if ctx.rng.random() < 0.4 else conform(
+            make(ctx.rng), type_name, schema, ctx.rng)
 
     def sample(ctx: Ctx, scope: dict) -> Any:
         return conform(make(ctx.rng), type_name, schema, ctx.rng)
+
+    return sample
+
+
+_STAFF_GETTERS = {"staff_email": lambda p: p.email, "staff_name": lambda p: p.name,
+                  "staff_username": lambda p: p.username}
+
+
+def _compile_staff(kind: str, type_name: str, schema: dict[str, Any]) -> Sampler:
+    """Who did something (`createdBy`, `organizer`): a person of the cast other than the
+    record's own, one per record (its `createdBy` and `modifiedBy` agree)."""
+    getter = _STAFF_GETTERS[kind]
+
+    def sample(ctx: Ctx, scope: dict) -> Any:
+        person = staff_for(ctx.rng, ctx.pool, ctx.anchor, scope)
+        return conform(getter(person), type_name, schema, ctx.rng)
 
     return sample
 

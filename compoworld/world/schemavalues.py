@@ -40,6 +40,7 @@ from compoworld.world.fieldsources import (
     field_role,
     field_source,
 )
+from compoworld.world.gender import compile_gendered, gender_field
 from compoworld.world.leafplans import (
     Check,
     Ctx,
@@ -50,6 +51,7 @@ from compoworld.world.leafplans import (
     out_of_use,
 )
 from compoworld.world.money import currency_scale, money_agreement
+from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind, range_pairs
 
@@ -133,6 +135,9 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
         items = {**items, "enum": schema["enum"]}
         schema = {k: v for k, v in schema.items() if k != "enum"} | {"items": items}
+    gendered = gender_field(name or "", schema) if flags.person else None
+    if gendered is not None:  # the record's person's gender or salutation: "Ms" for Elena
+        return compile_gendered(gendered, schema)
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         values = usable_enum(schema)
         return lambda ctx, scope: copy_value(ctx.rng.choice(values))
@@ -165,15 +170,18 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         return _compile_array(schema, name, service, resource, depth)
     if isinstance(schema.get("x-parent"), str):  # a link field the compiler added
         type_name = entity_id_type(service, schema["x-parent"])
-    type_name = type_name or semantic_type(name or "", schema, service=service,
-                                           resource=resource)
+    type_name = type_name or value_type(name or "", schema, semantic_type(
+        name or "", schema, service=service, resource=resource), resource)
     if is_entity_id(type_name):
         return compile_id(type_name, schema, name or "")
     source = field_source(type_name, name or "", flags)
     if source is None:
         return compile_free(type_name, schema, name or "", resource, flags)
     getter, role = FIELD_GETTERS[source][type_name], field_role(name or "")
-    fax = type_name == "phone" and "fax" in split_words(name or "")
+    words = split_words(name or "")
+    # their fax line, or a second phone (`Tel2`): the phone number's neighbour
+    fax = type_name == "phone" and ("fax" in words or words[-1:] not in ([], ["1"]) and
+                                    words[-1].isdigit())
 
     def sample(ctx: Ctx, scope: dict) -> Any:
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
@@ -214,7 +222,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
     required = {r for r in schema.get("required") or () if isinstance(r, str)}
     leaf_types = {
-        key: semantic_type(key, sub, service=service, resource=resource)
+        key: value_type(key, sub, semantic_type(key, sub, service=service, resource=resource),
+                        resource)
         for key, sub in props.items() if isinstance(sub, dict) and _is_leaf(sub)
     }
     kinds = set(leaf_types.values())
@@ -276,7 +285,12 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     ranges = range_pairs({key: props[key] for key in leaf_types}, leaf_types)
     spans = {early for early, _ in ranges if leaf_types.get(early) == "datetime"
              and set(split_words(early)) & _SPAN_STARTS}
+    # a meeting's start and end days (`start_time` in `format: date`): one day
+    days = {early for early, _ in ranges if leaf_types.get(early) == "date"
+            and set(split_words(early)) & _SPAN_STARTS and head in EVENT_NOUNS}
     checks = {entry[0]: entry[4] for entry in entries}
+    pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
+                      if kind in ("string", "title")})
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
                    if kind == "money"}
     amounts = money_agreement(money_kinds, checks)
@@ -300,8 +314,12 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     and type(out[early]) is type(out[late])):
                 if out[early] > out[late]:
                     out[early], out[late] = out[late], out[early]
+                if early in days:
+                    out[late] = out[early]
                 if early in spans:  # a meeting ends hours after it starts, not months
                     out[late] = _span_end(out[early], out[late])
+        if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):
+            custom_field(rng, out, pair, props)  # `{"name": "Account tier", "value": "Gold"}`
         if amounts is not None:  # a fee is a share of the amount, the net what is left
             amounts(out, overrides)
         if scaled is not None:  # yen and won in thousands

@@ -314,6 +314,21 @@ def _num(value: Any) -> float | None:
     return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
+# A pattern of a phone number: a leading `\+` and digits (E.164 and its kin).
+_PHONE_PATTERN = re.compile(r"^\^?\\\+\??(\[1-9\]|\\d|\[0-9\])")
+
+
+def _shorter_phone(phone: str, high: int) -> str:
+    """A phone number within `high` characters: its national digits (the calling code
+    dropped), or their last `high` digits; a number that fits is kept."""
+    if len(phone) <= high:
+        return phone
+    digits = phone.lstrip("+")
+    code = next((c[2] for c in COUNTRIES.values() if digits.startswith(c[2])), "")
+    national = digits[len(code):] if code and len(digits) - len(code) >= 6 else digits
+    return national[-high:]
+
+
 def _fit_string(value: str, type_name: str, schema: dict[str, Any], rng: random.Random) -> str:
     low = schema.get("minLength") if isinstance(schema.get("minLength"), int) else 0
     high = schema.get("maxLength") if isinstance(schema.get("maxLength"), int) else None
@@ -324,6 +339,8 @@ def _fit_string(value: str, type_name: str, schema: dict[str, Any], rng: random.
             value = COUNTRIES[value][0]
     elif type_name == "language" and low > 2 and len(value) == 2:
         value = f"{value}-{rng_country(rng)}"
+    if type_name == "phone" and high is not None and len(value) > high:
+        value = _shorter_phone(value, high)  # national digits, never a bare country code
     if high is not None and len(value) > high:
         cut = value[:high]
         if type_name in ("text", "title") and " " in cut:  # end on a whole word
@@ -334,7 +351,12 @@ def _fit_string(value: str, type_name: str, schema: dict[str, Any], rng: random.
         value += "".join(rng.choice(string.ascii_lowercase) for _ in range(low - len(value)))
     pattern = schema.get("pattern")
     if isinstance(pattern, str) and not matches_pattern(pattern, value):
-        for form in (slugify(value), slugify(value, "_"), slugify(value, ""), value.upper()):
+        forms = [slugify(value), slugify(value, "_"), slugify(value, ""), value.upper()]
+        if type_name == "phone" or _PHONE_PATTERN.search(pattern):
+            # a phone pattern (`^\+[1-9]\d{1,14}$`): a whole number, not its shortest sample
+            phone = value if type_name == "phone" else make_phone(rng, rng_country(rng))
+            forms[:0] = [phone, phone.lstrip("+"), _shorter_phone(phone, 10)]
+        for form in forms:
             if (form and len(form) >= low and (high is None or len(form) <= high)
                     and matches_pattern(pattern, form)):
                 return form  # `marketing-project` for `^[a-z0-9-]+$`: still the same name

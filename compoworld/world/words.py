@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 import string
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -25,6 +26,11 @@ FIRST_NAMES = (
     "Felix Hana Ivan Julia Kofi Lena Marco Nadia Oscar Priya Rafael Sofia Tomas Uma Victor "
     "Willa Yara Aiden Mei"
 ).split()
+# The first names of women (the others are men's): `Person.gender`, their salutation.
+FEMALE_NAMES = frozenset(
+    "Alice Chloe Elena Grace Ines Keiko Maya Olivia Quinn Rosa Tara Vera Ximena Zoe Amara "
+    "Carmen Emma Hana Julia Lena Nadia Priya Sofia Uma Willa Yara Mei".split()
+)
 LAST_NAMES = (
     "Smith Garcia Nguyen Johnson Rossi Dubois Tanaka Okafor Kowalski Silva Patel Kim Novak "
     "Larsen Schmidt Moreau Haddad Fischer Costa Ivanova Andersson Brown Lopez Martin Chen "
@@ -38,6 +44,19 @@ COMPANY_NAMES = (
     "Nakatomi Trading", "Monarch Solutions", "Blue Harbor", "Northwind Traders", "Contoso",
     "Fabrikam", "Tailspin Toys", "Litware", "Bluebird Health",
 )
+# What each company does (`Company.industry`): a person's `company_industry` agrees.
+COMPANY_INDUSTRIES = {
+    "Acme Corp": "Manufacturing", "Globex": "Energy", "Initech": "Software",
+    "Umbrella Analytics": "Data & Analytics", "Stark Logistics": "Logistics",
+    "Wayne Foods": "Food & Beverage", "Hooli": "Internet", "Vandelay Industries": "Import & Export",
+    "Soylent Labs": "Food Technology", "Tyrell Systems": "Robotics",
+    "Cyberdyne Robotics": "Robotics", "Wonka Confectionery": "Food & Beverage",
+    "Aperture Science": "Research", "Pied Piper": "Software", "Oceanic Airlines": "Airlines",
+    "Nakatomi Trading": "Wholesale", "Monarch Solutions": "Consulting",
+    "Blue Harbor": "Hospitality", "Northwind Traders": "Wholesale", "Contoso": "IT Services",
+    "Fabrikam": "Manufacturing", "Tailspin Toys": "Toys & Games", "Litware": "Software",
+    "Bluebird Health": "Healthcare",
+}
 # code: (name, alpha-3, calling code, currency, language)
 COUNTRIES = {
     "FR": ("France", "FRA", "33", "EUR", "fr"), "GB": ("United Kingdom", "GBR", "44", "GBP", "en"),
@@ -201,6 +220,11 @@ class Place:
         """The city's state, province or county code (`CA` for San Francisco)."""
         return CITY_REGIONS[self.city]
 
+    @property
+    def location(self) -> str:
+        """The city and its country, as a location field says it (`Berlin, Germany`)."""
+        return f"{self.city}, {COUNTRIES[self.country][0]}"
+
 
 @dataclass(frozen=True, slots=True)
 class Company:
@@ -212,6 +236,20 @@ class Company:
     email: str
     phone: str
     place: Place
+
+    @property
+    def industry(self) -> str:
+        """What the company does (`Software`)."""
+        return COMPANY_INDUSTRIES.get(self.name, "Consulting")
+
+    @property
+    def tax_id(self) -> str:
+        """Its VAT number in its country (`DE123456789`; a US company's EIN, `12-3456789`),
+        the same wherever it is written."""
+        digits = f"{zlib.crc32(self.name.encode()) % 10 ** 9:09d}"
+        if self.place.country == "US":
+            return f"{digits[:2]}-{digits[2:]}"
+        return f"{self.place.country}{digits}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,6 +266,11 @@ class Person:
     postal_code: str
     company: Company
     place: Place
+
+    @property
+    def gender(self) -> str:
+        """`female` or `male`, by their first name (`FEMALE_NAMES`)."""
+        return "female" if self.first_name in FEMALE_NAMES else "male"
 
 
 @dataclass(frozen=True, slots=True)

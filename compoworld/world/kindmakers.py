@@ -1,0 +1,221 @@
+"""Generators of the vocabulary kinds `namekinds` reads off field names and descriptions.
+
+Each maker takes the run's `rng` and returns one value; `name_maker(kind, noun)` gives the
+maker of one kind for records of `noun` (worked out at compile time, like `vocab.maker`).
+Times are `datetime`s around the world's `clock.NOW`, turned into text by `time_text`
+in the form the field wants: a date of birth 18-90 years back, an email sent in the last
+months, a ship-by date in the coming weeks, a meeting within a few weeks of now.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from compoworld.world.clock import NOW
+from compoworld.world.words import COMPANY_NAMES, SENTENCES, company_domain
+
+Maker = Callable[[random.Random], Any]
+
+_NOW = NOW.replace(tzinfo=None)
+
+# --- times -------------------------------------------------------------------------------
+
+# Day ranges around now (from, to) by time kind, and whether the field holds a date only.
+TIME_SPANS = {
+    "birth": ((-90 * 365, -18 * 365), True),  # an adult's date of birth
+    "past": ((-180, -1), False),  # something done: an email sent, a last login
+    "future": ((1, 30), True),  # something due: ship by, deliver by
+    "when": ((-60, 30), True),  # a plain date of a record
+    "event": ((-21, 28), False),  # a meeting, appointment or booking: near now
+    "event_day": ((-21, 28), True),  # its day
+    "stamp": ((-400, 0), False),  # when a record was created, changed, last seen
+}
+
+
+def time_maker(kind: str) -> Maker:
+    """A `datetime` of one time kind (`TIME_SPANS`); meetings start on the quarter hour in
+    working hours, other instants fall at any minute of the day."""
+    (low, high), _ = TIME_SPANS[kind]
+
+    def make(rng: random.Random) -> datetime:
+        day = _NOW.replace(hour=0, minute=0, second=0) + timedelta(days=rng.randint(low, high))
+        if kind in ("event", "event_day"):
+            return day + timedelta(hours=rng.randint(8, 17), minutes=rng.choice((0, 15, 30, 45)))
+        return day + timedelta(minutes=rng.randrange(24 * 60))
+
+    return make
+
+
+def time_text(value: datetime, kind: str, type_name: str) -> str:
+    """`value` as the field's text: a date for a `date` field (and for a plain string of a
+    date-only kind), else an ISO 8601 UTC instant."""
+    date_only = type_name == "date" or (type_name != "datetime" and TIME_SPANS[kind][1])
+    return value.strftime("%Y-%m-%d" if date_only else "%Y-%m-%dT%H:%M:%SZ")
+
+
+# --- word lists --------------------------------------------------------------------------
+
+_SENIORITY = "junior mid_level senior lead manager director vice_president executive"
+_OFFICE_BRANCHES = ("Head Office", "City Centre", "North Branch", "Airport Branch",
+                    "Harbour Road", "West End", "Riverside", "Old Town")
+_GIT_BRANCHES = ("main", "develop", "release/2.4", "feature/checkout-redesign",
+                 "hotfix/login-timeout", "feature/invoice-export", "staging")
+_CODE_NOUNS = frozenset("build deployment commit repository repo pipeline project release "
+                        "status environment job run check pull merge tag workflow".split())
+_SOURCES = "website referral import manual api email_campaign trade_show partner"
+_PROVIDERS = {
+    "event": "google microsoft zoom", "meeting": "google microsoft zoom",
+    "calendar": "google microsoft", "card": "visa mastercard amex",
+    "payment": "stripe paypal adyen", "transaction": "visa mastercard stripe",
+    "message": "gmail outlook", "email": "gmail outlook", "": "google microsoft okta",
+}
+_PAYMENT_PROVIDERS = ("PayPal", "Stripe", "Klarna", "Amazon Pay", "Adyen", "Mollie",
+                      "Invoice", "Direct debit")
+_BANKS = ("DEUT", "BNPA", "HSBC", "INGB", "CITI", "BARC", "RABO", "COBA", "AIBK", "BOFI")
+_BIC_COUNTRIES = ("DE", "FR", "GB", "NL", "US", "IE", "ES", "IT", "CH")
+_VAT_COUNTRIES = ("DE", "FR", "GB", "IE", "NL", "ES", "IT", "HU", "PL")
+_REFERRERS = ("https://www.google.com/", "https://www.linkedin.com/", "https://www.bing.com/",
+              "https://duckduckgo.com/", "https://www.facebook.com/", "https://t.co/")
+_VENUES = ("Conference Room A", "Board Room", "Room 4B", "Zoom", "Google Meet",
+           "Microsoft Teams", "Main office, 2nd floor", "Client site", "Phone call")
+_SECOND_LINES = ("Suite {n}", "Apt {n}{letter}", "Floor {floor}", "Unit {n}", "Building {letter}")
+_ADDITIONS = ("c/o Accounts Payable", "c/o Reception", "2nd floor", "Rear building",
+              "Attn: Purchasing")
+_TEAMS = ("Sales", "Finance", "Marketing", "Engineering", "Support", "Operations",
+          "Customer Success", "Platform")
+_PROJECTS = ("Website relaunch", "Q3 onboarding", "ERP migration", "Mobile app",
+             "Data warehouse", "Spring campaign")
+_LINK_RELS = "self next prev related alternate first last"
+# Custom fields people keep on a record: a label and the values it takes. A lone `value`
+# takes one of the values; a `name`/`value` pair takes a label and one of its values.
+CUSTOM_FIELDS = (
+    ("Preferred contact time", ("Mornings", "Afternoons", "Evenings")),
+    ("Referral source", ("Trade show", "Website", "Partner referral")),
+    ("Account tier", ("Gold", "Silver", "Bronze")),
+    ("Payment terms", ("Net 30", "Net 14", "Due on receipt")),
+    ("Preferred language", ("English", "German", "French", "Spanish")),
+    ("Newsletter", ("Subscribed", "Unsubscribed")),
+    ("Sales region", ("EMEA", "North America", "APAC")),
+    ("Parking needed", ("Yes", "No")),
+    ("Dietary requirements", ("None", "Vegetarian", "Vegan", "Gluten-free")),
+    ("Colour", ("Red", "Navy", "Black", "White")),
+    ("Size", ("S", "M", "L", "XL")),
+)
+_CUSTOM_VALUES = tuple(value for _, values in CUSTOM_FIELDS for value in values)
+
+
+def custom_pair(rng: random.Random) -> tuple[str, str]:
+    """One custom field's label and a value of it (`("Account tier", "Gold")`)."""
+    label, values = rng.choice(CUSTOM_FIELDS)
+    return label, rng.choice(values)
+
+
+# --- makers ------------------------------------------------------------------------------
+
+
+def _digits(rng: random.Random, count: int) -> str:
+    return "".join(rng.choice(string.digits) for _ in range(count))
+
+
+def _pick(words: str | tuple[str, ...]) -> Maker:
+    options = tuple(words.split()) if isinstance(words, str) else words
+    return lambda rng: rng.choice(options)
+
+
+def _second_line(rng: random.Random) -> str:
+    return rng.choice(_SECOND_LINES).format(n=rng.randint(2, 40) * 10 + rng.randint(0, 9),
+                                            letter=rng.choice("ABCDEF"),
+                                            floor=rng.randint(2, 12))
+
+
+def _bic(rng: random.Random) -> str:
+    branch = rng.choice(("", "", "XXX", _digits(rng, 3)))
+    location = rng.choice(("FF", "MM", "2L", "22", "AA", "3N"))
+    return f"{rng.choice(_BANKS)}{rng.choice(_BIC_COUNTRIES)}{location}{branch}"
+
+
+def _ical_uid(rng: random.Random) -> str:
+    return f"{_hex(rng, 26)}@{rng.choice(('google.com', 'outlook.com', 'calendar.app'))}"
+
+
+def _hex(rng: random.Random, count: int) -> str:
+    return "".join(rng.choice("0123456789abcdef") for _ in range(count))
+
+
+def _meeting_link(rng: random.Random) -> str:
+    if rng.random() < 0.5:
+        return f"https://zoom.us/j/{rng.randint(10 ** 9, 10 ** 10 - 1)}"
+    code = "-".join("".join(rng.choice(string.ascii_lowercase) for _ in range(n))
+                    for n in (3, 4, 3))
+    return f"https://meet.google.com/{code}"
+
+
+def _external_id(rng: random.Random) -> str:
+    if rng.random() < 0.5:  # a Salesforce record id
+        return "0015g" + "".join(rng.choice(string.ascii_letters + string.digits)
+                                 for _ in range(13))
+    return f"{rng.choice(('CRM', 'ERP', 'HS', 'SHOP'))}-{rng.randint(10000, 99999)}"
+
+
+def _provider(noun: str) -> Maker:
+    return _pick(_PROVIDERS.get(noun) or _PROVIDERS[""])
+
+
+def _branch(noun: str) -> Maker:
+    return _pick(_GIT_BRANCHES if noun in _CODE_NOUNS else _OFFICE_BRANCHES)
+
+
+def _company_site(rng: random.Random) -> str:
+    return f"https://www.{company_domain(rng.choice(COMPANY_NAMES))}/"
+
+
+def _ean(rng: random.Random) -> str:
+    """An EAN-13 with its check digit."""
+    body = "40" + _digits(rng, 10)
+    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(body))
+    return body + str(-total % 10)
+
+
+def name_maker(kind: str, noun: str = "") -> Maker | None:
+    """The generator of one kind `namekinds` names (None: not one of these kinds)."""
+    if kind in TIME_SPANS:
+        return time_maker(kind)
+    makers: dict[str, Maker] = {
+        "extension": lambda rng: str(rng.randint(10, 9999)),
+        "seniority": _pick(_SENIORITY),
+        "branch": _branch(noun),
+        "source": _pick(_SOURCES),
+        "provider": _provider(noun),
+        "payment_provider": _pick(_PAYMENT_PROVIDERS),
+        "restriction": _pick("call email message"),
+        "tax_id": lambda rng: f"{rng.choice(_VAT_COUNTRIES)}{_digits(rng, 9)}",
+        "company_reg": lambda rng: rng.choice(("HRB ", "", "RC ")) + _digits(rng, 8),
+        "bic": _bic,
+        "ical_uid": _ical_uid,
+        "meeting_link": _meeting_link,
+        "referrer": lambda rng: rng.choice(_REFERRERS + (_company_site(rng),)),
+        "external_id": _external_id,
+        "record_id": lambda rng: _hex(rng, 24),
+        "html": lambda rng: f"<p>{rng.choice(SENTENCES)}</p>",
+        "sentence": lambda rng: rng.choice(SENTENCES),
+        "line2": _second_line,
+        "venue": _pick(_VENUES),
+        "team": _pick(_TEAMS),
+        "project": _pick(_PROJECTS),
+        "cost_center": lambda rng: f"CC-{rng.randint(100, 990)}",
+        "link_rel": _pick(_LINK_RELS),
+        "object": lambda rng: noun or "object",
+        "custom_value": _pick(_CUSTOM_VALUES),
+        "addition": _pick(_ADDITIONS),
+        "house_number": lambda rng: str(rng.randint(1, 180)) + rng.choice(("", "", "", "a", "b")),
+        "ean": _ean,
+        "carrier": _pick(("DHL", "UPS", "FedEx", "DPD", "GLS", "Royal Mail", "USPS")),
+        "prefix": lambda rng: f"{(noun or 'inv')[:3].upper()}-",
+        "founded": lambda rng: str(rng.randint(1955, 2019)),
+        "salutation": _pick("Mr Ms Mrs Dr"),
+    }
+    return makers.get(kind)

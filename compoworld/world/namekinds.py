@@ -1,0 +1,301 @@
+"""What a plain field's name and description say its value is, beyond `vocab`'s tables.
+
+Three readings, all for value generation only (the dependency graph types fields with
+`graph.semtypes`, which these leave alone):
+
+- `value_type(name, schema, type_name, resource)`: a plain string whose name says a
+  shared type the graph leaves plain: `Tel1` a phone, `street1` an address, `timezoneIana`
+  a time zone, `guests` emails, `contact` a person's name, `primaryContactNumber` a phone;
+  and `industry` / `location`, which come from the record's company or place.
+- `name_kind(words, schema, resource)`: the vocabulary of a field's name (the kinds of
+  `kindmakers`): who did something (`createdBy`: a staff member of the cast), when
+  (`welcomeEmailSent`: a past instant, `birthdate`, `ship_by`), phone extensions, tax ids,
+  BICs, iCal uids, meeting links, HTML bodies, sources, providers, branches, ...
+- `described_values(schema)`: the values a description lists ("must be one of director,
+  executive, manager"; "Possible values are: 'external', 'internal'") or exemplifies
+  ("E.g. red").
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from compoworld.graph.semtypes import singularize, snake_case, split_words
+from compoworld.world.kindmakers import custom_pair
+from compoworld.world.values import conform
+
+# --- shared types by name ------------------------------------------------------------------
+
+_PHONE_WORDS = frozenset("tel phone telephone mobile cell fax".split())
+_STREET_WORDS = frozenset("street line address addr".split())
+# People a record lists (`guests`, `attendees`): their emails.
+_GUEST_WORDS = frozenset("guest attendee participant invitee recipient cc bcc watcher "
+                         "follower subscriber".split())
+_MESSAGE_ROLES = frozenset("from sender reply".split())  # `from_address` is an email
+_PARTIES = frozenset("to from sender recipient caller callee originator".split())
+_PLACE_ROLES = frozenset("start end origin destination pickup dropoff return site venue "
+                         "event".split())
+EVENT_NOUNS = frozenset("event meeting appointment booking reservation session webinar call "
+                        "lesson visit shift slot interview activity".split())
+
+
+def value_type(name: str, schema: dict[str, Any], type_name: str,
+               resource: str | None = None) -> str:
+    """The type a field's value is drawn as: `type_name`, or a shared type (or `industry`,
+    `location`) its name says where the graph's type is a plain string."""
+    if type_name != "string" or not isinstance(schema, dict) or {"enum", "const",
+                                                                   "format"} & set(schema):
+        return type_name
+    words = split_words(name)
+    if not words:
+        return type_name
+    base = words[:-1] if words[-1].isdigit() else words
+    last = base[-1] if base else ""
+    if words[-1].isdigit() and last in _PHONE_WORDS:
+        return "phone"  # Tel1, Tel2, phone2
+    if words[-1] == "1" and last in _STREET_WORDS:
+        return "address"  # street1, line1, addressLine1
+    if last == "number" and len(base) > 1 and base[-2] in {"contact", "sms", "whatsapp",
+                                                           "landline", "callback"}:
+        return "phone"  # primaryContactNumber, smsNumber
+    if "timezone" in words or "tz" in words or _adjacent(words, "time", "zone"):
+        return "timezone" if last not in ("offset", "id", "ids") else type_name
+    if singularize(last) in _GUEST_WORDS or last == "mailbox":
+        return "email"
+    if last in _PARTIES:  # a call's `from` is a phone, a mail's an email, as described
+        text = str(schema.get("description", "")).lower()
+        return "phone" if "phone" in text else "email" if "email" in text else type_name
+    if "country" in base and last in ("iso", "code", "alpha"):
+        return "country"  # CountryISO2
+    if last == "address" and len(base) > 1 and base[-2] in _PLACE_ROLES:
+        return "address"  # startAddress, pickup_address
+    if words == ["delivery"]:
+        return "address"
+    if last == "address" and len(words) > 1 and words[-2] in _MESSAGE_ROLES | {"to"} and (
+            words[-2] != "to" or "reply" in words):
+        return "email"  # from_address, reply_to_address (a ship-to address is a place)
+    if words in (["contact"], ["contact", "person"], ["author"]):
+        return "person_name"
+    if last in ("industry", "sector", "vertical"):
+        return "industry"
+    if set(words) & _TAX_WORDS and last not in _NOT_TAX_ID:
+        return "tax_id"  # the company's own VAT number (`vatReg`, `taxcode`)
+    if last == "location" and _noun(resource) not in EVENT_NOUNS:
+        return "location"  # a meeting's location is a room or a call (`name_kind`)
+    return type_name
+
+
+def _noun(resource: str | None) -> str:
+    words = split_words(resource or "")
+    return singularize(words[-1]) if words else ""
+
+
+def _adjacent(words: list[str], first: str, then: str) -> bool:
+    return any(a == first and b == then for a, b in zip(words, words[1:], strict=False))
+
+
+# --- vocabulary kinds by name ------------------------------------------------------------
+
+# `<verb>ed_by`: who did it. Words before `by` that say a person acted (not `replaced_by`,
+# an ontology term, nor `sort_by`).
+_DONE = frozenset("created modified updated registered verified booked approved assigned "
+                  "reviewed submitted requested uploaded invited edited changed added deleted "
+                  "cancelled canceled closed resolved confirmed completed signed contacted "
+                  "processed sent issued prepared authorized authorised rejected accepted "
+                  "archived published scheduled entered recorded managed owned handled "
+                  "checked initiated performed opened imported".split())
+# `<verb>_by` of something due: `ship_by`, `deliver_by`, `respond_by`.
+_DUE = frozenset("ship deliver pay respond reply return complete finish arrive due "
+                 "dispatch".split())
+_ACTORS = {"creator": "email", "organizer": "email", "organiser": "email", "owner": "name",
+           "assignee": "name", "reporter": "name", "approver": "name", "reviewer": "name",
+           "host": "email", "moderator": "name"}
+# Words after which a string is the moment it happened (`welcomeEmailSent`, `updated`).
+_PAST = frozenset("sent updated registered created modified published submitted delivered "
+                  "requested completed fulfilled approved "
+                  "opened signed joined uploaded changed edited visited seen accessed "
+                  "lastlogin lastseen lastvisit".split())
+_LAST_DONE = frozenset("login logon seen visit activity access contact contacted used".split())
+_AUDIT = _DONE | _PAST | frozenset("create update modify delete cancel last book".split())
+# Words of a record's stamps (`created_at`, `lastModifiedOn`, `date_updated`).
+_STAMPS = frozenset("created create updated update modified modify last registered "
+                    "changed edited deleted archived".split())
+_TAX_WORDS = frozenset("tax vat gst taxcode vatreg taxid vatid taxnumber vatnumber".split())
+_NOT_TAX_ID = frozenset("rate amount percent percentage total included exempt type category "
+                        "class inclusive treatment status name behavior behaviour".split())
+_NOTE_WORDS = frozenset("note notes comment comments remark remarks".split())
+_MEETING = frozenset("conference meeting video zoom join webinar".split())
+_SPORTS = frozenset("game score player stat standing season match box projection odd "
+                    "league team".split())  # whose `team` is a club, no department
+_NOT_DATE = frozenset("format type range field fields sort order mode pattern style key "
+                      "zone offset".split())
+_SINGLE = {
+    "object": "object", "value": "custom_value", "val": "custom_value",
+    "feedback": "sentence", "desc": "sentence",
+    "annotation": "sentence", "observations": "sentence", "rel": "link_rel",
+    "seniority": "seniority", "branch": "branch", "provider": "provider",
+    "referer": "referrer", "referrer": "referrer", "swift": "bic", "bic": "bic",
+    "restriction": "restriction", "restrictions": "restriction", "html": "html",
+    "oid": "record_id", "gid": "record_id", "pid": "record_id", "uid": "record_id",
+    "source": "source", "team": "team", "project": "project", "cost_center": "cost_center",
+    "ean": "ean", "gtin": "ean", "upc": "ean", "shipper": "carrier", "carrier": "carrier",
+    "courier": "carrier", "prefix": "prefix", "founded": "founded", "as_of": "past",
+    "salutation": "salutation",
+}
+
+
+def name_kind(words: list[str], schema: dict[str, Any], resource: str | None = None
+              ) -> str | None:
+    """The vocabulary kind (`kindmakers`, or `staff_email`/`staff_name`/`staff_username`:
+    a person of the cast) a string field's words call for; None when they say nothing."""
+    if not words:
+        return None
+    last, phrase = words[-1], "_".join(words)
+    noun = _noun(resource)
+    if last == "by" and len(words) > 1:
+        if words[-2] in _DONE:
+            return staff_kind(schema, "email")
+        return "future" if words[-2] in _DUE else None
+    if last in _ACTORS:
+        return staff_kind(schema, _ACTORS[last])
+    if "birth" in words or last in ("birthdate", "dob", "birthday"):
+        return "birth"
+    if last in _PAST or (words[0] == "last" and last in _LAST_DONE):
+        return "past"
+    if ("date" in words or "dates" in words) and last not in _NOT_DATE:
+        if set(words) & _AUDIT:
+            return "past"  # `date_created`, `date_updated`
+        if noun in EVENT_NOUNS:
+            return "event" if "time" in words else "event_day"
+        return "when"
+    if set(words) & _NOTE_WORDS:
+        return "sentence"  # `orderComments`, `notesBefore` (no cursor)
+    if last in ("ext", "extension") and (len(words) == 1 and last == "ext" or set(words) & (
+            _PHONE_WORDS | {"business", "office", "work", "home"})):
+        return "extension"
+    if words[-1].isdigit() and words[-2:-1] and words[-2] in _STREET_WORDS:
+        return "line2"  # line2, street2, addressLine2 (the first line is an address)
+    if words[-1].isdigit() and "field" in words:
+        return "custom_value"  # field7, custom_field1
+    if last == "addition" or words in (["name", "2"], ["name", "3"]):
+        return "addition"  # AddressAddition, Name2: "c/o Accounts Payable", often empty
+    if phrase in ("housenumber", "house_number", "street_number", "building_number"):
+        return "house_number"
+    if "iban" in words or words[-2:] == ["i", "ban"]:
+        return "iban"
+    if set(words) & _TAX_WORDS and last not in _NOT_TAX_ID:
+        return "tax_id"
+    if "registration" in words and set(words) & {"company", "business", "trade", "commercial"}:
+        return "company_reg"
+    if "uid" in words and set(words) & {"cal", "ical", "icalendar"}:
+        return "ical_uid"
+    if set(words) & _MEETING and last in ("info", "link", "url", "details", "uri"):
+        return "meeting_link"
+    if "payment" in words and last in ("module", "provider", "gateway", "processor"):
+        return "payment_provider"
+    if "color" in words or "colour" in words:
+        hexed = "hex" in str(schema.get("description", "")).lower() or "#" in str(
+            schema.get("pattern", ""))
+        return "hex_color" if hexed else "color"
+    if phrase in ("external_id", "external_ref", "external_reference", "ext_id"):
+        return "external_id"
+    if last == "location":
+        return "venue"  # a meeting's; other records' locations are places (`value_type`)
+    if last in ("team", "project") and noun in _SPORTS:
+        return None
+    return _SINGLE.get(phrase) or _SINGLE.get(last)
+
+
+# Keys that name a custom field beside its `value` (`{"name": ..., "value": ...}`).
+_LABEL_KEYS = frozenset("name key label field field_name type_name title display_name "
+                        "attribute property caption".split())
+
+
+def pair_keys(props: dict[str, Any]) -> tuple[str | None, str] | None:
+    """(label key, value key) of a custom field's object: a free `value` string beside a
+    free `name`/`key`/`label` string (the label key None when there is none such)."""
+    free = {key for key, sub in props.items() if isinstance(sub, dict)
+            and sub.get("type", "string") == "string" and not {
+                "enum", "const", "format", "pattern", "example", "examples"} & set(sub)
+            and not described_values(sub) and not described_values(sub, examples=True)}
+    values = [key for key in free if split_words(key) in (["value"], ["val"])]
+    labels = [key for key in free if "_".join(split_words(key)) in _LABEL_KEYS]
+    if len(values) != 1:
+        return None
+    return (labels[0] if len(labels) == 1 else None), values[0]
+
+
+def moment_kind(words: list[str], resource: str | None) -> str | None:
+    """The time kind of a date or datetime field, where it is no plain instant: a date of
+    birth (`birth`), a record's stamp (`stamp`: created, changed, last seen; never after
+    now), or a time of a meeting or booking (`event`: near now)."""
+    if "birth" in words or words[-1:] in (["birthdate"], ["dob"], ["birthday"]):
+        return "birth"
+    if set(words) & _STAMPS:
+        return "stamp"  # created, changed or last seen: never after now
+    noun = _noun(resource)
+    return "event" if noun in EVENT_NOUNS and not set(words) & _AUDIT else None
+
+
+def staff_kind(schema: dict[str, Any], default: str) -> str:
+    """Which of a staff member's strings a field holds, as its description says (an
+    email, a name, a user id), else `default`."""
+    text = str(schema.get("description", "")).lower()
+    if "email" in text or "e-mail" in text:
+        return "staff_email"
+    if re.search(r"\b(id|identifier|login|username|handle)\b", text):
+        return "staff_username"
+    if "name" in text:
+        return "staff_name"
+    return f"staff_{default}"
+
+
+# --- values a description lists ----------------------------------------------------------
+
+_LIST_CUE = re.compile(
+    r"(?:must be one of|is one of|one of the following|possible values(?: are| include)?"
+    r"|valid values(?: are)?|allowed values(?: are)?|accepted values(?: are)?"
+    r"|valid \w+ are|can be(?: either)?|values are)\s*:?\s*(.*)", re.I | re.S)
+_EXAMPLE_CUE = re.compile(r"(?:\be\.g\.|\bsuch as|\bfor example|\bfor instance)\s*:?,?\s*(.*)",
+                          re.I | re.S)
+_QUOTED = re.compile(r"['\"`]([A-Za-z0-9][\w .\-/]{0,40})['\"`]")
+_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+or\s+|\s+and\s+")
+_TOKEN = re.compile(r"[A-Za-z][\w\-]*")
+_EXAMPLE = re.compile(r"[A-Za-z0-9][\w\-]*")
+
+
+def described_values(schema: dict[str, Any], *, examples: bool = False) -> tuple[str, ...]:
+    """The values a description lists for a string ("must be one of a, b, c"), or with
+    `examples` those it gives as examples ("E.g. red"); () when it lists none."""
+    text = schema.get("description") if isinstance(schema, dict) else None
+    if not isinstance(text, str):
+        return ()
+    cue, token, least = (_EXAMPLE_CUE, _EXAMPLE, 1) if examples else (_LIST_CUE, _TOKEN, 2)
+    found = cue.search(text)
+    if found is None:
+        return ()
+    rest = re.split(r"\.(?:\s|$)|;|\n", found.group(1))[0]
+    quoted = _QUOTED.findall(rest)
+    if len(quoted) >= least:
+        return tuple(dict.fromkeys(quoted))
+    items = [item.strip(" .()'\"`") for item in _SPLIT.split(rest.removesuffix("etc"))]
+    items = [item for item in items if item and item != "etc"]
+    if least <= len(items) <= 15 and all(token.fullmatch(item) for item in items):
+        return tuple(dict.fromkeys(items))
+    if examples and items and token.fullmatch(items[0]):
+        return (items[0],)
+    return ()
+
+
+def custom_field(rng: random.Random, out: dict[str, Any], pair: tuple[str | None, str],
+                 props: dict[str, Any]) -> None:
+    """Write a custom field's label and a value of it over the two free strings of `out`
+    that `pair_keys` found (`{"name": "Account tier", "value": "Gold"}`)."""
+    label_key, value_key = pair
+    label, value = custom_pair(rng)
+    out[value_key] = conform(value, "string", props[value_key], rng)
+    if label_key is not None and label_key in out:
+        text = snake_case(label) if split_words(label_key) == ["key"] else label
+        out[label_key] = conform(text, "string", props[label_key], rng)
