@@ -132,7 +132,8 @@ def compose_task(
     start_states, end_states = world.states(services)
     titles = {name: library.infos[name].app for name in services}
     try:
-        rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles)
+        rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles,
+                              {c.tool: library.graph.nodes[c.tool].params for c in walk.calls})
     except ValueError as exc:  # e.g. a read that changed the state: nothing to check it by
         return Rejected(f"rubric: {exc}")
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}

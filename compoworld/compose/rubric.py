@@ -25,6 +25,7 @@ that states everything it read states a competitor too and fails.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,21 +165,27 @@ def _sum_field(name: str, kind: str | None) -> bool:
                                          or not set(split_words(name)) & _MONEY_PARTS)
 
 
-def _alternatives(fields: dict[str, Any], schema: dict[str, Any] | None, service: str,
-                  collection: str) -> dict[str, list[str]]:
-    """Per key field of a contact's details, the collection's other fields of its kind
-    (none of them a key field itself)."""
+def _field_kinds(schema: dict[str, Any] | None, service: str,
+                 collection: str) -> dict[str, str]:
+    """The semantic type of each field of a collection's record schema."""
     props = (schema or {}).get("properties")
     if not isinstance(props, dict):
         return {}
-    kinds = {name: semantic_type(name, sub, service=service, resource=collection)
-             for name, sub in props.items() if isinstance(sub, dict)}
+    return {name: semantic_type(name, sub, service=service, resource=collection)
+            for name, sub in props.items() if isinstance(sub, dict)}
+
+
+def _alternatives(fields: dict[str, Any], kinds: dict[str, str]) -> dict[str, list[str]]:
+    """Per key field of a contact's details, the record's other fields of its kind (`kinds`:
+    field -> semantic type; none of them a key field itself)."""
     out = {}
     for name in fields:
         kind = kinds.get(name)
         if _sum_field(name, kind):
+            fax = "fax" in split_words(name)  # a fax line is no phone, nor a phone a fax
             others = [other for other, k in kinds.items() if k == kind and other != name
-                      and other not in fields and _sum_field(other, k)]
+                      and other not in fields and _sum_field(other, k)
+                      and ("fax" in split_words(other)) == fax]
             if others:
                 out[name] = others
     return out
@@ -251,9 +258,10 @@ def _label(record: dict[str, Any]) -> str:
 
 
 def _service_criteria(service: str, before: State, after: State, calls: list[GoldCall],
-                      title: str) -> tuple[list[_Target], dict[str, Any]]:
+                      title: str, params_of: Mapping[str, dict[str, str]]
+                      ) -> tuple[list[_Target], dict[str, Any]]:
     """The criteria of one service's changes (with their records), and what its guard
-    allows."""
+    allows (`params_of`: tool -> its parameters' semantic types)."""
     changes = diff(before, after)
     given, agents_words = _argument_values(calls, service)
     generated = {str(record.get(after.id_field(collection)))
@@ -276,8 +284,10 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                         if any(fact_in_text(v, record[name]) for name in written)]
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))
-            alternatives = _alternatives(fields, after.schemas.get(collection), service,
-                                         collection)
+            kinds = _field_kinds(after.schemas.get(collection), service, collection)
+            if collection == ACTION_LOG:  # an action's event holds its arguments: the
+                kinds = params_of.get(f"{service}__{record.get('tool')}", {})  # tool's
+            alternatives = _alternatives(fields, kinds)  # other parameters of their kind
             if alternatives:  # the name in `customerName` as well as in `contactName`
                 params["alternatives"] = alternatives
             criteria.append(_Target(Criterion(
@@ -564,11 +574,14 @@ def _competitors(item: AnswerItem, calls: list[GoldCall], end: dict[str, State],
 
 
 def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[GoldCall],
-                 answer: list[AnswerItem], titles: dict[str, str]) -> list[Criterion]:
+                 answer: list[AnswerItem], titles: dict[str, str],
+                 params: Mapping[str, dict[str, str]] | None = None) -> list[Criterion]:
     """The rubric of a gold run: its state changes, its answer values, and the guard.
 
     `start` and `end` map service names to the states before and after the gold calls;
-    `titles` gives each service's human title for the descriptions. Criteria are numbered
+    `titles` gives each service's human title for the descriptions; `params` (tool ->
+    its parameters' semantic types) lets an action's logged event accept a value in
+    another parameter of its kind (a supplier's phone in `mobile` or `phone`). Criteria are numbered
     `c0, c1, ...`: services sorted, collections sorted (created, updated, deleted), then
     the answer items in order, then the `no_collateral_change` guard. Each is labelled
     with whether a do-nothing run passes it (only the guard does). Descriptions are whole
@@ -587,7 +600,7 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     generated: dict[str, set[str]] = {}
     for service in sorted(start):
         found, permitted = _service_criteria(service, start[service], end[service], calls,
-                                             titles.get(service, service))
+                                             titles.get(service, service), params or {})
         targets.extend(found)
         generated[service] = {t.record_id for t in found
                               if t.criterion.kind == "record_created"}

@@ -263,3 +263,17 @@ def test_a_rebooked_time_keeps_the_drawn_value_s_form():
     assert _like("2024-01-01T00:23:00+0200", at) == "2025-03-04T10:30:00+0200"
     assert _like("2024-01-01T00:23", at) == "2025-03-04T10:30:00"
     assert _like("next week", at) == "next week"
+
+
+def test_no_lookup_in_another_api_of_the_same_vendor():
+    """OnSched Setup's appointment and OnSched Consumer's customers are one vendor's
+    records: looking the guest up there finds nothing new; another vendor's app may."""
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.walk import _sibling_lookup
+
+    find = BY_NAME["attendee_message"].steps[1]
+    assert _sibling_lookup(find, "onsched_com_consumer", "onsched_com_setup")
+    assert not _sibling_lookup(find, "salesloft_com", "onsched_com_setup")
+    assert not _sibling_lookup(find, "onsched_com_setup", "onsched_com_setup")
+    assert not _sibling_lookup(BY_NAME["attendee_message"].steps[2], "onsched_com_consumer",
+                               "onsched_com_setup")  # (a message is no lookup)

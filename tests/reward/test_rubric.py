@@ -422,3 +422,37 @@ def test_an_invitation_names_its_meeting_s_day_in_any_common_form() -> None:
                                   "written": ["Body"], "mentions": [start]})
     assert evaluate_criterion(criterion, *_sent("Join us on December 5 at 10:00."), "")
     assert not evaluate_criterion(criterion, *_sent("Join us next week, details soon."), "")
+
+
+def test_an_action_s_value_may_sit_in_another_parameter_of_its_kind() -> None:
+    """A supplier posted through an action (its event logged with its arguments) with the
+    phone in `mobile` passes in `phone` too: the tool's other parameters of that kind are
+    the alternatives, as a record schema's fields are. A fax parameter is none, nor is a
+    field the tool does not take."""
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.services.modeled import ACTION_LOG
+
+    event = {"id": "e1", "tool": "suppliers_post", "at": "2025-01-01T00:00:00Z",
+             "name": "Globex", "mobile": "+442079460123"}
+    start = {"books": State(collections={ACTION_LOG: {}})}
+
+    def logged(**fields: Any) -> dict[str, State]:
+        return {"books": State(collections={ACTION_LOG: {"e1": {**event, **fields}}})}
+
+    calls = [GoldCall(tool="books__suppliers_post", service="books", effect="action",
+                      arguments={"name": "Globex", "mobile": event["mobile"]},
+                      bindings={"name": Binding(kind="hidden", type="company", step=0,
+                                                field="name", path="name"),
+                                "mobile": Binding(kind="hidden", type="phone", step=0,
+                                                  field="phone", path="phone")},
+                      result={"id": "s1"})]
+    params = {"books__suppliers_post": {"name": "company", "mobile": "phone", "phone": "phone",
+                                        "fax": "phone", "notes": "text"}}
+    rubric = build_rubric(start, logged(), calls, [], {"books": "Books"}, params)
+    created = next(c for c in rubric if c.kind == "record_created")
+    assert created.params["alternatives"] == {"mobile": ["phone"]}
+    moved = logged(mobile=None, phone=event["mobile"])
+    assert evaluate_criterion(created, start, moved, "") is True
+    assert evaluate_criterion(created, start, logged(mobile=None), "") is False
+    assert "alternatives" not in next(c for c in build_rubric(
+        start, logged(), calls, [], {"books": "Books"}) if c.kind == "record_created").params
