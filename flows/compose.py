@@ -13,8 +13,10 @@ from compoworld.compose.stage import (
     DEFAULT_TASKS_PER_SHARD,
     DEFAULT_WALKS,
     DEFAULT_WORLDS,
+    PROBE_SHARDS,
     TOP_UPS,
     check_compose_options,
+    focus,
     plan_compose,
     top_up,
 )
@@ -23,7 +25,7 @@ from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.catalog import refresh_catalog
-from storage.queries import stage_digest, verified_tasks
+from storage.queries import productive_starts, stage_digest, verified_tasks
 from storage.store import Store
 
 
@@ -91,25 +93,38 @@ def compose_flow(
     if judge_url:
         params["judge"] = {"base_url": judge_url, "model": judge_model,
                            "threshold": judge_threshold}
-    shards = plan_compose(library.graph, run_id=run_id, tasks=tasks, seed=seed,
-                          tasks_per_shard=tasks_per_shard, params=params)
+    plan = plan_compose(library.graph, run_id=run_id, tasks=tasks, seed=seed,
+                        tasks_per_shard=tasks_per_shard, params=params)
+    # the first shards walk from every start tool, the rest from those that verified a task
+    shards, rest = (plan[:PROBE_SHARDS], plan[PROBE_SHARDS:]) if worlds >= len(plan) \
+        else (plan, [])
     composed = run_stage(shards, home=str(store.home), dask_address=dask_address,
-                         drop_beyond=False)  # (a rerun keeps its top-ups)
+                         drop_beyond=False)  # (a rerun keeps its later waves)
+    if rest:
+        rest = focus(rest, productive_starts(store, shards), seed)
+        logger.info("compose %s: %d more shards from the %d start tools that verified tasks",
+                    run_id, len(rest), len(rest[0].items))
+        composed = _added(composed, run_stage(rest, home=str(store.home),
+                                              dask_address=dask_address, drop_beyond=False))
+        shards += rest
     for _ in range(TOP_UPS):  # shards verify what their worlds allow: top up the shortfall
         made = verified_tasks(store, shards)
         wave = top_up(library.graph, shards, made, tasks=tasks, seed=seed,
-                      tasks_per_shard=tasks_per_shard, params=params)
+                      tasks_per_shard=tasks_per_shard, params=params,
+                      starts=productive_starts(store, shards) or None)
         if not wave:
             break
         logger.info("compose %s: %d of %d tasks verified, %d more shards", run_id, made,
                     tasks, len(wave))
-        more = run_stage(wave, home=str(store.home), dask_address=dask_address,
-                         drop_beyond=False)
+        composed = _added(composed, run_stage(wave, home=str(store.home),
+                                              dask_address=dask_address, drop_beyond=False))
         shards += wave
-        composed = {key: composed[key] + more[key] for key in ("shards", "skipped", "ran",
-                                                                "seconds")} | {"stage": "compose"}
     if max(store.manifest(run_id, "compose"), default=-1) >= len(shards):
         store.drop_shards_beyond(run_id, "compose", len(shards))  # an older, larger plan's
         refresh_catalog(store)
     return {"run_id": run_id, "tasks": tasks, "graph": graph} | composed
 
+
+def _added(done: dict[str, Any], more: dict[str, Any]) -> dict[str, Any]:
+    """The counts of two runs of a stage's shards together."""
+    return done | {key: done[key] + more[key] for key in ("shards", "skipped", "ran", "seconds")}

@@ -50,3 +50,15 @@ def verified_tasks(store: Store, shards: list[Shard]) -> int:
         if path.exists():
             made += pc.sum(pq.read_table(path, columns=["verified"])["verified"]).as_py() or 0
     return made
+
+
+def productive_starts(store: Store, shards: list[Shard]) -> list[str]:
+    """The start tools that verified at least one task in the done `shards` of a compose
+    plan (their `walks` rows), sorted."""
+    starts: set[str] = set()
+    for shard in shards:
+        path = store.partition("walks", shard.run_id) / store.file_name(shard.stage, shard.index)
+        if path.exists():
+            rows = pq.read_table(path, columns=["start_tool", "outcome"]).to_pylist()
+            starts.update(row["start_tool"] for row in rows if row["outcome"] == "verified")
+    return sorted(starts)

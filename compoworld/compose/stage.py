@@ -55,6 +55,10 @@ CANDIDATES_PER_TASK = 40  # walks a shard may try per task of its quota before i
 # whose chains are all made (each is made once a shard) only repeats them. With 8, a
 # shard verifies 37-44 tasks in ~1,240 walks (0.5-0.7 a second), against 30 in 1,500.
 STALE_AFTER = 8
+# The first shards of a run walk from every start tool; the rest only from those that
+# verified a task there (`focus`): of 143 patterned start tools, 15 ever verify one, and
+# the others took 60% of a shard's walking time (a start is given up after `STALE_AFTER`).
+PROBE_SHARDS = 10
 # Waves of further shards, in fresh worlds, while a run is short of its tasks (`top_up`):
 # 125 shards of 40 verify ~3,400 of the default 5,000, a second wave of ~60 the rest.
 TOP_UPS = 3
@@ -334,17 +338,18 @@ def task_from_row(row: dict[str, Any]) -> Task:
 
 def plan_compose(
     graph: DependencyGraph, *, run_id: str, tasks: int, seed: int, tasks_per_shard: int,
-    params: dict[str, Any], first: int = 0,
+    params: dict[str, Any], first: int = 0, starts: list[str] | None = None,
 ) -> list[Shard]:
     """Compose shards: the seeded start tools split so each shard makes about
     `tasks_per_shard` verified tasks (`params` adds what the input hash must cover). A
-    top-up wave (`top_up`) is numbered from `first`, each shard in a world of its own."""
+    later wave is numbered from `first`, each shard in a world of its own, and may walk
+    from `starts` alone (the start tools earlier shards verified tasks from)."""
     if tasks < 1:
         raise ValueError(f"tasks must be at least 1, got {tasks}")
     if tasks_per_shard < 1:
         raise ValueError(f"tasks_per_shard must be at least 1, got {tasks_per_shard}")
     patterned = params.get("walks", DEFAULT_WALKS) == "pattern"
-    starts = order_starts(start_tools(graph, patterned=patterned), seed)
+    starts = order_starts(starts or start_tools(graph, patterned=patterned), seed)
     if not starts:
         raise ValueError(f"run {run_id!r} has no mounted read tool to start a walk from")
     count = -(-tasks // tasks_per_shard)
@@ -362,9 +367,19 @@ def plan_compose(
     )
 
 
+def focus(shards: list[Shard], starts: list[str], seed: int) -> list[Shard]:
+    """The same shards (indices, worlds, quotas) walking only from `starts`, the start tools
+    that verified tasks in the shards before them; unchanged when `starts` is empty."""
+    if not shards or not starts:
+        return shards
+    return plan_chunks(run_id=shards[0].run_id, stage=shards[0].stage,
+                       chunks=[order_starts(starts, seed)] * len(shards),
+                       params=shards[0].params, work=shards[0].work, first=shards[0].index)
+
+
 def top_up(
     graph: DependencyGraph, planned: list[Shard], made: int, *, tasks: int, seed: int,
-    tasks_per_shard: int, params: dict[str, Any],
+    tasks_per_shard: int, params: dict[str, Any], starts: list[str] | None = None,
 ) -> list[Shard]:
     """The next wave of shards for a run whose `planned` shards verified `made` of its
     `tasks`: as many shards, each in a world no shard has walked yet and with the full
@@ -378,4 +393,5 @@ def top_up(
     rate = max(made / first, 1.0)  # verified per shard so far
     count = min(fresh, math.ceil(short / rate))
     return plan_compose(graph, run_id=planned[0].run_id, tasks=count * tasks_per_shard,
-                        seed=seed, tasks_per_shard=tasks_per_shard, params=params, first=first)
+                        seed=seed, tasks_per_shard=tasks_per_shard, params=params, first=first,
+                        starts=starts)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from compoworld.compose.stage import plan_compose, shard_quota, start_tools, top_up
+from compoworld.compose.stage import focus, plan_compose, shard_quota, start_tools, top_up
 from tests.compose.builtin_tasks import builtin_library
 
 
@@ -74,3 +74,16 @@ def test_a_run_short_of_its_tasks_is_topped_up_in_fresh_worlds(graph):
     assert [s.index for s in more] == [4, 5]  # 140 short, but only two fresh worlds left
     assert top_up(graph, planned + more, 20, tasks=160, seed=0, tasks_per_shard=40,
                   params={"worlds": 6}) == []
+
+
+def test_later_shards_walk_only_from_the_start_tools_that_verified(graph):
+    plan = _plan(graph, tasks=480, per_shard=40, worlds=200)
+    rest = plan[10:]
+    starts = sorted(start_tools(graph, patterned=True))[:3]
+    focused = focus(rest, starts, seed=0)
+    assert [s.index for s in focused] == [s.index for s in rest] == [10, 11]
+    assert [s.count for s in focused] == [12, 12]
+    assert all(sorted(s.items) == starts for s in focused)
+    assert [shard_quota(480, s.index, s.count) for s in focused] == [40, 40]
+    assert {s.input_hash for s in focused}.isdisjoint(s.input_hash for s in rest)
+    assert focus(rest, [], seed=0) == rest  # nothing verified yet: every start tool

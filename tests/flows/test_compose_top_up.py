@@ -38,3 +38,13 @@ def test_a_short_run_is_topped_up_in_fresh_worlds_and_resumes(prefect_harness, t
     assert rows == [(0,)]
     _, rows = run_query(store, "select count(distinct world_seed) from tasks")
     assert rows == [(1,)]
+    # past its first shards a run walks only from the start tools that verified a task
+    wide = compose_flow(run_id="t", tasks=24, tasks_per_shard=2, worlds=200, home=home)
+    assert wide["shards"] >= 12
+    _, rows = run_query(store, "select distinct start_tool from walks where shard < 10 and "
+                               "outcome = 'verified'")
+    productive = {row[0] for row in rows}
+    _, rows = run_query(store, "select distinct start_tool from walks where shard >= 10")
+    assert productive and {row[0] for row in rows} <= productive
+    _, rows = run_query(store, "select count(distinct start_tool) from walks where shard < 10")
+    assert rows[0][0] > len(productive)  # the first shards tried every start tool
