@@ -345,11 +345,16 @@ def fallback(field: str, noun: str = "") -> Maker:
 # Keys of free-form maps (`metadata`, `labels`): what people put there.
 MAP_KEYS = ("team", "env", "owner", "project", "source", "region", "tier", "cost_center")
 
-# Word pairs of ordered fields: `start_date` <= `end_date`, `created_at` <= `updated_at`.
+# Word pairs of ordered fields: `start_date` <= `end_date`, `created_at` <= `updated_at`,
+# `created_at` <= `canceled_at`.
 _RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "updated"),
            ("created", "modified"), ("since", "until"), ("min", "max"), ("earliest", "latest"),
            ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
-           ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"))
+           ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
+           # a record closes, is cancelled or deleted after it was made
+           *(("created", word) for word in ("closed", "resolved", "cancelled", "canceled",
+                                            "completed", "finished", "archived", "deleted",
+                                            "voided", "refunded", "rejected", "declined")))
 _ORDERED_TYPES = frozenset({"date", "datetime", "time", "integer", "number", "money"})
 _LOOSE_KEYS = frozenset({"description", "title", "example", "examples", "x-example"})
 

@@ -274,6 +274,14 @@ class Person:
         """`female` or `male`, by their first name (`FEMALE_NAMES`)."""
         return "female" if self.first_name in FEMALE_NAMES else "male"
 
+    @property
+    def other_emails(self) -> tuple[str, ...]:
+        """Their own addresses beside the work one (`elena.garcia@gmail.com`), the same
+        wherever they are written."""
+        first, last = self.first_name.lower(), self.last_name.lower()
+        return (f"{first}.{last}@gmail.com", f"{first}{last[0]}@outlook.com",
+                f"{first[0]}{last}@proton.me")
+
 
 @dataclass(frozen=True, slots=True)
 class Product:
