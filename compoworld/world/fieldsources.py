@@ -5,9 +5,10 @@ address, ...) come from one person; fields with a role prefix (`to_email`, `send
 `owner_email`) get another person per role. With a `pool` (services/world.py) the people,
 companies, places and products are the pool's, so the same person shows up in every
 service; a record's own person works at its own company (a company's `contacts` too: its
-people, each once, with people made for a company the pool has few at); pool entries are picked with weights 1/(rank+1), so a few "main cast" members
-recur across services, which is what makes cross-service information flow likely. Without
-a pool they are made on the fly. `index_pool` / `find_anchor` find the entities that given
+people, each once, with people made for a company the pool has few at). Pool entries are
+picked with weights 1/(rank+1), so a few "main cast" members recur across services, which
+is what makes cross-service information flow likely. Without a pool they are made on the
+fly. `index_pool` / `find_anchor` find the entities that given
 values name, so a value can be built around them.
 """
 

@@ -43,7 +43,10 @@ _STATUS = {
     "subscription": "trialing active past_due cancelled",
     "message": "queued sent delivered failed read",
     "event": "scheduled confirmed cancelled completed",
+    "appointment": "scheduled confirmed cancelled completed",
+    "meeting": "scheduled confirmed cancelled completed",
     "booking": "pending confirmed cancelled completed",
+    "reservation": "pending confirmed cancelled completed",
     "": "active pending inactive suspended archived completed",
 }
 _CATEGORY = {
@@ -220,6 +223,12 @@ def resource_noun(resource: str | None) -> str:
 def _pick(words: str) -> Maker:
     options = tuple(words.split())
     return lambda rng: rng.choice(options)
+
+
+def fresh_status(noun: str) -> str:
+    """The status a new record of `noun` starts in (an order `pending`, an invoice `draft`,
+    a ticket `open`, anything else `active`): the first of its vocabulary."""
+    return (_STATUS.get(noun) or _STATUS[""]).split()[0]
 
 
 def _by_noun(table: dict[str, str], noun: str) -> Maker:

@@ -121,7 +121,8 @@ class OfflineWorldModel:
         return handler
 
 
-_FAILED = frozenset({"failed", "failure", "error", "rejected", "declined"})
+_FAILED = frozenset({"failed", "failure", "error", "errored", "rejected", "declined",
+                     "timedout", "timed_out", "timeout", "aborted"})
 
 
 def succeeded(value: Any) -> Any:
