@@ -76,21 +76,26 @@ def all_day_rule(props: dict[str, Any], types: dict[str, str]) -> Rule | None:
     times = [key for key, kind in types.items() if kind == "datetime"]
     start = next((k for k in times if set(split_words(k)) & _START_WORDS), None)
     end = next((k for k in times if set(split_words(k)) & _END_WORDS), None)
-    if flag is None or start is None:
+    if flag is None or start is None and end is None:
         return None
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
         if out.get(flag) is not True:
             return
         given = overrides.keys() & {start, end} if overrides else set()
-        begin = _parse(out.get(start))
-        if given or begin is None:
-            if not (overrides and flag in overrides) and given:
+        if given:
+            if not (overrides and flag in overrides):
                 out[flag] = False  # the caller's clock times: a timed event
+            return
+        begin, finish = _parse(out.get(start)), _parse(out.get(end))
+        if begin is None and finish is not None:  # only its end: that day's midnight
+            out[end] = _write(finish.replace(hour=0, minute=0, second=0, microsecond=0),
+                              out[end])
+        if begin is None:
             return
         midnight = begin.replace(hour=0, minute=0, second=0, microsecond=0)
         out[start] = _write(midnight, out[start])
-        if end in out and _parse(out[end]) is not None:
+        if finish is not None:
             out[end] = _write(midnight + timedelta(days=1), out[end])
 
     return rule
@@ -133,41 +138,52 @@ def _norm(value: Any) -> str:
 
 def status_rule(props: dict[str, Any], types: dict[str, str],
                 required: set[str]) -> Rule | None:
-    """A lifecycle stamp only beside the status it names, and that status with its stamp."""
+    """A lifecycle stamp only beside the status it names, and that status with its stamp;
+    a flag that names it (`isDeleted`, `deletedStatus`, `archived`) says the same."""
     status = _status_key(props, types)
-    stamps = {}
+    stamps: dict[str, tuple[str, frozenset[str]]] = {}
     for key, kind in types.items():
         if kind in _TIME_TYPES:
             word = next((w for w in split_words(key) if w in _STAMP_WORDS), None)
             if word is not None:
-                stamps[key] = _STAMP_WORDS[word]
-    if status is None or not stamps:
+                stamps[key] = (word, _STAMP_WORDS[word])
+    flags = {key: word for key, sub in props.items() if isinstance(sub, dict)
+             and sub.get("type") == "boolean"
+             for word in split_words(key) if word in _STAMP_WORDS}
+    if (status is None and not flags) or not stamps:
         return None
-    enum = props[status].get("enum") if isinstance(props[status], dict) else None
+    schema = props.get(status) if status is not None else None
+    enum = schema.get("enum") if isinstance(schema, dict) else None
     allowed = {_norm(v): v for v in enum if isinstance(v, str)} if isinstance(enum, list) \
         else None
     latest = [key for key, kind in types.items() if kind in _TIME_TYPES and key not in stamps
               and set(split_words(key)) & set(_LATEST)]
 
+    def agrees(out: dict[str, Any], word: str, statuses: frozenset[str]) -> bool | None:
+        """Whether the record is in the stamp's state: its status says, else its flag."""
+        now = out.get(status) if status is not None else None
+        if isinstance(now, str):
+            return _norm(now) in statuses
+        said = [out[key] for key, flag_word in flags.items() if flag_word == word
+                and isinstance(out.get(key), bool)]
+        return said[0] if said else None
+
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
-        now = out.get(status)
-        if not isinstance(now, str):
-            return
         fixed = overrides.keys() if overrides else set()
-        for key, statuses in stamps.items():
-            if key not in out or out[key] is None or _norm(now) in statuses:
+        for key, (word, statuses) in stamps.items():
+            if key not in out or out[key] is None or agrees(out, word, statuses) is not False:
                 continue
             if key not in required and key not in fixed:
                 del out[key]  # `closedAt` on an open ticket: it has not closed
                 continue
-            if status in fixed:
+            if status is None or status in fixed or not isinstance(out.get(status), str):
                 continue
             match = next((allowed[s] for s in statuses if s in allowed), None) \
                 if allowed is not None else sorted(statuses)[0]
             if match is not None:
-                now = out[status] = match  # a required stamp: the status it names
-        for key, statuses in stamps.items():  # a closed ticket has its closing time
-            if key not in out and _norm(now) in statuses and key not in fixed:
+                out[status] = match  # a required stamp: the status it names
+        for key, (word, statuses) in stamps.items():  # a closed ticket has its closing time
+            if key not in out and key not in fixed and agrees(out, word, statuses):
                 source = next((k for k in latest if types[k] == types[key]
                                and isinstance(out.get(k), str)), None)
                 if source is not None:

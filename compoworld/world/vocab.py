@@ -372,6 +372,9 @@ def range_pairs(props: dict[str, Any], types: dict[str, str]) -> list[tuple[str,
     """(early, late) field pairs of one object that must come in order, such as
     (`start_date`, `end_date`) or (`created_at`, `updated_at`): same type, same shape."""
     by_words = {tuple(split_words(key)): key for key in props}
+    # times also pair across their suffixes: `created` with `deletedTime`
+    stems = {_stem(words): key for words, key in by_words.items()
+             if types.get(key) in ("date", "datetime")}
     pairs = []
     for words, key in by_words.items():
         if types.get(key) not in _ORDERED_TYPES:
@@ -382,11 +385,22 @@ def range_pairs(props: dict[str, Any], types: dict[str, str]) -> list[tuple[str,
                 if words[index:index + len(first)] != first:
                     continue
                 other = (*words[:index], *then, *words[index + len(first):])
-                match = by_words.get(other)
+                match = by_words.get(other) or (stems.get(_stem(other)) if types[key] in (
+                    "date", "datetime") else None)
                 if match and match != key and types.get(match) == types[key] and _shape(
                         props[key]) == _shape(props[match]):
                     pairs.append((key, match))
     return list(dict.fromkeys(pairs))
+
+
+_TIME_SUFFIXES = frozenset({"at", "on", "time", "date", "datetime", "timestamp", "utc"})
+
+
+def _stem(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A time field's words without its suffixes (`deleted_time` -> `deleted`)."""
+    while len(words) > 1 and words[-1] in _TIME_SUFFIXES:
+        words = words[:-1]
+    return words
 
 
 def _shape(schema: Any) -> Any:

@@ -100,3 +100,21 @@ def test_a_companys_people_and_emails_are_its_own():
         emails = [c["Email"] for c in value["Contacts"]]
         assert all(e.endswith("@" + domain) for e in emails + value["emails"]), value
         assert len(set(emails)) == len(emails)  # each contact another of its people
+
+
+def test_a_deletion_flag_and_its_stamp_agree_and_the_stamp_follows_creation():
+    customer = {"type": "object", "required": ["isDeleted", "created", "deletedTime"],
+                "properties": {"isDeleted": {"type": "boolean"}, "created": DT,
+                               "deletedTime": DT, "name": S}}
+    optional = {**customer, "required": ["isDeleted", "created"]}
+    for value in _draws(customer, "customers"):  # a required stamp stays, in order
+        assert _at(value["created"]) <= _at(value["deletedTime"])
+    for value in _draws(optional, "customers"):  # a live customer has no deletion time
+        assert ("deletedTime" in value) <= value["isDeleted"], value
+
+
+def test_an_all_day_event_with_only_an_end_ends_at_midnight():
+    event = {"type": "object", "required": ["allDay", "endTime"],
+             "properties": {"allDay": {"type": "boolean", "enum": [True]}, "endTime": DT}}
+    for value in _draws(event, "events", 10):
+        assert _at(value["endTime"]).hour == 0 and _at(value["endTime"]).minute == 0
