@@ -330,9 +330,6 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
     words = split_words(name or "")
     item_name = "_".join([*words[:-1], singularize(words[-1])]) if words else None
     owner = resource if not name or name in _WRAPPERS or item_name in _WRAPPERS else item_name
-    own = compile_addresses(schema, item_name, service, resource, flags)
-    if own is not None:
-        return own
     staff = bool(words) and singularize(words[-1]) in _STAFF_NOUNS  # a company's contacts
     fixed = items if isinstance(items, list) else schema.get("prefixItems")
     if isinstance(fixed, list):  # tuple form (draft 4-7 `items`, 2020-12 `prefixItems`)
@@ -341,6 +338,9 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         position = []
     item = _compile(items if isinstance(items, dict) else {"type": "string"}, item_name,
                     service, owner, depth, in_array=True)
+    own = compile_addresses(schema, item_name, service, resource, flags, item)
+    if own is not None:  # the record's own emails or phones
+        return own
     low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
     high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
     unique = schema.get("uniqueItems") is True

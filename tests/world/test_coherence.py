@@ -118,3 +118,18 @@ def test_an_all_day_event_with_only_an_end_ends_at_midnight():
              "properties": {"allDay": {"type": "boolean", "enum": [True]}, "endTime": DT}}
     for value in _draws(event, "events", 10):
         assert _at(value["endTime"]).hour == 0 and _at(value["endTime"]).minute == 0
+
+
+def test_entries_of_a_customers_own_email_list_are_theirs():
+    customer = {"type": "object", "required": ["name", "emails"], "properties": {
+        "name": S, "emails": {"type": "array", "items": {"type": "object", "properties": {
+            "email": S, "type": {"type": "string", "enum": ["work", "personal"]}}}},
+        "phone_numbers": {"type": "array", "items": {"type": "object", "properties": {
+            "number": S}}}}}
+    for value in _draws(customer, "customers"):
+        person = next(p for p in POOL.people if p.name == value["name"])
+        emails = [entry["email"] for entry in value["emails"]]
+        assert set(emails) <= {person.email, *person.other_emails}
+        assert len(set(emails)) == len(emails)
+        numbers = [entry["number"] for entry in value.get("phone_numbers", [])]
+        assert set(numbers) <= {person.phone, person.company.phone}
