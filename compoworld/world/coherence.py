@@ -11,7 +11,9 @@ the record one story:
   another status is left out (or, where the schema requires it, the status follows the
   stamp), and a record in that status gets the stamp of its last update (`status_rule`).
 
-That a stamp comes after the record's creation is `vocab._RANGES`' ordering.
+- ordered pairs come in order (`range_pairs`: `start_date <= end_date`, `created_at <=
+  updated_at`, `created <= deletedTime`); the object sampler swaps them when drawn the
+  other way round.
 """
 
 from __future__ import annotations
@@ -59,6 +61,63 @@ def span_end(start: Any, end: Any) -> Any:
     # the length from the start itself: a draw of `rng` would shift every later value
     minutes = _SPAN_MINUTES[zlib.crc32(start.encode()) % len(_SPAN_MINUTES)]
     return _write(begin + timedelta(minutes=minutes), end)
+
+
+# --- ordered pairs ---------------------------------------------------------------------
+
+# Word pairs of ordered fields: `start_date` <= `end_date`, `created_at` <= `updated_at`,
+# `created_at` <= `canceled_at`.
+_RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "updated"),
+           ("created", "modified"), ("since", "until"), ("min", "max"), ("earliest", "latest"),
+           ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
+           ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
+           # a record closes, is cancelled or deleted after it was made
+           *(("created", word) for word in ("closed", "resolved", "cancelled", "canceled",
+                                            "completed", "finished", "archived", "deleted",
+                                            "voided", "refunded", "rejected", "declined")))
+_ORDERED_TYPES = frozenset({"date", "datetime", "time", "integer", "number", "money"})
+_LOOSE_KEYS = frozenset({"description", "title", "example", "examples", "x-example"})
+
+
+def range_pairs(props: dict[str, Any], types: dict[str, str]) -> list[tuple[str, str]]:
+    """(early, late) field pairs of one object that must come in order, such as
+    (`start_date`, `end_date`) or (`created_at`, `updated_at`): same type, same shape."""
+    by_words = {tuple(split_words(key)): key for key in props}
+    # times also pair across their suffixes: `created` with `deletedTime`
+    stems = {_stem(words): key for words, key in by_words.items()
+             if types.get(key) in ("date", "datetime")}
+    pairs = []
+    for words, key in by_words.items():
+        if types.get(key) not in _ORDERED_TYPES:
+            continue
+        for early, late in _RANGES:
+            first, then = tuple(early.split("_")), tuple(late.split("_"))
+            for index in range(len(words)):
+                if words[index:index + len(first)] != first:
+                    continue
+                other = (*words[:index], *then, *words[index + len(first):])
+                match = by_words.get(other) or (stems.get(_stem(other)) if types[key] in (
+                    "date", "datetime") else None)
+                if match and match != key and types.get(match) == types[key] and _shape(
+                        props[key]) == _shape(props[match]):
+                    pairs.append((key, match))
+    return list(dict.fromkeys(pairs))
+
+
+_TIME_SUFFIXES = frozenset({"at", "on", "time", "date", "datetime", "timestamp", "utc"})
+
+
+def _stem(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A time field's words without its suffixes (`deleted_time` -> `deleted`)."""
+    while len(words) > 1 and words[-1] in _TIME_SUFFIXES:
+        words = words[:-1]
+    return words
+
+
+def _shape(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    return {k: v for k, v in schema.items() if k not in _LOOSE_KEYS}
 
 
 # --- all-day events ---------------------------------------------------------------------

@@ -8,14 +8,14 @@ service; a record's own person works at its own company (a company's `contacts` 
 people, each once, with people made for a company the pool has few at). Pool entries are
 picked with weights 1/(rank+1), so a few "main cast" members recur across services, which
 is what makes cross-service information flow likely. Without a pool they are made on the
-fly. `index_pool` / `find_anchor` find the entities that given
-values name, so a value can be built around them.
+fly. (`anchors.py` finds the entities that given values name, so a value can be built
+around them.)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 from compoworld.graph.semtypes import split_words
 from compoworld.world.seeds import derive_seed
 from compoworld.world.words import (
-    CITIES,
     make_company,
     make_person,
     make_place,
@@ -290,35 +289,3 @@ def child_scope(parent: dict, staff: tuple[Any, list] | None = None) -> dict:
     if staff is not None:
         scope[EMPLOYER] = staff
     return scope
-
-
-def index_pool(pool: Pool | None) -> dict[str, tuple[str, Any]]:
-    """Lower-cased identifying strings (emails, names, cities, ...) -> (kind, entity)."""
-    index: dict[str, tuple[str, Any]] = {}
-    for row in CITIES:  # known cities anchor a place even without a pool
-        index[row[0].lower()] = ("place", make_place(random.Random(derive_seed("city", row[0])),
-                                                     row))
-    if pool is None:
-        return index
-    for place in pool.places:
-        index[place.city.lower()] = ("place", place)
-    for product in pool.products:
-        index[product.title.lower()] = ("product", product)
-    for company in pool.companies:
-        for text in (company.name, company.domain, company.url):
-            index[text.lower()] = ("company", company)
-    for person in pool.people:
-        for text in (person.email, person.name, person.username, person.phone):
-            index[text.lower()] = ("person", person)
-    return index
-
-
-def find_anchor(values: Iterable[Any], index: dict[str, tuple[str, Any]]) -> dict[str, Any]:
-    """The entities that some of `values` name (first match per kind)."""
-    anchor: dict[str, Any] = {}
-    for value in values:
-        if isinstance(value, str) and value:
-            hit = index.get(value.lower())
-            if hit is not None:
-                anchor.setdefault(hit[0], hit[1])
-    return anchor

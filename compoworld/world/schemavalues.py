@@ -26,7 +26,7 @@ from compoworld.graph.semtypes import (
     split_words,
 )
 from compoworld.world.addresses import compile_addresses
-from compoworld.world.coherence import all_day_rule, span_end, status_rule
+from compoworld.world.coherence import all_day_rule, range_pairs, span_end, status_rule
 from compoworld.world.fieldsources import (
     EMPLOYER,
     FIELD_GETTERS,
@@ -55,7 +55,7 @@ from compoworld.world.leafplans import (
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
 from compoworld.world.values import conform, schema_kind, usable_enum
-from compoworld.world.vocab import MAP_KEYS, field_kind, range_pairs
+from compoworld.world.vocab import MAP_KEYS, field_kind
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
