@@ -33,7 +33,9 @@
   search_text` -> substring over all string fields (`search`). Others are ignored.
 - Create fill: required record fields the tool has no argument for get a valid value
   (rest_shapes.filler: the server sets them); a required field it does take gets the
-  argument's `default` when the caller leaves it out, else stays missing (422).
+  argument's `default` when the caller leaves it out, else stays missing (422). Fields a
+  server sets (created.server_fields: created/updated stamps of now, a fresh status,
+  counters at zero) are filled when the call leaves them out.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from compoworld.graph.semtypes import (
     snake_case,
     split_words,
 )
+from compoworld.services.created import envelope_extras, server_fields
 from compoworld.services.rest import Key, RestPlan
 from compoworld.services.rest_list import Filter, Paging
 from compoworld.services.rest_shapes import (
@@ -133,11 +136,15 @@ def plan_tool(tool: ToolSpec, resources: dict[str, dict[str, Any]]) -> RestPlan:
         listing = list_shape(tool.returns, collection)
         if listing is None:
             raise CompileRefusal("not_a_list", f"GET {path} on a collection returns no list")
+        listing = replace(listing, extras=envelope_extras(listing.extras, tool.returns,
+                                                          operation, collection))
         filters, paging = _list_params(props, record, set(path_params))
         return replace(plan, listing=listing, filters=filters, paging=paging)
-    plan = replace(plan, record=record_shape(tool.returns, record))
+    shape = record_shape(tool.returns, record)
+    plan = replace(plan, record=replace(shape, extras=envelope_extras(
+        shape.extras, tool.returns, operation, collection)))
     if operation == "create":
-        return replace(plan, fill=_fill(record, props, fields, links, key))
+        return replace(plan, fill=_fill(record, props, fields, links, key, collection))
     if operation == "delete" and not (looks_like_record(tool.returns, record)
                                       or plan.record.wrap or plan.record.as_list):
         return replace(plan, deleted=required_fillers(tool.returns, {"deleted", "id"}))
@@ -321,11 +328,13 @@ def _list_params(props: dict[str, Any], record: dict[str, Any],
 
 
 def _fill(record: dict[str, Any], props: dict[str, Any], fields: tuple[tuple[str, str], ...],
-          links: set[str], key: Key | None) -> tuple[tuple[str, Any], ...]:
-    """(field, value) for required record fields a create call may leave unset."""
+          links: set[str], key: Key | None, collection: str) -> tuple[tuple[str, Any], ...]:
+    """(field, value) for record fields a create call may leave unset: required ones, and
+    what a server sets (created.server_fields: stamps of now, a fresh status, counters)."""
     schemas = record.get("properties") or {}
     given = {field: arg for arg, field in fields}
     skip = {record.get("x-id-field", "id"), *links, *([key.field] if key and key.field else [])}
+    server = {f: v for f, v in server_fields(record, collection, set()) if f not in skip}
     out = []
     for field in record.get("required") or ():
         if field in skip or field not in schemas:
@@ -334,10 +343,11 @@ def _fill(record: dict[str, Any], props: dict[str, Any], fields: tuple[tuple[str
             arg_schema = props.get(given[field])
             if isinstance(arg_schema, dict) and "default" in arg_schema:
                 out.append((field, arg_schema["default"]))
+                server.pop(field, None)
             continue
-        value = filler(schemas[field])
+        value = server.pop(field) if field in server else filler(schemas[field])
         if value is UNFILLABLE:
             raise CompileRefusal("unfillable_field", f"record field `{field}` is required, "
                                  "no argument supplies it and no valid value is known")
         out.append((field, value))
-    return tuple(out)
+    return (*out, *server.items())

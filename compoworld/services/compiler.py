@@ -49,10 +49,12 @@ from typing import Any
 
 from compoworld.graph.semtypes import entity_id_type, json_type
 from compoworld.services.compile_plan import CompileRefusal, plan_tool
+from compoworld.services.created import CreatedRecord
 from compoworld.services.modeled import (
     ACTION_LOG,
     Respond,
     action_handler,
+    create_plan,
     is_action,
     model_plan,
     record_refs,
@@ -123,7 +125,8 @@ def compile_service(spec: ServiceSpec, simulate: Simulate, respond: Respond | No
             handler = singleton_handler(tool.resource or "", plan.singleton)
             tools[tool.name] = Tool(tool, "modeled", handler)
         elif isinstance(plan, Modeled) and respond is not None:
-            handler = action_handler(tool, plan.refs, respond, plan.status)
+            handler = action_handler(tool, plan.refs, respond, plan.status,
+                                     created_record(tool, resources))
             tools[tool.name] = Tool(tool, "modeled", handler)
         else:
             tools[tool.name] = Tool(tool, "simulated", simulate(tool))
@@ -134,8 +137,20 @@ def action_tool(spec: ServiceSpec, tool: ToolSpec, respond: Respond) -> Tool:
     """`tool` modeled as an action (modeled.py) over `spec`'s collections: what a write
     whose compiled semantics failed verification becomes, so it still leaves its mark."""
     handler = action_handler(tool, record_refs(tool, spec.resources), respond,
-                             status_change(tool, spec.resources))
+                             status_change(tool, spec.resources),
+                             created_record(tool, spec.resources))
     return Tool(tool, "modeled", handler)
+
+
+def created_record(tool: ToolSpec, resources: dict[str, dict[str, Any]]
+                   ) -> CreatedRecord | None:
+    """How a create modeled as an action stores and answers its record (created.py)."""
+    plan = create_plan(tool, resources)
+    if plan is None:
+        return None
+    kind, pattern = _id_kind(resources[plan.collection], [])
+    return CreatedRecord(replace(plan, id_kind=kind, id_pattern=pattern), tool,
+                         resources[plan.collection])
 
 
 def compile_report(spec: ServiceSpec) -> dict[str, CompileDecision]:

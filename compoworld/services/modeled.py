@@ -33,6 +33,7 @@ from typing import Any
 
 from compoworld.graph.semtypes import entity_id_type, split_words
 from compoworld.services.compile_plan import CompileRefusal, names_collection, plan_tool
+from compoworld.services.created import CreatedRecord
 from compoworld.services.rest import RestPlan, record_out
 from compoworld.services.rest_shapes import RecordShape, looks_like_record, record_shape
 from compoworld.specs.records import ToolSpec
@@ -80,6 +81,19 @@ def model_plan(tool: ToolSpec, resources: dict[str, dict[str, Any]],
     except CompileRefusal:
         return None
     return plan if plan.operation == operation else None
+
+
+def create_plan(tool: ToolSpec, resources: dict[str, dict[str, Any]]) -> RestPlan | None:
+    """How a create modeled as an action stores its record (`POST /{collection}`), or None
+    when it names no collection with a record schema."""
+    if tool.effect != "create" or not tool.resource or tool.resource not in resources:
+        return None
+    pseudo = tool.model_copy(update={"source": f"openapi:modeled#POST /{tool.resource}"})
+    try:
+        plan = plan_tool(pseudo, resources)
+    except CompileRefusal:
+        return None
+    return plan if plan.operation == "create" else None
 
 
 def _structured(returns: dict[str, Any]) -> bool:
@@ -174,9 +188,11 @@ def status_change(tool: ToolSpec, resources: dict[str, dict[str, Any]]
 
 
 def action_handler(tool: ToolSpec, refs: tuple[tuple[str, str], ...], respond: Respond,
-                   status: tuple[str, str] | None = None) -> Handler:
+                   status: tuple[str, str] | None = None,
+                   created: CreatedRecord | None = None) -> Handler:
     """An action's handler: check the records it names, log the event (and set the status
-    of its own record when `status` says so), answer."""
+    of its own record when `status` says so; store the record a create makes, and answer
+    with it, when `created` says how), answer."""
     short = tool.name.split("__", 1)[-1]
     own = next((p for p, c in refs if c == tool.resource), None) if status else None
 
@@ -184,6 +200,8 @@ def action_handler(tool: ToolSpec, refs: tuple[tuple[str, str], ...], respond: R
         touched = {param: state.get(collection, arguments[param])
                    for param, collection in refs if param in arguments}  # 404 first
         answer = respond(tool, arguments, {"records": touched} if touched else None)
+        if created is not None:  # what was sent and what the server sets, nothing drawn
+            answer = created(state, arguments, answer)
         if own in touched and status is not None:
             state.put(tool.resource or "", {**touched[own], status[0]: status[1]})
         event = {"id": state.new_id(ACTION_LOG), "tool": short, "at": NOW_TEXT}

@@ -4,23 +4,25 @@ Inside one object, fields that describe the same person (email, first/last name,
 address, ...) come from one person; fields with a role prefix (`to_email`, `sender_name`,
 `owner_email`) get another person per role. With a `pool` (services/world.py) the people,
 companies, places and products are the pool's, so the same person shows up in every
-service; pool entries are picked with weights 1/(rank+1), so a few "main cast" members
-recur across services, which is what makes cross-service information flow likely. Without
-a pool they are made on the fly. `index_pool` / `find_anchor` find the entities that given
-values name, so a value can be built around them.
+service; a record's own person works at its own company (a company's `contacts` too: its
+people, each once, with people made for a company the pool has few at). Pool entries are
+picked with weights 1/(rank+1), so a few "main cast" members recur across services, which
+is what makes cross-service information flow likely. Without a pool they are made on the
+fly. (`anchors.py` finds the entities that given values name, so a value can be built
+around them.)
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from compoworld.graph.semtypes import split_words
 from compoworld.world.seeds import derive_seed
 from compoworld.world.words import (
-    CITIES,
     make_company,
     make_person,
     make_place,
@@ -198,14 +200,65 @@ def entity_for(
     role: str,
 ) -> Any:
     """The `source` entity that plays `role` in `scope`: the one already chosen there, else
-    the anchor's (taken out of `anchor`, so only the first group uses it), else a draw."""
+    the anchor's (taken out of `anchor`, so only the first group uses it), else one that
+    belongs with the record (its own person works at its own company, and the other way
+    round), else a draw."""
     key = (source, role)
     found = scope.get(key)
     if found is None:
         found = anchor.pop(source, None) if anchor else None
+        if found is None and role == "":
+            found = _belonging(rng, pool, scope, source)
         if found is None:
             found = _draw(rng, pool, source, scope)
         scope[key] = found
+    return found
+
+
+def employer(scope: dict) -> Any:
+    """The company a record's people work for: its own company, else its person's; None
+    while it has neither."""
+    company = scope.get(("company", ""))
+    if company is None and EMPLOYER in scope:
+        company = scope[EMPLOYER][0]
+    if company is None and scope.get(("person", "")) is not None:
+        company = scope[("person", "")].company
+    return company
+
+
+def staff_of(scope: dict) -> tuple[Any, list] | None:
+    """What a company's child list (`contacts`) shares: the company and the people its
+    items already are, so each contact is another of its people."""
+    company = employer(scope)
+    return (company, []) if company is not None else None
+
+
+@lru_cache(maxsize=256)
+def _made_staff(company: Any, count: int) -> tuple[Any, ...]:
+    """People made for a company the pool has too few people at: the same ones wherever."""
+    return tuple(make_person(random.Random(derive_seed("employee", company.name, index)),
+                             company=company, place=company.place) for index in range(count))
+
+
+def _belonging(rng: random.Random, pool: Pool | None, scope: dict, source: str) -> Any:
+    """A record's own company is its person's employer; its own person (or a contact in a
+    company's list) is one of the company's people: pool people who work there, then
+    people made for it."""
+    if source == "company":
+        person = scope.get(("person", ""))
+        return person.company if person is not None else None
+    if source != "person":
+        return None
+    company, seen = scope.get(EMPLOYER) or (None, [])
+    company = scope.get(("company", "")) or company
+    if company is None:
+        return None
+    staff = [p for p in pool.people if p.company == company] if pool is not None else []
+    staff += _made_staff(company, max(0, STAFF - len(staff)))
+    taken = [*scope.values(), *seen]
+    free = [p for p in staff if p not in taken] or staff
+    found = pick_weighted(rng, free)
+    seen.append(found)
     return found
 
 
@@ -222,38 +275,17 @@ def staff_for(rng: random.Random, pool: Pool | None, anchor: dict[str, Any] | No
     return found
 
 
-def child_scope(parent: dict) -> dict:
-    """A new object's scope: its own entities, but it avoids its parent's (another party)."""
-    return {("taken", index): entity for index, entity in enumerate(parent.values())}
+# Where a child's scope keeps `staff_of` its company (a company's `contacts`): what it
+# shares with its siblings and passes on to its own children.
+EMPLOYER = ("employer", 0)
+STAFF = 5  # people a company has at least: its contact, and a list of three others
 
 
-def index_pool(pool: Pool | None) -> dict[str, tuple[str, Any]]:
-    """Lower-cased identifying strings (emails, names, cities, ...) -> (kind, entity)."""
-    index: dict[str, tuple[str, Any]] = {}
-    for row in CITIES:  # known cities anchor a place even without a pool
-        index[row[0].lower()] = ("place", make_place(random.Random(derive_seed("city", row[0])),
-                                                     row))
-    if pool is None:
-        return index
-    for place in pool.places:
-        index[place.city.lower()] = ("place", place)
-    for product in pool.products:
-        index[product.title.lower()] = ("product", product)
-    for company in pool.companies:
-        for text in (company.name, company.domain, company.url):
-            index[text.lower()] = ("company", company)
-    for person in pool.people:
-        for text in (person.email, person.name, person.username, person.phone):
-            index[text.lower()] = ("person", person)
-    return index
-
-
-def find_anchor(values: Iterable[Any], index: dict[str, tuple[str, Any]]) -> dict[str, Any]:
-    """The entities that some of `values` name (first match per kind)."""
-    anchor: dict[str, Any] = {}
-    for value in values:
-        if isinstance(value, str) and value:
-            hit = index.get(value.lower())
-            if hit is not None:
-                anchor.setdefault(hit[0], hit[1])
-    return anchor
+def child_scope(parent: dict, staff: tuple[Any, list] | None = None) -> dict:
+    """A new object's scope: its own entities, but it avoids its parent's (another party);
+    with `staff` (`staff_of` the parent), its people work at that company."""
+    scope = {("taken", index): entity for index, entity in enumerate(parent.values())}
+    staff = staff or parent.get(EMPLOYER)
+    if staff is not None:
+        scope[EMPLOYER] = staff
+    return scope

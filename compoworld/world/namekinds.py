@@ -121,7 +121,8 @@ _LAST_DONE = frozenset("login logon seen visit activity access contact contacted
 _AUDIT = _DONE | _PAST | frozenset("create update modify delete cancel last book".split())
 # Words of a record's stamps (`created_at`, `lastModifiedOn`, `date_updated`).
 _STAMPS = frozenset("created create updated update modified modify last registered "
-                    "changed edited deleted archived".split())
+                    "changed edited deleted archived closed resolved cancelled canceled "
+                    "completed voided refunded".split())
 _TAX_WORDS = frozenset("tax vat gst taxcode vatreg taxid vatid taxnumber vatnumber".split())
 _NOT_TAX_ID = frozenset("rate amount percent percentage total included exempt type category "
                         "class inclusive treatment status name behavior behaviour".split())

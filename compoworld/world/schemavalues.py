@@ -10,8 +10,6 @@ and name agree).
 from __future__ import annotations
 
 import random
-import zlib
-from datetime import datetime, timedelta
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +25,10 @@ from compoworld.graph.semtypes import (
     singularize,
     split_words,
 )
+from compoworld.world.addresses import compile_addresses
+from compoworld.world.coherence import all_day_rule, range_pairs, span_end, status_rule
 from compoworld.world.fieldsources import (
+    EMPLOYER,
     FIELD_GETTERS,
     NO_FLAGS,
     PERSON_NOUNS,
@@ -39,6 +40,7 @@ from compoworld.world.fieldsources import (
     entity_for,
     field_role,
     field_source,
+    staff_of,
 )
 from compoworld.world.gender import compile_gendered, gender_field
 from compoworld.world.leafplans import (
@@ -53,7 +55,7 @@ from compoworld.world.leafplans import (
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
 from compoworld.world.values import conform, schema_kind, usable_enum
-from compoworld.world.vocab import MAP_KEYS, field_kind, range_pairs
+from compoworld.world.vocab import MAP_KEYS, field_kind
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -86,25 +88,8 @@ _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invo
 
 # The first field of a (start, end) pair of one happening: a meeting, a booking, a trip.
 _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
-_SPAN_MINUTES = (30, 45, 60, 60, 90, 120, 180)
-
-
-def _span_end(start: Any, end: Any) -> Any:
-    """An end 30 minutes to 3 hours after `start`, in `end`'s format; `end` as it was when
-    either is no ISO time."""
-    if not (isinstance(start, str) and isinstance(end, str)):
-        return end
-    try:
-        begin = datetime.fromisoformat(start)
-        datetime.fromisoformat(end)
-    except ValueError:
-        return end
-    # the length from the start itself: a draw of `rng` would shift every later value
-    minutes = _SPAN_MINUTES[zlib.crc32(start.encode()) % len(_SPAN_MINUTES)]
-    text = (begin + timedelta(minutes=minutes)).isoformat()
-    if end.endswith("Z") and text.endswith("+00:00"):
-        text = text.removesuffix("+00:00") + "Z"
-    return text
+# Children of a company that are its people (`contacts`, `employees`): they work there.
+_STAFF_NOUNS = frozenset("contact employee member person people staff colleague".split())
 
 
 def _fax_of(phone: Any) -> Any:
@@ -167,7 +152,7 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     if kind == "object":
         return _compile_object(schema, service, resource, depth, in_array, flags, inherit)
     if kind == "array":
-        return _compile_array(schema, name, service, resource, depth)
+        return _compile_array(schema, name, service, resource, depth, flags)
     if isinstance(schema.get("x-parent"), str):  # a link field the compiler added
         type_name = entity_id_type(service, schema["x-parent"])
     type_name = type_name or value_type(name or "", schema, semantic_type(
@@ -260,8 +245,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         if isinstance(sub, dict) and not _is_leaf(sub):
             owner = resource if key in _WRAPPERS else key
             part = not in_array and field_role(key) == "" and key not in _WRAPPERS
+            # (an array of the record's own addresses needs to know whose record it is)
             sampler = _compile(sub, key, service, owner, depth + 1,
-                               flags if part else NO_FLAGS, inherit=part)
+                               flags if part or schema_kind(sub) == "array" else NO_FLAGS,
+                               inherit=part)
         else:
             sampler = _compile(sub, key, service, resource, depth, flags, in_array,
                                type_name=leaf_types.get(key))
@@ -288,6 +275,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     # a meeting's start and end days (`start_time` in `format: date`): one day
     days = {early for early, _ in ranges if leaf_types.get(early) == "date"
             and set(split_words(early)) & _SPAN_STARTS and head in EVENT_NOUNS}
+    leaf_props = {key: props[key] for key in leaf_types}
+    rules = [rule for rule in (all_day_rule(leaf_props, leaf_types),
+                               status_rule(leaf_props, leaf_types, required)) if rule]
+    staff = head in _STAFF_NOUNS  # a company's contact works there
     checks = {entry[0]: entry[4] for entry in entries}
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
@@ -299,7 +290,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
 
     def sample(ctx: Ctx, parent_scope: dict) -> dict[str, Any]:
         rng, overrides, out = ctx.rng, ctx.overrides, {}
-        scope = parent_scope if inherit else child_scope(parent_scope)
+        scope = parent_scope if inherit else child_scope(
+            parent_scope, staff_of(parent_scope) if staff and EMPLOYER not in parent_scope
+            else None)
         for key, sub, needed, echo, check, rare in entries:
             if overrides and echo and key in overrides and check(overrides[key]):
                 out[key] = copy_value(overrides[key])
@@ -317,7 +310,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                 if early in days:
                     out[late] = out[early]
                 if early in spans:  # a meeting ends hours after it starts, not months
-                    out[late] = _span_end(out[early], out[late])
+                    out[late] = span_end(out[early], out[late])
+        for rule in rules:  # all-day events at midnight, a closing stamp with its status
+            rule(out, overrides)
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):
             custom_field(rng, out, pair, props)  # `{"name": "Account tier", "value": "Gold"}`
         if amounts is not None:  # a fee is a share of the amount, the net what is left
@@ -329,11 +324,13 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     return sample
 
 
-def _compile_array(schema, name, service, resource, depth) -> Sampler:
+def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLAGS
+                   ) -> Sampler:
     items = schema.get("items")
     words = split_words(name or "")
     item_name = "_".join([*words[:-1], singularize(words[-1])]) if words else None
     owner = resource if not name or name in _WRAPPERS or item_name in _WRAPPERS else item_name
+    staff = bool(words) and singularize(words[-1]) in _STAFF_NOUNS  # a company's contacts
     fixed = items if isinstance(items, list) else schema.get("prefixItems")
     if isinstance(fixed, list):  # tuple form (draft 4-7 `items`, 2020-12 `prefixItems`)
         position = [_compile(s, item_name, service, owner, depth, in_array=True) for s in fixed]
@@ -341,6 +338,9 @@ def _compile_array(schema, name, service, resource, depth) -> Sampler:
         position = []
     item = _compile(items if isinstance(items, dict) else {"type": "string"}, item_name,
                     service, owner, depth, in_array=True)
+    own = compile_addresses(schema, item_name, service, resource, flags, item)
+    if own is not None:  # the record's own emails or phones
+        return own
     low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
     high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
     unique = schema.get("uniqueItems") is True
@@ -354,12 +354,13 @@ def _compile_array(schema, name, service, resource, depth) -> Sampler:
 
     def sample(ctx: Ctx, scope: dict) -> list[Any]:
         count = ctx.rng.randint(least, most)
+        contacts = staff_of(scope) if staff else None  # each another of the company's people
         out: list[Any] = []
         seen: set[bytes] = set()
         for index in range(count):
             make = position[index] if index < len(position) else item
             for _ in range(4 if unique else 1):
-                value = make(ctx, child_scope(scope))
+                value = make(ctx, child_scope(scope, contacts))
                 key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS) if unique else b""
                 if key not in seen:
                     break

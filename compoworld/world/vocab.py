@@ -43,7 +43,10 @@ _STATUS = {
     "subscription": "trialing active past_due cancelled",
     "message": "queued sent delivered failed read",
     "event": "scheduled confirmed cancelled completed",
+    "appointment": "scheduled confirmed cancelled completed",
+    "meeting": "scheduled confirmed cancelled completed",
     "booking": "pending confirmed cancelled completed",
+    "reservation": "pending confirmed cancelled completed",
     "": "active pending inactive suspended archived completed",
 }
 _CATEGORY = {
@@ -222,6 +225,12 @@ def _pick(words: str) -> Maker:
     return lambda rng: rng.choice(options)
 
 
+def fresh_status(noun: str) -> str:
+    """The status a new record of `noun` starts in (an order `pending`, an invoice `draft`,
+    a ticket `open`, anything else `active`): the first of its vocabulary."""
+    return (_STATUS.get(noun) or _STATUS[""]).split()[0]
+
+
 def _by_noun(table: dict[str, str], noun: str) -> Maker:
     return _pick(table.get(noun) or table[""])
 
@@ -344,38 +353,3 @@ def fallback(field: str, noun: str = "") -> Maker:
 
 # Keys of free-form maps (`metadata`, `labels`): what people put there.
 MAP_KEYS = ("team", "env", "owner", "project", "source", "region", "tier", "cost_center")
-
-# Word pairs of ordered fields: `start_date` <= `end_date`, `created_at` <= `updated_at`.
-_RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "updated"),
-           ("created", "modified"), ("since", "until"), ("min", "max"), ("earliest", "latest"),
-           ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
-           ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"))
-_ORDERED_TYPES = frozenset({"date", "datetime", "time", "integer", "number", "money"})
-_LOOSE_KEYS = frozenset({"description", "title", "example", "examples", "x-example"})
-
-
-def range_pairs(props: dict[str, Any], types: dict[str, str]) -> list[tuple[str, str]]:
-    """(early, late) field pairs of one object that must come in order, such as
-    (`start_date`, `end_date`) or (`created_at`, `updated_at`): same type, same shape."""
-    by_words = {tuple(split_words(key)): key for key in props}
-    pairs = []
-    for words, key in by_words.items():
-        if types.get(key) not in _ORDERED_TYPES:
-            continue
-        for early, late in _RANGES:
-            first, then = tuple(early.split("_")), tuple(late.split("_"))
-            for index in range(len(words)):
-                if words[index:index + len(first)] != first:
-                    continue
-                other = (*words[:index], *then, *words[index + len(first):])
-                match = by_words.get(other)
-                if match and match != key and types.get(match) == types[key] and _shape(
-                        props[key]) == _shape(props[match]):
-                    pairs.append((key, match))
-    return list(dict.fromkeys(pairs))
-
-
-def _shape(schema: Any) -> Any:
-    if not isinstance(schema, dict):
-        return schema
-    return {k: v for k, v in schema.items() if k not in _LOOSE_KEYS}

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from compoworld.world.phones import national_number
+
 # --- word lists -------------------------------------------------------------------------
 
 FIRST_NAMES = (
@@ -272,6 +274,14 @@ class Person:
         """`female` or `male`, by their first name (`FEMALE_NAMES`)."""
         return "female" if self.first_name in FEMALE_NAMES else "male"
 
+    @property
+    def other_emails(self) -> tuple[str, ...]:
+        """Their own addresses beside the work one (`elena.garcia@gmail.com`), the same
+        wherever they are written."""
+        first, last = self.first_name.lower(), self.last_name.lower()
+        return (f"{first}.{last}@gmail.com", f"{first}{last[0]}@outlook.com",
+                f"{first[0]}{last}@proton.me")
+
 
 @dataclass(frozen=True, slots=True)
 class Product:
@@ -294,14 +304,11 @@ def company_domain(company: str) -> str:
     return "-".join(words) + ".com"
 
 
-def _digits(rng: random.Random, count: int) -> str:
-    return "".join(rng.choice(string.digits) for _ in range(count))
-
-
-def make_phone(rng: random.Random, country: str) -> str:
-    """An E.164 phone number in `country` (ISO alpha-2)."""
-    code = COUNTRIES[country][2]
-    return f"+{code}{rng.randint(2, 9)}{_digits(rng, 9 - len(code) + 1)}"  # E.164, 11 digits
+def make_phone(rng: random.Random, country: str, landline: bool = False) -> str:
+    """An E.164 phone number in `country` (ISO alpha-2): its calling code and a national
+    number of the country's length and leading digits (`phones.SHAPES`), a mobile unless
+    `landline` (a company's office line)."""
+    return f"+{COUNTRIES[country][2]}{national_number(rng, country, landline)}"
 
 
 def make_street(rng: random.Random) -> str:
@@ -332,7 +339,7 @@ def make_company(rng: random.Random, name: str | None = None, place: Place | Non
     place = place or make_place(rng)
     domain = company_domain(name)
     return Company(name, domain, f"https://www.{domain}", f"contact@{domain}",
-                   make_phone(rng, place.country), place)
+                   make_phone(rng, place.country, landline=True), place)
 
 
 def make_person(

@@ -26,7 +26,7 @@ import orjson
 
 from compoworld.graph.semtypes import split_words
 from compoworld.specs.records import ToolSpec
-from compoworld.world.fieldsources import find_anchor, index_pool
+from compoworld.world.anchors import find_anchor, index_pool
 from compoworld.world.schemavalues import ValuePlan, compile_schema
 from compoworld.world.seeding import Pool
 from compoworld.world.seeds import derive_seed
@@ -121,7 +121,8 @@ class OfflineWorldModel:
         return handler
 
 
-_FAILED = frozenset({"failed", "failure", "error", "rejected", "declined"})
+_FAILED = frozenset({"failed", "failure", "error", "errored", "rejected", "declined",
+                     "timedout", "timed_out", "timeout", "aborted"})
 
 
 def succeeded(value: Any) -> Any:

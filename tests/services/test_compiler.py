@@ -12,6 +12,7 @@ from compoworld.services.rest_shapes import UNFILLABLE, filler, pattern_sample
 from compoworld.services.runtime import Service
 from compoworld.specs import load_openapi
 from compoworld.specs.records import ServiceSpec, ToolSpec
+from compoworld.world.clock import NOW_TEXT
 from compoworld.world.state import diff
 
 
@@ -423,7 +424,7 @@ def test_create_returns_the_stored_record_with_a_fresh_id(crm: Service) -> None:
     assert first["name"] == "Ada Lovelace" and first["tags"] == ["vip"]
     # fields the server sets, filled from the record schema
     assert first["object"] == "contact"
-    assert first["created_at"] == "1970-01-01T00:00:00Z"
+    assert first["created_at"] == NOW_TEXT  # made now, not in 1970
 
 
 def test_get_returns_the_record_and_unknown_ids_are_404(crm: Service) -> None:

@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from compoworld.graph.semtypes import SHARED_TYPES
-from compoworld.world.fieldsources import find_anchor, index_pool
+from compoworld.world.anchors import find_anchor, index_pool
 from compoworld.world.patterns import sample_pattern
 from compoworld.world.schemavalues import compile_schema, value_from_schema
 from compoworld.world.seeding import draw_pool

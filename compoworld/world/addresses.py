@@ -1,0 +1,94 @@
+"""Arrays of a record's own addresses: its person's emails or phones, each once.
+
+`emails`, `additionalEmails`, `phoneNumbers` of a customer are that customer's addresses
+(`Person.other_emails` beside the work one; their mobile and their company's line), never
+other people's and never one twice; a company's record lists its contact person's and its
+own (`contact@acme.com`). An array whose name gives its people another role (`cc_emails`,
+`attendee_emails`) is left to the items' own values: other people.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from compoworld.graph.semtypes import semantic_type, split_words
+from compoworld.world.fieldsources import Flags, child_scope, entity_for, field_role
+from compoworld.world.leafplans import Ctx, Sampler
+from compoworld.world.namekinds import value_type
+from compoworld.world.values import conform, schema_kind
+
+# Arrays of a record's own addresses that leave out its main one (`additionalEmails`).
+_EXTRA_WORDS = frozenset("additional extra secondary other alternate alternative alt backup "
+                         "private personal home".split())
+
+
+def _address_field(items: dict[str, Any], item_name: str, service: str,
+                   resource: str | None) -> tuple[str | None, dict[str, Any], str] | None:
+    """(key, leaf schema, kind) of an item that is an address: a string (key None), or an
+    object holding one (`{"email": ..., "type": "work"}` in `emails`)."""
+    if {"enum", "const", "pattern", "oneOf", "anyOf", "allOf"} & set(items):
+        return None
+    named = value_type(item_name, {"type": "string"}, semantic_type(
+        item_name, {"type": "string"}, service=service, resource=resource), resource)
+    if schema_kind(items) == "string":
+        kind = value_type(item_name, items, semantic_type(item_name, items, service=service,
+                                                          resource=resource), resource)
+        return (None, items, kind) if kind in ("email", "phone") else None
+    props = items.get("properties")
+    if schema_kind(items) != "object" or not isinstance(props, dict) or named not in (
+            "email", "phone"):
+        return None
+    plain = {key: sub for key, sub in props.items() if isinstance(sub, dict)
+             and schema_kind(sub) == "string" and not {"enum", "const", "pattern"} & set(sub)}
+    for key, sub in plain.items():
+        if value_type(key, sub, semantic_type(key, sub, service=service, resource=item_name),
+                      item_name) == named:
+            return key, sub, named
+    key = next((k for k in plain if split_words(k) in (["number"], ["value"], ["address"])),
+               None)  # a phone number's `number`, an email entry's `value`
+    return (key, plain[key], named) if key is not None else None
+
+
+def compile_addresses(schema, item_name, service, resource, flags: Flags,
+                      item: Sampler | None = None) -> Sampler | None:
+    """An array of the record's own emails or phones (`emails`, `additionalEmails`,
+    `phoneNumbers`, or objects holding one each, drawn by `item`): its person's addresses,
+    each once; a company's record lists its contact person's and its own. Other arrays
+    (`cc_emails`, `attendees`): None."""
+    items = schema.get("items")
+    if not item_name or not isinstance(items, dict) or field_role(item_name) != "":
+        return None
+    found_field = _address_field(items, item_name, service, resource)
+    if found_field is None or (found_field[0] is not None and item is None):
+        return None
+    key, leaf, kind = found_field
+    extra = bool(set(split_words(item_name)) & _EXTRA_WORDS)
+    company = flags.company and not flags.person
+    low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
+    high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else 3
+    if low > (1 if kind == "phone" or company else 3) - (1 if extra else 0) + 1 or high < 1:
+        return None  # more than one person has: leave it to the items' own values
+
+    def options(person: Any) -> tuple[str, ...]:
+        if kind == "phone":
+            found = (person.phone, person.company.phone)
+        elif company:
+            found = (person.email, person.company.email)
+        else:
+            found = (person.email, *person.other_emails)
+        return found[1:] if extra else found
+
+    def sample(ctx: Ctx, scope: dict) -> list[Any] | None:
+        person = entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, "person", "")
+        found = options(person)
+        count = ctx.rng.randint(max(low, 1), min(high, len(found)))
+        values = [conform(value, kind, leaf, ctx.rng) for value in found[:count]]
+        if key is None or item is None:
+            return values
+        out = []
+        for value in values:  # an object per address: its own other fields, this address
+            made = item(ctx, child_scope(scope))
+            out.append({**made, key: value} if isinstance(made, dict) else made)
+        return out
+
+    return sample

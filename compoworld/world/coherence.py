@@ -1,0 +1,251 @@
+"""A drawn record that agrees with itself: its times, its flags and its status.
+
+Fields are drawn one by one; these rules, worked out once per object schema, then make
+the record one story:
+
+- a meeting's or booking's end is 30 minutes to 3 hours after its start (`span_end`);
+- an all-day event (`all_day`, `isAllDay`) runs midnight to midnight, no clock times
+  (`all_day_rule`);
+- a lifecycle stamp (`closed_at`, `canceledAt`, `resolved_on`, `deletedTime`) goes with the
+  status it names (`closed`, `cancelled`), and that status with its stamp: a stamp beside
+  another status is left out (or, where the schema requires it, the status follows the
+  stamp), and a record in that status gets the stamp of its last update (`status_rule`).
+
+- ordered pairs come in order (`range_pairs`: `start_date <= end_date`, `created_at <=
+  updated_at`, `created <= deletedTime`); the object sampler swaps them when drawn the
+  other way round.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from compoworld.graph.semtypes import split_words
+
+Rule = Callable[[dict[str, Any], dict[str, Any] | None], None]
+
+# --- spans ------------------------------------------------------------------------------
+
+_SPAN_MINUTES = (30, 45, 60, 60, 90, 120, 180)
+
+
+def _parse(text: Any) -> datetime | None:
+    if not isinstance(text, str) or len(text) < 10:
+        return None
+    try:
+        return datetime.fromisoformat(text.replace("Z", "+00:00") if text.endswith("Z")
+                                      else text)
+    except ValueError:
+        return None
+
+
+def _write(moment: datetime, like: str) -> str:
+    """`moment` written as `like` is (a `Z` suffix, an offset, or none; a date alone)."""
+    if "T" not in like and " " not in like:
+        return moment.date().isoformat()
+    text = moment.isoformat()
+    if like.endswith("Z") and text.endswith("+00:00"):
+        text = text.removesuffix("+00:00") + "Z"
+    return text
+
+
+def span_end(start: Any, end: Any) -> Any:
+    """An end 30 minutes to 3 hours after `start`, in `end`'s format; `end` as it was when
+    either is no ISO time."""
+    begin = _parse(start)
+    if begin is None or _parse(end) is None:
+        return end
+    # the length from the start itself: a draw of `rng` would shift every later value
+    minutes = _SPAN_MINUTES[zlib.crc32(start.encode()) % len(_SPAN_MINUTES)]
+    return _write(begin + timedelta(minutes=minutes), end)
+
+
+# --- ordered pairs ---------------------------------------------------------------------
+
+# Word pairs of ordered fields: `start_date` <= `end_date`, `created_at` <= `updated_at`,
+# `created_at` <= `canceled_at`.
+_RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "updated"),
+           ("created", "modified"), ("since", "until"), ("min", "max"), ("earliest", "latest"),
+           ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
+           ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
+           # a record closes, is cancelled or deleted after it was made
+           *(("created", word) for word in ("closed", "resolved", "cancelled", "canceled",
+                                            "completed", "finished", "archived", "deleted",
+                                            "voided", "refunded", "rejected", "declined")))
+_ORDERED_TYPES = frozenset({"date", "datetime", "time", "integer", "number", "money"})
+_LOOSE_KEYS = frozenset({"description", "title", "example", "examples", "x-example"})
+
+
+def range_pairs(props: dict[str, Any], types: dict[str, str]) -> list[tuple[str, str]]:
+    """(early, late) field pairs of one object that must come in order, such as
+    (`start_date`, `end_date`) or (`created_at`, `updated_at`): same type, same shape."""
+    by_words = {tuple(split_words(key)): key for key in props}
+    # times also pair across their suffixes: `created` with `deletedTime`
+    stems = {_stem(words): key for words, key in by_words.items()
+             if types.get(key) in ("date", "datetime")}
+    pairs = []
+    for words, key in by_words.items():
+        if types.get(key) not in _ORDERED_TYPES:
+            continue
+        for early, late in _RANGES:
+            first, then = tuple(early.split("_")), tuple(late.split("_"))
+            for index in range(len(words)):
+                if words[index:index + len(first)] != first:
+                    continue
+                other = (*words[:index], *then, *words[index + len(first):])
+                match = by_words.get(other) or (stems.get(_stem(other)) if types[key] in (
+                    "date", "datetime") else None)
+                if match and match != key and types.get(match) == types[key] and _shape(
+                        props[key]) == _shape(props[match]):
+                    pairs.append((key, match))
+    return list(dict.fromkeys(pairs))
+
+
+_TIME_SUFFIXES = frozenset({"at", "on", "time", "date", "datetime", "timestamp", "utc"})
+
+
+def _stem(words: tuple[str, ...]) -> tuple[str, ...]:
+    """A time field's words without its suffixes (`deleted_time` -> `deleted`)."""
+    while len(words) > 1 and words[-1] in _TIME_SUFFIXES:
+        words = words[:-1]
+    return words
+
+
+def _shape(schema: Any) -> Any:
+    if not isinstance(schema, dict):
+        return schema
+    return {k: v for k, v in schema.items() if k not in _LOOSE_KEYS}
+
+
+# --- all-day events ---------------------------------------------------------------------
+
+_START_WORDS = frozenset("start starts begin begins from".split())
+_END_WORDS = frozenset("end ends until to finish".split())
+
+
+def all_day_rule(props: dict[str, Any], types: dict[str, str]) -> Rule | None:
+    """An all-day event's start is its day's midnight and its end the next midnight; when
+    the caller gave clock times, the event is not all-day."""
+    flag = next((key for key, sub in props.items() if isinstance(sub, dict)
+                 and sub.get("type") == "boolean" and {"all", "day"} <= set(split_words(key))),
+                None)
+    times = [key for key, kind in types.items() if kind == "datetime"]
+    start = next((k for k in times if set(split_words(k)) & _START_WORDS), None)
+    end = next((k for k in times if set(split_words(k)) & _END_WORDS), None)
+    if flag is None or start is None and end is None:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        if out.get(flag) is not True:
+            return
+        given = overrides.keys() & {start, end} if overrides else set()
+        if given:
+            if not (overrides and flag in overrides):
+                out[flag] = False  # the caller's clock times: a timed event
+            return
+        begin, finish = _parse(out.get(start)), _parse(out.get(end))
+        if begin is None and finish is not None:  # only its end: that day's midnight
+            out[end] = _write(finish.replace(hour=0, minute=0, second=0, microsecond=0),
+                              out[end])
+        if begin is None:
+            return
+        midnight = begin.replace(hour=0, minute=0, second=0, microsecond=0)
+        out[start] = _write(midnight, out[start])
+        if finish is not None:
+            out[end] = _write(midnight + timedelta(days=1), out[end])
+
+    return rule
+
+
+# --- lifecycle stamps and status --------------------------------------------------------
+
+# A stamp's word -> the statuses a record with that stamp is in.
+_STAMP_STATUS = {
+    "closed": "closed resolved done completed complete archived",
+    "resolved": "resolved closed done completed",
+    "cancelled": "cancelled canceled",
+    "completed": "completed complete done finished closed succeeded fulfilled delivered",
+    "finished": "finished completed complete done closed succeeded",
+    "archived": "archived",
+    "deleted": "deleted removed archived",
+    "voided": "void voided",
+    "refunded": "refunded",
+    "rejected": "rejected declined",
+    "declined": "declined rejected",
+}
+_STAMP_WORDS = {word: frozenset(statuses.split()) for word, statuses in _STAMP_STATUS.items()}
+_STAMP_WORDS["canceled"] = _STAMP_WORDS["cancelled"]
+_TIME_TYPES = frozenset({"datetime", "date"})
+_LATEST = ("updated", "modified", "changed")
+
+
+def _status_key(props: dict[str, Any], types: dict[str, str]) -> str | None:
+    for key in props:
+        words = split_words(key)
+        if words[-1:] in (["status"], ["state"]) and len(words) <= 2 and types.get(key) in (
+                "string", "title", "status"):
+            return key
+    return None
+
+
+def _norm(value: Any) -> str:
+    return str(value).lower().replace("-", "_").replace(" ", "_")
+
+
+def status_rule(props: dict[str, Any], types: dict[str, str],
+                required: set[str]) -> Rule | None:
+    """A lifecycle stamp only beside the status it names, and that status with its stamp;
+    a flag that names it (`isDeleted`, `deletedStatus`, `archived`) says the same."""
+    status = _status_key(props, types)
+    stamps: dict[str, tuple[str, frozenset[str]]] = {}
+    for key, kind in types.items():
+        if kind in _TIME_TYPES:
+            word = next((w for w in split_words(key) if w in _STAMP_WORDS), None)
+            if word is not None:
+                stamps[key] = (word, _STAMP_WORDS[word])
+    flags = {key: word for key, sub in props.items() if isinstance(sub, dict)
+             and sub.get("type") == "boolean"
+             for word in split_words(key) if word in _STAMP_WORDS}
+    if (status is None and not flags) or not stamps:
+        return None
+    schema = props.get(status) if status is not None else None
+    enum = schema.get("enum") if isinstance(schema, dict) else None
+    allowed = {_norm(v): v for v in enum if isinstance(v, str)} if isinstance(enum, list) \
+        else None
+    latest = [key for key, kind in types.items() if kind in _TIME_TYPES and key not in stamps
+              and set(split_words(key)) & set(_LATEST)]
+
+    def agrees(out: dict[str, Any], word: str, statuses: frozenset[str]) -> bool | None:
+        """Whether the record is in the stamp's state: its status says, else its flag."""
+        now = out.get(status) if status is not None else None
+        if isinstance(now, str):
+            return _norm(now) in statuses
+        said = [out[key] for key, flag_word in flags.items() if flag_word == word
+                and isinstance(out.get(key), bool)]
+        return said[0] if said else None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        fixed = overrides.keys() if overrides else set()
+        for key, (word, statuses) in stamps.items():
+            if key not in out or out[key] is None or agrees(out, word, statuses) is not False:
+                continue
+            if key not in required and key not in fixed:
+                del out[key]  # `closedAt` on an open ticket: it has not closed
+                continue
+            if status is None or status in fixed or not isinstance(out.get(status), str):
+                continue
+            match = next((allowed[s] for s in statuses if s in allowed), None) \
+                if allowed is not None else sorted(statuses)[0]
+            if match is not None:
+                out[status] = match  # a required stamp: the status it names
+        for key, (word, statuses) in stamps.items():  # a closed ticket has its closing time
+            if key not in out and key not in fixed and agrees(out, word, statuses):
+                source = next((k for k in latest if types[k] == types[key]
+                               and isinstance(out.get(k), str)), None)
+                if source is not None:
+                    out[key] = out[source]
+
+    return rule

@@ -1,0 +1,135 @@
+"""A drawn record agrees with itself: an all-day event has no clock times, a closing
+stamp goes with its status (and after the record's creation), extra emails are the same
+person's, and a company's people and addresses are its own."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime
+
+from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.seeding import draw_pool
+from compoworld.world.words import company_domain
+
+S = {"type": "string"}
+DT = {"type": "string", "format": "date-time"}
+POOL = draw_pool(0)
+
+
+def _draws(schema: dict, resource: str, count: int = 40, **kw) -> list[dict]:
+    return [value_from_schema(schema, random.Random(seed), pool=POOL, resource=resource,
+                              service="svc", **kw) for seed in range(count)]
+
+
+def _at(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def test_all_day_events_run_midnight_to_midnight():
+    event = {"type": "object", "required": ["all_day", "start_time", "end_time"],
+             "properties": {"all_day": {"type": "boolean"}, "start_time": DT, "end_time": DT,
+                            "title": S}}
+    flags = set()
+    for value in _draws(event, "calendar_events"):
+        flags.add(value["all_day"])
+        start, end = _at(value["start_time"]), _at(value["end_time"])
+        if value["all_day"]:
+            assert (start.hour, start.minute, end.hour, end.minute) == (0, 0, 0, 0), value
+            assert (end - start).days == 1
+        else:
+            assert start < end
+    assert flags == {True, False}
+
+
+def test_the_callers_clock_times_make_a_timed_event():
+    event = {"type": "object", "required": ["isAllDay", "start", "end"],
+             "properties": {"isAllDay": {"type": "boolean"}, "start": DT, "end": DT}}
+    given = {"start": "2025-03-04T15:30:00Z", "end": "2025-03-04T16:30:00Z"}
+    for value in _draws(event, "events", overrides=given):
+        assert value["start"] == given["start"] and value["end"] == given["end"]
+        assert value["isAllDay"] is False
+
+
+def test_a_closing_stamp_goes_with_its_status():
+    ticket = {"type": "object", "required": ["status", "createdAt", "updatedAt"],
+              "properties": {"status": {"type": "string",
+                                        "enum": ["open", "in_progress", "pending", "closed"]},
+                             "createdAt": DT, "updatedAt": DT, "closedAt": DT}}
+    statuses = set()
+    for value in _draws(ticket, "tickets", 80):
+        statuses.add(value["status"])
+        assert ("closedAt" in value) == (value["status"] == "closed"), value
+        if "closedAt" in value:
+            assert _at(value["createdAt"]) <= _at(value["closedAt"])
+    assert {"open", "closed"} <= statuses
+
+
+def test_a_required_cancel_stamp_makes_the_record_cancelled_and_comes_after_creation():
+    subscription = {"type": "object", "required": ["status", "created_at", "canceled_at"],
+                    "properties": {"status": {"type": "string",
+                                              "enum": ["active", "completed", "canceled"]},
+                                   "created_at": DT, "canceled_at": DT}}
+    for value in _draws(subscription, "subscriptions"):
+        assert value["status"] == "canceled"
+        assert _at(value["created_at"]) <= _at(value["canceled_at"])
+
+
+def test_extra_emails_are_the_same_persons_own_and_never_repeat():
+    customer = {"type": "object", "required": ["email", "name", "additionalEmails"],
+                "properties": {"email": S, "name": S,
+                               "additionalEmails": {"type": "array", "items": S},
+                               "cc_emails": {"type": "array", "items": S}}}
+    for value in _draws(customer, "customers"):
+        person = next(p for p in POOL.people if p.email == value["email"])
+        extra = value["additionalEmails"]
+        assert extra and len(set(extra)) == len(extra) and value["email"] not in extra
+        assert set(extra) <= set(person.other_emails)
+        assert value["name"] == person.name
+        assert person.email not in value.get("cc_emails", [])  # others copied in
+
+
+def test_a_companys_people_and_emails_are_its_own():
+    company = {"type": "object", "required": ["CompanyName", "emails", "Contacts"],
+               "properties": {
+                   "CompanyName": S, "emails": {"type": "array", "items": S},
+                   "Contacts": {"type": "array", "minItems": 2, "items": {
+                       "type": "object", "required": ["Email", "Firstname"],
+                       "properties": {"Email": S, "Firstname": S, "Lastname": S}}}}}
+    for value in _draws(company, "companies"):
+        domain = company_domain(value["CompanyName"])
+        emails = [c["Email"] for c in value["Contacts"]]
+        assert all(e.endswith("@" + domain) for e in emails + value["emails"]), value
+        assert len(set(emails)) == len(emails)  # each contact another of its people
+
+
+def test_a_deletion_flag_and_its_stamp_agree_and_the_stamp_follows_creation():
+    customer = {"type": "object", "required": ["isDeleted", "created", "deletedTime"],
+                "properties": {"isDeleted": {"type": "boolean"}, "created": DT,
+                               "deletedTime": DT, "name": S}}
+    optional = {**customer, "required": ["isDeleted", "created"]}
+    for value in _draws(customer, "customers"):  # a required stamp stays, in order
+        assert _at(value["created"]) <= _at(value["deletedTime"])
+    for value in _draws(optional, "customers"):  # a live customer has no deletion time
+        assert ("deletedTime" in value) <= value["isDeleted"], value
+
+
+def test_an_all_day_event_with_only_an_end_ends_at_midnight():
+    event = {"type": "object", "required": ["allDay", "endTime"],
+             "properties": {"allDay": {"type": "boolean", "enum": [True]}, "endTime": DT}}
+    for value in _draws(event, "events", 10):
+        assert _at(value["endTime"]).hour == 0 and _at(value["endTime"]).minute == 0
+
+
+def test_entries_of_a_customers_own_email_list_are_theirs():
+    customer = {"type": "object", "required": ["name", "emails"], "properties": {
+        "name": S, "emails": {"type": "array", "items": {"type": "object", "properties": {
+            "email": S, "type": {"type": "string", "enum": ["work", "personal"]}}}},
+        "phone_numbers": {"type": "array", "items": {"type": "object", "properties": {
+            "number": S}}}}}
+    for value in _draws(customer, "customers"):
+        person = next(p for p in POOL.people if p.name == value["name"])
+        emails = [entry["email"] for entry in value["emails"]]
+        assert set(emails) <= {person.email, *person.other_emails}
+        assert len(set(emails)) == len(emails)
+        numbers = [entry["number"] for entry in value.get("phone_numbers", [])]
+        assert set(numbers) <= {person.phone, person.company.phone}
