@@ -52,6 +52,7 @@ from compoworld.compose.references import (
     role_of_field,
     say,
 )
+from compoworld.compose.situations import situation
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 from compoworld.world.fieldsources import NAME_TYPES
@@ -77,56 +78,6 @@ _COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
-# What the user says first: the situation the workflow answers, by pattern (else by the
-# entity of its first step), the subject `{s}` named in full. It says why, never how, and
-# claims nothing the records could contradict ("just signed up" of a customer since 2024).
-_SITUATIONS = {
-    "lead": ("We're onboarding {s}.", "{s} is new with us, and we're getting them set up.",
-             "We have {s} to onboard."),
-    "company": ("We're starting to work with {s}.", "{s} is becoming a business partner of ours.",
-                "We've agreed to work with {s}."),
-    "meeting": ("I'd like to meet {s}.", "I want to sit down with {s}.",
-                "{s} asked to meet us."),
-    "ticket": ("{s} is waiting for an answer.", "A customer is waiting on {s}."),
-    "order": ("A customer wants news of {s}.", "I have a question about {s}."),
-    "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
-    "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
-    "event": ("I'm organising {s}.", "{s} is on my list today."),
-    "copy": ("I keep two calendars, and {s} is only in one of them.",
-             "{s} is missing from our other calendar."),
-    "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
-    "look": ("I'm looking at {s}.", "I have a question about {s}."),
-    "deal": ("I'd like to follow up with {s}.", "{s} is interested in working with us."),
-    "problem": ("{s} got in touch about a problem.", "We heard from {s} about a problem."),
-    "message": ("{s} came in and needs handling.", "We got {s}, and it needs handling."),
-    "product": ("We want to sell {s} in another store too.", "{s} should reach more buyers."),
-    "stock": ("We're running low on {s}.", "We need more of {s}."),
-    "venue": ("We want to hold an event at {s}.",),
-    "doc": ("{s} needs to reach the right people.", "I'm working on {s}."),
-    "task": ("{s} needs attention.", "I'm looking at {s}."),
-    "": ("This is about {s}.", "I'm looking at {s}."),
-}
-_SITUATION_OF = {
-    "lead_to_contact": "lead", "lead_welcome": "lead", "lead_to_contact_welcome": "lead",
-    "lead_contact_task": "lead", "company_account": "company", "company_contact": "company",
-    "company_account_contact": "company", "org_contact_welcome": "company",
-    "meeting_invite": "meeting", "contact_meeting_message": "meeting",
-    "ticket_reply": "ticket", "ticket_customer_message": "ticket", "ticket_refund": "ticket",
-    "ticket_refund_notify": "ticket", "ticket_task_message": "ticket",
-    "ticket_customer_task": "ticket", "order_followup": "order",
-    "order_customer_message": "order", "order_invoice": "bill", "order_invoice_message": "bill",
-    "invoice_receipt": "paid", "invoice_payment": "paid", "invoice_payment_receipt": "paid",
-    "payment_receipt": "paid", "payment_ledger": "paid", "payment_receipt_ledger": "paid",
-    "event_reminder": "event", "attendee_message": "event", "meeting_task_message": "event",
-    "meeting_notes_share": "event", "event_copy": "copy", "new_hire": "hire",
-    "contact_deal": "deal", "deal_followup": "deal", "customer_ticket": "problem",
-    "contact_ticket_message": "problem", "contact_ticket_task": "problem",
-    "message_to_ticket": "message", "message_task": "message", "product_listing": "product",
-    "product_listing_announce": "product", "product_listing_inventory": "product",
-    "product_order": "stock", "venue_event": "venue", "share_document": "doc",
-    "document_task": "doc", "copy_document": "doc", "document_message_task": "doc",
-    "task_notify": "task", "assign_task": "task",
-}
 # A record's own name (`account name`, `company name`) tells apart a person or company; a
 # record's customer's name (`customer name` of an order) tells whose record it is.
 _OTHERS = frozenset("recipient sender owner assignee organizer user creator author attendee "
@@ -233,12 +184,7 @@ class _Scenario(_Goal):
     def situation(self, subject: str) -> str:
         """`We're onboarding Ana Ruiz (a customer in Billbee).`: why the user asks, with the
         record the workflow is about named once in full."""
-        kind = _SITUATION_OF.get(self.pattern.name) or (
-            "look" if all(s.effects == ("read",) for s in self.pattern.steps) else "")
-        forms = _SITUATIONS[kind]
-        if subject[:1].islower() and not subject.startswith("the "):  # `ann@x.org (a ...)`
-            forms = tuple(f for f in forms if not f.startswith("{s}"))  # keeps its case
-        return self.rng.choice(forms).format(s=subject)
+        return situation(self.pattern, subject, self.rng)
 
     def subject(self) -> str:
         """The record the workflow is about, in full: `Ana Ruiz (a customer in Billbee)` when

@@ -13,7 +13,8 @@ from compoworld.compose.instruction import visible_values, write_instruction
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import BY_NAME
 from compoworld.compose.records import Binding, GoldCall, Selector, Task
-from compoworld.compose.scenario import _SITUATION_OF, _SITUATIONS, write_scenario
+from compoworld.compose.scenario import write_scenario
+from compoworld.compose.situations import SITUATION_OF, SITUATIONS
 from compoworld.compose.stage import start_tools
 from tests.compose.builtin_tasks import builtin_library
 from tests.compose.test_goal import check_goal
@@ -58,10 +59,10 @@ def test_write_workflows_open_with_their_situation_and_ask_for_outcomes(patterne
             if (text := scenario(t, library, i)) is not None]
     assert len(said) >= 30
     for task, text in said:
-        kind = _SITUATION_OF.get(task.pattern, "look")
+        kind = SITUATION_OF.get(task.pattern, "look")
         first = text.split(". ")[0]
         assert any(re.fullmatch(re.escape(t.rstrip(".")).replace(r"\{s\}", ".+"), first,
-                                re.IGNORECASE) for t in _SITUATIONS[kind]), text
+                                re.IGNORECASE) for t in SITUATIONS[kind]), text
         assert BY_NAME[task.pattern].purpose not in text, text  # no stock purpose line
         assert " set to " not in text, text  # no `amount set to the amount of ...`
         assert not _PROCEDURE.search(text), text
