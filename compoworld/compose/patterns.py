@@ -94,6 +94,31 @@ GISTS = {
     "org_contact_welcome": "welcoming them aboard",
     "payment_receipt_ledger": "with their receipt",
 }
+# The word a message of a gist must say, in any of its forms: a welcome that never says
+# "welcome" (or a receipt never named) was not the message asked for (review 125: a
+# welcome's check wanted only "two words at least").
+_TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
+           ("receipt", "receipts"), ("invoice", "invoices", "invoiced"),
+           ("payment", "payments", "paid"), ("ticket", "tickets"))
+_SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
+
+
+def said_to_them(gist: str) -> str:
+    """A gist as the message says it to its reader: "welcoming you aboard"."""
+    return " ".join(_SECOND_PERSON.get(word, word) for word in gist.split())
+
+
+def topic_of(text: str) -> list[str]:
+    """The forms of the word that a message holding a workflow's gist must say ("Hello
+    Ana! A quick note welcoming you aboard." -> welcome, welcoming, welcomed); [] for a
+    text that holds no gist, or a gist without such a word."""
+    for gist in dict.fromkeys(GISTS.values()):
+        if said_to_them(gist) in text:
+            words = set(gist.split())
+            return next((list(forms) for forms in _TOPICS if words & set(forms)), [])
+    return []
+
+
 _CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
 # where a new lead goes: a CRM's contact, a shop's or the books' customer, no job applicant
 # and no user of a learning or feedback app

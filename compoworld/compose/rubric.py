@@ -32,6 +32,7 @@ from typing import Any
 import orjson
 
 from compoworld.compose.instruction import render_value
+from compoworld.compose.patterns import topic_of
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
 from compoworld.compose.references import mentioned
 from compoworld.compose.values import value_at
@@ -284,6 +285,9 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                         if any(fact_in_text(v, record[name]) for name in written)]
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))
+                topic = topic_of(" ".join(str(record[name]) for name in written))
+                if topic:  # ... and saying what it is: a welcome says "welcome"
+                    params["topic"] = topic
             kinds = _field_kinds(after.schemas.get(collection), service, collection)
             if collection == ACTION_LOG:  # an action's event holds its arguments: the
                 kinds = params_of.get(f"{service}__{record.get('tool')}", {})  # tool's
@@ -323,10 +327,11 @@ def _describe_change(target: _Target, title: str) -> str:
         text += f" with {_describe(fields, params.get('alternatives'))}" if fields else ""
         written = params.get("written", [])
         if written:
-            said = params.get("mentions", [])
+            said, topic = params.get("mentions", []), params.get("topic", [])
+            says = [f"naming {' and '.join(_named(m) for m in said)}"] if said else []
+            says += [f"saying {_either(topic)}"] if topic else []
             text += f"{',' if fields else ''} and {_words_of(written)} " + (
-                f"naming {' and '.join(_named(m) for m in said)}" if said
-                else "saying something (two words at least)")
+                " and ".join(says) or "saying something (two words at least)")
         return text + "."
     return f"The {noun} {params['id']}{target.label} in {title} has {_describe(fields)}."
 
@@ -361,6 +366,12 @@ def _one(noun: str) -> str:
 _ACRONYMS = frozenset({"sms", "mms", "dns", "os", "gps", "ios"})
 _SENDS = frozenset({"send", "deliver"})
 _CREATES = frozenset({"create", "add", "new", "insert", "make", "book", "schedule", "post"})
+
+
+def _either(words: list[str]) -> str:
+    """`"welcome" (or "welcoming", "welcomed")`: the words a message may say."""
+    rest = ", ".join(f'"{word}"' for word in words[1:])
+    return f'"{words[0]}"' + (f" (or {rest})" if rest else "")
 
 
 def _words_of(names: list[str]) -> str:

@@ -42,6 +42,7 @@ from compoworld.compose.patterns import (
     carries,
     feeds,
     fits,
+    said_to_them,
     taken_by,
     tool_entity,
     vendor,
@@ -563,9 +564,6 @@ def _fresh_status(schema: dict[str, Any], drawn: Any) -> Any:
     return next((lowered[f] for f in _FRESH if f in lowered), drawn)
 
 
-_SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
-
-
 def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "", title: str = "",
           event: tuple[str, str] = ("", ""), status: str = "") -> Any:
     """The reference's own message text for a workflow: "Hello Ana! A quick note that your
@@ -575,7 +573,7 @@ def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "", title: 
     schema wants no such string; of an order, where it stands (`status`: "shipped")."""
     if not isinstance(drawn, str):
         return drawn
-    said = " ".join(_SECOND_PERSON.get(w, w) for w in gist.split()) if gist else "about this"
+    said = said_to_them(gist) if gist else "about this"
     about = f'about "{title}", ' if title else ""
     named, start = event
     when = _when(start)

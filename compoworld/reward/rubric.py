@@ -7,8 +7,9 @@ Semantics, per criterion kind:
   key field equal to the expected value (`json_equal`), and every field named in the
   optional `written` (a message's body: the agent's own words) holds text of two words at
   least, and names each text of the optional `mentions` (`fact_in_text`: the ticket
-  "Login delay" a reply is about; a date or time by its day). A `written` that is not a
-  list of names is malformed.
+  "Login delay" a reply is about; a date or time by its day), and says one of the words of
+  the optional `topic` (a welcome says "welcome" or "welcoming"; a receipt, "receipt").
+  A `written` that is not a list of names is malformed.
   An optional `alternatives` (key field -> other field names) lets the value sit in another
   field of the same kind: a customer's name in `customerName` where the gold call filled
   `contactName`.
@@ -196,6 +197,9 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
     mentions = criterion.params.get("mentions", [])
     if not isinstance(mentions, list) or not all(isinstance(m, str) for m in mentions):
         raise TypeError("mentions must be a list of texts")
+    topic = criterion.params.get("topic", [])
+    if not isinstance(topic, list) or not all(isinstance(w, str) and w for w in topic):
+        raise TypeError("topic must be a list of words")
     old = before.records(collection)
     new = after.records(collection)
     return any(
@@ -205,6 +209,8 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
         and all(_says_something(record.get(name)) for name in written)
         and all(any(fact_in_text(fact, record.get(name)) for name in written)
                 for fact in mentions)
+        and (not topic or any(value_in_text(word, record.get(name))
+                              for name in written for word in topic))
         for key, record in new.items() if key not in old
     )
 

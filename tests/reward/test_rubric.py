@@ -403,6 +403,45 @@ def test_the_rubric_asks_a_reply_to_name_the_ticket_the_request_states() -> None
     assert evaluate_criterion(sent, start, vague, "") is False
 
 
+def test_a_welcome_must_say_welcome_not_just_any_two_words() -> None:
+    """A message the request asks to welcome someone carries a `topic`: its check passes on
+    a body that says "welcome" in any of its forms, whatever else it says, and fails on
+    two words that welcome nobody; the description says which words. A malformed `topic`
+    fails without raising."""
+    from compoworld.compose.patterns import topic_of
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.services.modeled import ACTION_LOG
+
+    body = "Hello Ana! A quick note welcoming you aboard."
+    assert topic_of(body) == ["welcome", "welcoming", "welcomed"]
+    assert topic_of("Hello! A quick note that your refund is on its way.")[0] == "refund"
+    assert topic_of("Hello! A quick note letting you know we are looking into it.") == []
+    assert topic_of("Welcome aboard") == []  # no gist of a workflow: no topic
+    event = {"id": "e1", "tool": "send_sms", "at": "2025-01-01T00:00:00Z",
+             "to": "+12709238138", "body": body}
+    start = {"sms": State(collections={ACTION_LOG: {}})}
+    end = {"sms": State(collections={ACTION_LOG: {"e1": event}})}
+    calls = [GoldCall(tool="sms__send_sms", service="sms", effect="action",
+                      arguments={"to": event["to"], "body": body},
+                      bindings={"to": Binding(kind="visible", type="phone"),
+                                "body": Binding(kind="free", type="text")},
+                      result={"id": "e1"})]
+    sent = next(c for c in build_rubric(start, end, calls, [], {"sms": "Texts"})
+                if c.kind == "record_created")
+    assert sent.params["topic"] == ["welcome", "welcoming", "welcomed"]
+    assert 'saying "welcome" (or "welcoming", "welcomed")' in sent.description, sent.description
+
+    def with_body(text: str) -> dict[str, State]:
+        return {"sms": State(collections={ACTION_LOG: {"e1": {**event, "body": text}}})}
+
+    assert evaluate_criterion(sent, start, end, "") is True
+    assert evaluate_criterion(sent, start, with_body("Welcome to Acme, Ana!"), "") is True
+    assert evaluate_criterion(sent, start, with_body("Hi Ana, glad you're here."), "") is False
+    assert evaluate_criterion(sent, start, with_body("Unwelcome news, Ana."), "") is False
+    malformed = sent.model_copy(update={"params": {**sent.params, "topic": "welcome"}})
+    assert evaluate_criterion(malformed, start, end, "") is False
+
+
 def test_an_invitation_names_its_meeting_s_day_in_any_common_form() -> None:
     """A date a message must name passes by its day, in ISO or with the month's name, never
     by another day; a text fact still needs its text."""
