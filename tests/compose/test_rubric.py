@@ -206,3 +206,35 @@ def test_a_made_record_is_named_as_one_thing_with_its_article():
     assert _made("order", {}, "orders", "Shop") == "An order is created in Shop"
     assert _made("", {"tool": "send_messages"}, ACTION_LOG, "Texts") == (
         "A message is sent through Texts")
+
+
+def test_a_create_that_also_logs_its_call_is_checked_once() -> None:
+    """An action that stores the customer it makes and logs its call (Billbee's
+    `customer_create`) changes two collections; the record's criterion checks it, and
+    the logged event gets none of its own (it read as the same sentence twice: stop 27).
+    The guard still allows the event. A logged event that no record checks keeps its own
+    criterion."""
+    from compoworld.reward.rubric import evaluate_rubric
+    from compoworld.services.modeled import ACTION_LOG
+
+    schemas = {"customers": {"type": "object"}, ACTION_LOG: {"type": "object"}}
+    sent = {"Name": "Pablo Nowak", "Email": "pablo.nowak@acme.com", "ShopId": "s1"}
+    record = {"id": 6, "name": "Pablo Nowak", "email": "pablo.nowak@acme.com",
+              "shop_id": "s1"}
+    event = {"id": "e1", "tool": "customer_create", "at": "2025-03-03T09:00:00Z", **sent}
+    start = {"shop": State(schemas, {"customers": {}, ACTION_LOG: {}})}
+    end = {"shop": State(schemas, {"customers": {"6": record}, ACTION_LOG: {"e1": event}})}
+    call = GoldCall(tool="shop__customer_create", service="shop", effect="action",
+                    arguments=sent, bindings={}, result={"Data": record})
+    rubric = build_rubric(start, end, [call], [], {"shop": "Shop"})
+    made = by_kind(rubric, "record_created")
+    assert [c.params["collection"] for c in made] == ["customers"], rubric
+    assert made[0].params["fields"] == {"email": "pablo.nowak@acme.com", "name": "Pablo Nowak",
+                                        "shop_id": "s1"}
+    guard = by_kind(rubric, "no_collateral_change")[0]
+    assert guard.params["allowed"]["shop"][ACTION_LOG]["created"] == 1
+    assert all(evaluate_rubric(rubric, start, end, ""))
+    only_event = {"shop": State(schemas, {"customers": {}, ACTION_LOG: {"e1": event}})}
+    alone = by_kind(build_rubric(start, only_event, [call], [], {"shop": "Shop"}),
+                    "record_created")
+    assert [c.params["collection"] for c in alone] == [ACTION_LOG]
