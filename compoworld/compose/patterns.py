@@ -100,23 +100,12 @@ GISTS = {
 _TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced"),
            ("payment", "payments", "paid"), ("ticket", "tickets"))
-_SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
-
-
-def said_to_them(gist: str) -> str:
-    """A gist as the message says it to its reader: "welcoming you aboard"."""
-    return " ".join(_SECOND_PERSON.get(word, word) for word in gist.split())
-
-
 def topic_of(text: str) -> list[str]:
-    """The forms of the word that a message holding a workflow's gist must say ("Hello
-    Ana! A quick note welcoming you aboard." -> welcome, welcoming, welcomed); [] for a
-    text that holds no gist, or a gist without such a word."""
-    for gist in dict.fromkeys(GISTS.values()):
-        if said_to_them(gist) in text:
-            words = set(gist.split())
-            return next((list(forms) for forms in _TOPICS if words & set(forms)), [])
-    return []
+    """The forms of the word a workflow's message must say, found in its reference text
+    ("Hi Ana, welcome aboard!" -> welcome, welcoming, welcomed): the first topic any of
+    whose forms the text says as a word; [] for a text with none."""
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    return next((list(forms) for forms in _TOPICS if words & set(forms)), [])
 
 
 _CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")

@@ -34,6 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
+from compoworld.compose.notes import reference_note
 from compoworld.compose.patterns import (
     Apps,
     Pattern,
@@ -42,7 +43,6 @@ from compoworld.compose.patterns import (
     carries,
     feeds,
     fits,
-    said_to_them,
     taken_by,
     tool_entity,
     vendor,
@@ -65,7 +65,6 @@ from compoworld.graph.semtypes import (
     semantic_type,
     split_words,
 )
-from compoworld.reward.rubric import day_forms
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
 from compoworld.world.clock import NOW
@@ -492,7 +491,7 @@ def _bind(
             continue
         if patterned and node.effect != "read" and tool_entity(node) == "message" \
                 and is_sender(param, kind):  # a text goes out from our own number
-            arguments[param] = _our_number(service, properties[param])
+            arguments[param] = _our_number(service, properties[param], getattr(world, "seed", 0))
             bindings[param] = Binding(kind="visible", type=kind)
             continue
         joins = [(i, f) for i, values in enumerate(found) for f in values
@@ -528,10 +527,11 @@ def _bind(
             # dictates three random sentences as a refund notice.
             free = patterned and kind == "text" and node.effect != "read"
             if free:  # the reference writes what the workflow means, not a stock sentence
-                arguments[param] = _note(walk.gist, properties[param], arguments[param],
-                                         _first_name(walk), _subject_title(walk, bindings),
-                                         _event_facts(graph, walk, bindings),
-                                         _order_status(walk, bindings))
+                arguments[param] = reference_note(
+                    walk.gist, properties[param], arguments[param], rng,
+                    name=_first_name(walk), title=_subject_title(walk, bindings),
+                    event=_event_facts(graph, walk, bindings),
+                    status=_order_status(walk, bindings))
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if patterned and node.effect != "read" and tool_entity(node) == "event":
         _book_in_hours(node, arguments, bindings, rng)  # a meeting at 10:30 next week
@@ -562,31 +562,6 @@ def _fresh_status(schema: dict[str, Any], drawn: Any) -> Any:
         return "pending"
     lowered = {str(o).lower(): o for o in options if isinstance(o, str)}
     return next((lowered[f] for f in _FRESH if f in lowered), drawn)
-
-
-def _note(gist: str, schema: dict[str, Any], drawn: Any, name: str = "", title: str = "",
-          event: tuple[str, str] = ("", ""), status: str = "") -> Any:
-    """The reference's own message text for a workflow: "Hello Ana! A quick note that your
-    refund is on its way.", naming what it is about when the request names it ("A quick note
-    about "Login delay", answering your ticket.") and the event it invites to, by its name
-    and day (`event`: "Quarterly review", 2026-12-05T10:00:00Z); what was drawn, where the
-    schema wants no such string; of an order, where it stands (`status`: "shipped")."""
-    if not isinstance(drawn, str):
-        return drawn
-    said = said_to_them(gist) if gist else "about this"
-    about = f'about "{title}", ' if title else ""
-    named, start = event
-    when = _when(start)
-    if named or when:  # an invitation says to what, and when
-        said += (f': "{named}"' if named else "") + (f" on {when}" if when else "")
-    if status:  # an update on an order says where it stands
-        said += f": it is {status}"
-    text = f"Hello{' ' + name if name else ''}! A quick note {about}{said}."
-    limit = schema.get("maxLength") if isinstance(schema, dict) else None
-    if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)
-                                                        and len(text) > limit):
-        return drawn
-    return text
 
 
 def _event_facts(graph: DependencyGraph, walk: Walk,
@@ -631,18 +606,6 @@ def _with_pending(walk: Walk, bindings: dict[str, Binding]) -> list[GoldCall]:
     what the chain takes from its first record, this call included."""
     return [*walk.calls, GoldCall(tool="", service="", effect="", arguments={},
                                   bindings=bindings, result=None)]
-
-
-def _when(value: str) -> str:
-    """`December 5, 2026 at 10:00 UTC` of `2026-12-05T10:00:00Z` (`December 5, 2026` of a
-    date); "" for no ISO date."""
-    forms = day_forms(value)
-    if not forms:
-        return ""
-    text = f"{forms[1]}, {value[:4]}"
-    clock = re.match(r"\d{4}-\d{2}-\d{2}[T ](\d{2}:\d{2})", value)
-    utc = " UTC" if value.endswith(("Z", "+00:00")) else ""
-    return f"{text} at {clock[1]}{utc}" if clock else text
 
 
 def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
@@ -921,12 +884,13 @@ def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Rando
     return value if isinstance(value, dict) else {}
 
 
-def _our_number(service: Service, schema: dict[str, Any]) -> Any:
+def _our_number(service: Service, schema: dict[str, Any], world: int) -> Any:
     """The business's own number at a messaging service: one number drawn for the service
-    (the same in every task), never from the world's people (no text from a customer's
-    own phone)."""
-    return value_from_schema(schema, random.Random(f"sender:{service.name}"), name="phone",
-                             service=service.name)
+    in each world (the same in every task of one business; reviews 126 and 127 read one
+    sender in all 40 tasks as a template), never from the world's people (no text from a
+    customer's own phone)."""
+    return value_from_schema(schema, random.Random(f"sender:{service.name}:{world}"),
+                             name="phone", service=service.name)
 
 
 def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],

@@ -416,7 +416,7 @@ def test_a_welcome_must_say_welcome_not_just_any_two_words() -> None:
     assert topic_of(body) == ["welcome", "welcoming", "welcomed"]
     assert topic_of("Hello! A quick note that your refund is on its way.")[0] == "refund"
     assert topic_of("Hello! A quick note letting you know we are looking into it.") == []
-    assert topic_of("Welcome aboard") == []  # no gist of a workflow: no topic
+    assert topic_of("Hi Ana, welcome aboard!")[0] == "welcome"  # said any way at all
     event = {"id": "e1", "tool": "send_sms", "at": "2025-01-01T00:00:00Z",
              "to": "+12709238138", "body": body}
     start = {"sms": State(collections={ACTION_LOG: {}})}

@@ -1,0 +1,140 @@
+"""The reference's own message text: what a person writes when a workflow sends a message.
+
+"Hi Hugo, welcome aboard! We're glad to have you with us." The request asks for a message
+by its gist ("welcoming them aboard", compose/patterns.py GISTS) and the agent writes its
+own; the gold call needs a text too, and it is what SFT trains on. Every gold message used
+to read "Hello X! A quick note welcoming you aboard." (reviews 126, 127: "one template with
+names swapped"), so each gist has a few ways of being said, picked by the walk's seed, and
+any gist a generic one. A text names what the check asks it to name: the subject's title
+("Login delay"), the meeting and its day, the order's status, and the word of its topic
+(`patterns.topic_of`: a welcome says "welcome").
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from compoworld.compose.references import day_forms
+
+# What a message of a gist says, in the words people use. Placeholders: {title} (the
+# subject's name, quoted), {meeting} (`"Quarterly review"` or `the meeting`), {when} (its
+# day and time), {status} (where an order stands). A form is used only when every fact
+# the message must name has its placeholder in it.
+_SAYINGS: dict[str, tuple[str, ...]] = {
+    "welcoming them aboard": (
+        "welcome aboard! We're glad to have you with us.",
+        "a warm welcome from all of us. Let us know if there is anything you need.",
+        "welcome! It's great to be working with you.",
+    ),
+    "inviting them to the meeting": (
+        "we'd like to invite you to {meeting} on {when}.",
+        "you're invited to {meeting} on {when}. We look forward to seeing you.",
+        "could you join us for {meeting} on {when}?",
+    ),
+    "with an update on their order": (
+        "an update on your order {title}: it is {status}.",
+        "your order {title} is now {status}.",
+        "a quick update: your order {title} is {status}.",
+        "an update on your order: it is {status}.",
+        "your order is now {status}.",
+    ),
+    "about the event": (
+        "a note about {meeting} on {when}.",
+        "just a heads-up about {meeting} on {when}.",
+    ),
+    "reminding them of the event": (
+        "a reminder that {meeting} is on {when}.",
+        "just a reminder: {meeting} takes place on {when}.",
+    ),
+    "that their refund is on its way": (
+        "your refund is on its way.",
+        "we've issued your refund, and it is on its way to you.",
+    ),
+    "letting them know we are looking into it": (
+        "thanks for getting in touch about {title}. We are looking into it.",
+        "we've received your ticket {title} and are looking into it now.",
+    ),
+    "with their receipt": (
+        "thank you for your payment. Here is your receipt.",
+        "here is the receipt for your payment. Thank you!",
+    ),
+    "confirming we received the payment": (
+        "we've received your payment, thank you.",
+        "this confirms that we received your payment. Thank you!",
+    ),
+    "that their invoice is ready": (
+        "your invoice is ready.",
+        "your invoice is ready for you to review.",
+    ),
+    "that we opened a ticket for them": (
+        "we've opened a ticket for your request and will be in touch soon.",
+        "we opened a ticket for you; we'll follow up as soon as we can.",
+    ),
+    "following up on the deal": (
+        "following up on the deal we discussed: is there anything else you need from us?",
+        "I wanted to follow up on the deal. Happy to answer any questions.",
+    ),
+}
+_SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
+_GENERIC = ("a quick note {said}.", "just a short note {said}.")
+_GREETINGS = ("Hello {name}!", "Hi {name},", "Dear {name},", "{name},")
+_NAMELESS = ("Hello!", "Hi there,", "Hello,")
+_CLOSINGS = ("", "", " Best regards.", " Thanks!", " Let us know if you have any questions.")
+
+
+def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Random, *,
+                   name: str = "", title: str = "", event: tuple[str, str] = ("", ""),
+                   status: str = "") -> Any:
+    """The gold text of a workflow's message with `gist` to the person called `name`,
+    naming the subject's `title`, the `event` (its name and start) it invites to or recalls
+    and the order's `status`; what was `drawn` where the schema wants no such string."""
+    if not isinstance(drawn, str):
+        return drawn
+    named, start = event
+    facts = {"title": f'"{title}"' if title else "",
+             "meeting": f'"{named}"' if named else "the meeting",
+             "when": when(start), "status": status}
+    needed = [key for key in ("title", "when", "status") if facts[key]]
+    forms = [f for f in _SAYINGS.get(gist, ()) if all("{" + k + "}" in f for k in needed)
+             and all(facts[k] for k in re.findall(r"\{(\w+)\}", f))]
+    body = rng.choice(forms).format(**facts) if forms else _generic(gist, facts, rng)
+    greeting = rng.choice(_GREETINGS if name else _NAMELESS).format(name=name)
+    opening = body[:1].upper() + body[1:] if greeting.endswith("!") else body
+    text = f"{greeting} {opening}{rng.choice(_CLOSINGS)}"
+    limit = schema.get("maxLength") if isinstance(schema, dict) else None
+    if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)
+                                                        and len(text) > limit):
+        return drawn
+    return text
+
+
+def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
+    """`a quick note about "Login delay", sharing the document`: any gist, with the facts
+    the message must name."""
+    said = said_to_them(gist) if gist else "about this"
+    about = f"about {facts['title']}, " if facts["title"] else ""
+    if facts["when"] or facts["meeting"] != "the meeting":
+        said += (f": {facts['meeting']}" if facts["meeting"] != "the meeting" else "") + (
+            f" on {facts['when']}" if facts["when"] else "")
+    if facts["status"]:
+        said += f": it is {facts['status']}"
+    return rng.choice(_GENERIC).format(said=about + said)
+
+
+def said_to_them(gist: str) -> str:
+    """A gist as the message says it to its reader: "welcoming you aboard"."""
+    return " ".join(_SECOND_PERSON.get(word, word) for word in gist.split())
+
+
+def when(value: str) -> str:
+    """`December 5, 2026 at 10:00 UTC` of `2026-12-05T10:00:00Z` (`December 5, 2026` of a
+    date); "" for no ISO date."""
+    forms = day_forms(value)
+    if not forms:
+        return ""
+    text = f"{forms[1]}, {value[:4]}"
+    clock = re.match(r"\d{4}-\d{2}-\d{2}[T ](\d{2}:\d{2})", value)
+    utc = " UTC" if value.endswith(("Z", "+00:00")) else ""
+    return f"{text} at {clock[1]}{utc}" if clock else text
