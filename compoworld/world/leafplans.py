@@ -18,6 +18,7 @@ import fastjsonschema
 import orjson
 
 from compoworld.graph.semtypes import split_words
+from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import Flags, staff_for
 from compoworld.world.kindmakers import TIME_SPANS, time_text
 from compoworld.world.namekinds import described_values, moment_kind
@@ -133,6 +134,10 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         kind = "titled"  # an invoice's subject is "March consulting services", no meeting's
     else:
         kind = None
+    whole = _whole_number(name) if schema_kind(schema) == "number" else None
+    if whole is not None and kind in (None, "reference", "account_number", "code"):
+        # no `"customerId": 488.3`, `"orderNumber": 606.34` (reviews 126, 127)
+        return lambda ctx, scope: conform(whole(ctx.rng), "integer", schema, ctx.rng)
     if kind is None:
         return lambda ctx, scope: generate(type_name, ctx.rng, schema)
     if kind.startswith("staff_"):
@@ -149,6 +154,26 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         return conform(make(ctx.rng), type_name, schema, ctx.rng)
 
     return sample
+
+
+# Numbers that are whole whatever JSON type the spec gave them: ids and numbers of a
+# record, counts, Unix times (seconds, within the half year before the world's now).
+_ID_WORDS = frozenset("id ids number num no".split())
+_COUNT_WORDS = frozenset("count counts quantity qty".split())
+_EPOCH = int(NOW.timestamp())
+
+
+def _whole_number(name: str) -> Callable[[Any], int] | None:
+    """How a `number` field named `name` is drawn when it can only be whole (`customerId`,
+    `totalOrderCount`, `createTimestamp`); None for an amount, a rate, a measure."""
+    last = split_words(name)[-1:]
+    if last and last[0] in _ID_WORDS:
+        return lambda rng: rng.randint(1, 99999)
+    if last and last[0] in _COUNT_WORDS:
+        return lambda rng: rng.randint(0, 40)
+    if last and last[0] in ("timestamp", "epoch"):
+        return lambda rng: _EPOCH - rng.randint(0, 180 * 86400)
+    return None
 
 
 _STAFF_GETTERS = {"staff_email": lambda p: p.email, "staff_name": lambda p: p.name,

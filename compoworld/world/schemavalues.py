@@ -343,7 +343,10 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         return own
     low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
     high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
-    unique = schema.get("uniqueItems") is True
+    # a list of words or numbers never says one thing twice (no `"address": ["124 Maple
+    # Street" x3]`, no `["email", "call", "email"]`: review 127)
+    distinct = schema.get("uniqueItems") is True or (
+        not fixed and isinstance(items, dict) and json_type(items) not in ("object", "array"))
     stub = isinstance(items, dict) and not items.get("properties") and (
         items.get("x-recursive") or items.get("x-truncated"))
     if depth >= MAX_DEPTH or stub:  # no list of empty stand-ins for a cut-off schema
@@ -359,12 +362,12 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         seen: set[bytes] = set()
         for index in range(count):
             make = position[index] if index < len(position) else item
-            for _ in range(4 if unique else 1):
+            for _ in range(4 if distinct else 1):
                 value = make(ctx, child_scope(scope, contacts))
-                key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS) if unique else b""
+                key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS) if distinct else b""
                 if key not in seen:
                     break
-            if unique and key in seen:
+            if distinct and key in seen:
                 continue
             seen.add(key)
             out.append(value)

@@ -33,9 +33,10 @@ FEMALE_NAMES = frozenset(
     "Alice Chloe Elena Grace Ines Keiko Maya Olivia Quinn Rosa Tara Vera Ximena Zoe Amara "
     "Carmen Emma Hana Julia Lena Nadia Priya Sofia Uma Willa Yara Mei".split()
 )
+# (no surname of one gender: "Liam Ivanova", "Ivan Kowalski" for a woman; review 127)
 LAST_NAMES = (
-    "Smith Garcia Nguyen Johnson Rossi Dubois Tanaka Okafor Kowalski Silva Patel Kim Novak "
-    "Larsen Schmidt Moreau Haddad Fischer Costa Ivanova Andersson Brown Lopez Martin Chen "
+    "Smith Garcia Nguyen Johnson Rossi Dubois Tanaka Okafor Petrenko Silva Patel Kim Novak "
+    "Larsen Schmidt Moreau Haddad Fischer Costa Murphy Andersson Brown Lopez Martin Chen "
     "Singh Walker Bianchi Dupont Yamamoto Mensah Nowak Santos Shah Park Horvat Jensen Weber "
     "Laurent Rahman Wagner Ferreira Kaur Lee Clarke Romano Fournier Sato Adeyemi Hughes"
 ).split()

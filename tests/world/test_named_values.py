@@ -273,3 +273,21 @@ def test_the_same_seed_gives_the_same_values():
     for name in SCHEMAS:
         assert _draw(name, 3, pool) == _draw(name, 3, pool)
     assert _draw("onsched_customers", 3, pool) != _draw("onsched_customers", 4, pool)
+
+
+def test_ids_counts_and_unix_times_typed_number_are_whole():
+    """ecwid types its ids, counts and timestamps `number`: they are whole (no
+    `"customerId": 488.3`, `"createTimestamp": 873.57`), Unix times of the half year before
+    the world's now, while an amount keeps its cents."""
+    names = ["customerId", "orderNumber", "totalOrderCount", "createTimestamp", "total"]
+    schema = {"type": "object", "required": names,
+              "properties": {name: {"type": "number"} for name in names}}
+    totals = set()
+    for seed in range(20):
+        value = value_from_schema(schema, random.Random(seed), service="ecwid")
+        for name in names[:4]:
+            assert value[name] == int(value[name]), (name, value)
+        age = NOW.timestamp() - value["createTimestamp"]
+        assert 0 <= age <= 181 * 86400, value
+        totals.add(value["total"] != int(value["total"]))
+    assert True in totals  # (amounts are still drawn with cents)
