@@ -27,7 +27,7 @@ from compoworld.compose.instruction import (
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import GoldCall, Selector, Task
-from compoworld.compose.references import followed, item_head, status_of
+from compoworld.compose.references import followed, item_head, over, status_of
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
 from compoworld.compose.values import value_at
@@ -155,6 +155,8 @@ def compose_task(
             return Rejected("the request maps fields one by one")
     if plan and _says_nothing(plan, walk.calls):
         return Rejected("an update on an order with no status to give says nothing")
+    if plan and "reminding" in plan.gist.split() and over(walk.calls):
+        return Rejected("a reminder of an event that is over")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
         return Rejected("the answer is a fact of the subject the first read already found")
     visible = visible_values(walk.calls, walk.answer)

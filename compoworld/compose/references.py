@@ -20,6 +20,7 @@ from compoworld.compose.records import Binding, GoldCall, Selector
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, split_words
 from compoworld.reward.rubric import day_forms, fact_in_text
+from compoworld.world.clock import NOW
 
 Arg = tuple[str, Binding, Any]
 
@@ -140,21 +141,45 @@ def start_of(item: Any) -> str:
     return ""
 
 
+def over(calls: list[GoldCall]) -> bool:
+    """Whether the event a workflow is about started before the world's now: no
+    reminder of it, and a request follows it up rather than organising it."""
+    start = start_of(followed(calls))
+    return bool(start) and start[:10] < NOW.date().isoformat()
+
+
 def status_of(item: Any) -> str:
     """A record's status as one plain word (`shipped`, `Processing`): what an update on it
-    says; "" for none, a code or a phrase."""
+    says; "" for none, a code or a phrase. Of several (an ecwid order's fulfillment and
+    payment status), where it is on its way first (`_WHERE_IT_STANDS`)."""
+    return _status(item)[1]
+
+
+_WHERE_IT_STANDS = ("fulfillment", "fulfilment", "shipping", "delivery", "order")
+
+
+def _status(item: Any) -> tuple[str, str]:
+    """(the words of the status field `status_of` says, its value); ("", "") for none."""
     if not isinstance(item, dict):
-        return ""
-    return next((v for k, v in item.items() if split_words(str(k))[-1:] in (["status"], [
-        "state"]) and isinstance(v, str) and v.isalpha() and len(v) >= 3), "")
+        return "", ""
+    found = [(split_words(str(k)), v) for k, v in item.items()
+             if split_words(str(k))[-1:] in (["status"], ["state"]) and isinstance(v, str)
+             and v.isalpha() and len(v) >= 3]
+    if not found:
+        return "", ""
+    words, value = min(found, key=lambda f: next(
+        (i for i, w in enumerate(_WHERE_IT_STANDS) if w in f[0]), len(_WHERE_IT_STANDS)))
+    return (" ".join(words) if len(found) > 1 else ""), value
 
 
 def subject_facts(calls: list[GoldCall]) -> dict[str, str]:
     """What a workflow's message may say of the record it is about, read, never stated:
-    an event's start (`its date`), an order's status (`its status`); fact -> how a request
-    asks for it."""
+    an event's start (`its date`), an order's status (`its status`; `its fulfillment
+    status` where it has a payment status too: review 127 read "its status" of an ecwid
+    order as either); fact -> how a request asks for it."""
     item = followed(calls)
-    facts = {start_of(item): "its date", status_of(item): "its status"}
+    field, status = _status(item)
+    facts = {start_of(item): "its date", status: f"its {field or 'status'}"}
     return {fact: said for fact, said in facts.items() if fact}
 
 

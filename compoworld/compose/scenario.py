@@ -48,6 +48,7 @@ from compoworld.compose.references import (
     is_sender,
     item_head,
     names,
+    over,
     own_words,
     role_of_field,
     say,
@@ -186,7 +187,7 @@ class _Scenario(_Goal):
     def situation(self, subject: str) -> str:
         """`We're onboarding Ana Ruiz (a customer in Billbee).`: why the user asks, with the
         record the workflow is about named once in full."""
-        return situation(self.pattern, subject, self.rng)
+        return situation(self.pattern, subject, self.rng, past=over(self.calls))
 
     def subject(self) -> str:
         """The record the workflow is about, in full: `Ana Ruiz (a customer in Billbee)` when

@@ -25,7 +25,10 @@ SITUATIONS = {
     "order": ("A customer wants news of {s}.", "I have a question about {s}."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
-    "event": ("I'm organising {s}.", "{s} is on my list today."),
+    "event": ("I'm organising {s}.", "{s} is coming up."),
+    # an event that is over: what is done about it now ("on my list today" of a meeting
+    # two weeks gone: review 127)
+    "event_past": ("I'm following up on {s}.", "We recently had {s}."),
     "copy": ("I keep two calendars, and {s} is only in one of them.",
              "{s} is missing from our other calendar."),
     "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
@@ -63,13 +66,15 @@ SITUATION_OF = {
 }
 
 
-def situation(pattern: Pattern, subject: str, rng: random.Random) -> str:
+def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool = False
+              ) -> str:
     """The opening sentence of `pattern`'s request about `subject`: by the pattern (else
-    `look` for a lookup, a plain one for the rest), never starting with a subject that must
-    keep its lower case (`ann@x.org (a customer in Shop)`)."""
+    `look` for a lookup, a plain one for the rest), as it is said of a `past` event where
+    that differs, never starting with a subject that must keep its lower case (`ann@x.org
+    (a customer in Shop)`)."""
     kind = SITUATION_OF.get(pattern.name) or (
         "look" if all(s.effects == ("read",) for s in pattern.steps) else "")
-    forms = SITUATIONS[kind]
+    forms = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
     if subject[:1].islower() and not subject.startswith("the "):
         forms = tuple(f for f in forms if not f.startswith("{s}"))
     return rng.choice(forms).format(s=subject)

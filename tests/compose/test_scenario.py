@@ -61,8 +61,9 @@ def test_write_workflows_open_with_their_situation_and_ask_for_outcomes(patterne
     for task, text in said:
         kind = SITUATION_OF.get(task.pattern, "look")
         first = text.split(". ")[0]
+        forms = SITUATIONS[kind] + SITUATIONS.get(f"{kind}_past", ())
         assert any(re.fullmatch(re.escape(t.rstrip(".")).replace(r"\{s\}", ".+"), first,
-                                re.IGNORECASE) for t in SITUATIONS[kind]), text
+                                re.IGNORECASE) for t in forms), text
         assert BY_NAME[task.pattern].purpose not in text, text  # no stock purpose line
         assert " set to " not in text, text  # no `amount set to the amount of ...`
         assert not _PROCEDURE.search(text), text
@@ -268,3 +269,16 @@ def test_a_copied_event_keeps_its_title_and_time():
         assert text.count("Annual budget review") == 1, text
         assert "at the same time under its own title" in text, text
         assert event["start_time"] not in text, text
+
+
+def test_an_event_that_is_over_is_followed_up_not_organised():
+    """"I'm organising" or "coming up" of a meeting two weeks gone contradicts the world's
+    now (review 127): an event that is over opens with a follow-up."""
+    from compoworld.compose.situations import situation
+
+    pattern = BY_NAME["attendee_message"]
+    for seed in range(6):
+        past = situation(pattern, '"Budget review"', random.Random(seed), past=True)
+        ahead = situation(pattern, '"Budget review"', random.Random(seed))
+        assert past in [f.format(s='"Budget review"') for f in SITUATIONS["event_past"]]
+        assert ahead in [f.format(s='"Budget review"') for f in SITUATIONS["event"]]

@@ -203,6 +203,15 @@ def test_an_update_says_where_the_order_stands_and_the_request_asks_for_it():
 
     assert status_of({"id": 1, "status": "shipped"}) == "shipped"
     assert status_of({"state": "awaiting_payment"}) == "" and status_of({"status": 3}) == ""
+    both = {"paymentStatus": "paid", "fulfillmentStatus": "shipped", "email": "a@b.io"}
+    assert status_of(both) == "shipped"  # where it is on its way, said by its name:
+    read = GoldCall(tool="shop__list_orders", service="shop", effect="read", arguments={},
+                    bindings={}, result={"orders": [both]})
+    sent = GoldCall(tool="sms__send", service="sms", effect="action", arguments={"to": "a"},
+                    bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                            field="orders[].email", path="orders[0].email")},
+                    result={})
+    assert subject_facts([read, sent]) == {"shipped": "its fulfillment status"}
     order = {"orders": [{"title": "Board Game", "status": "pending", "email": "a@b.io"},
                         {"title": "Lamp", "status": "shipped", "email": "c@d.io",
                          "deliver_on": "2026-12-09"}]}
