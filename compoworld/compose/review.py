@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 
+from compoworld.compose.naming import app_name
+
 ARGUMENTS_CUT = 400
 RESULT_CUT = 600
 DESCRIPTION_CUT = 300
@@ -36,7 +38,10 @@ def render_task(number: int, task: dict[str, Any], services: dict[str, dict[str,
     lines = [f"## Task {number}", "", "Services:"]
     for name in task["services"]:
         info = services.get(name, {})
-        lines.append(f"- {info.get('title') or name} ({info.get('domain') or 'unknown'}): "
+        title = info.get("title") or name
+        app = app_name(name, title)  # as the request names it ("Codat Accounting")
+        label = title if app == title else f"{app} ({title})"
+        lines.append(f"- {label} ({info.get('domain') or 'unknown'}): "
                      f"{_cut(info.get('description') or '', DESCRIPTION_CUT)}")
     lines += ["", "Request:", "", "> " + task["instruction"].replace("\n", "\n> "), "",
               "Gold calls:"]
