@@ -83,19 +83,25 @@ def _object_props(schema: Any) -> dict[str, Any]:
 
 _RECORD_KEYS = ("data", "result", "item", "record", "entity", "object", "payload",
                 "response")
+# What an envelope may hold beside its record: notes on the call, never the record's own
+# (Square's `{"customer": {...}, "errors": [...]}`)
+_ENVELOPE_NOTES = frozenset({"errors", "error", "warnings", "messages", "meta", "links",
+                             "_links", "metadata"})
 
 
 def unwrap_record(returns: Any, resource: str) -> Any:
     """The record inside an envelope, else `returns` itself: the envelope is how the record
     is returned, not the record. An envelope is one object property (`{"Bridge": {...}}`),
     or a `data`/`result`/<resource> object beside scalar metadata (Apideck's
-    `{"status_code", "status", "data": {...}}`)."""
+    `{"status_code", "status", "data": {...}}`) or notes on the call (Square's
+    `{"customer": {...}, "errors": [...]}`)."""
     props = _object_props(returns)
     own = snake_case(singularize(resource))
     for name, inner in props.items():
         key = snake_case(name)
         if (key in _RECORD_KEYS or key == own) and len(_object_props(inner)) >= 2 and all(
-                isinstance(s, dict) and s.get("type") in _SCALARS
+                (isinstance(s, dict) and s.get("type") in _SCALARS)
+                or snake_case(other) in _ENVELOPE_NOTES
                 for other, s in props.items() if other != name):
             return inner
     if len(props) != 1:

@@ -243,3 +243,20 @@ def test_name_clashes_never_overwrite() -> None:
     props = load_openapi(document, "clash").tools[0].parameters["properties"]
     assert props == {"x": {"type": "integer"}, "body_x": {"type": "string"},
                      "body_body_x": {"type": "boolean"}}
+
+
+def test_a_record_in_an_envelope_with_its_errors_is_the_record():
+    """Square answers `{"customer": {...}, "errors": [...]}`: the customers' record schema
+    is the customer, not the envelope (which made every Square create store `{"id"}`
+    alone, and 577 walks of a default run fail their checks)."""
+    from compoworld.specs.resources import unwrap_record
+
+    customer = {"type": "object", "properties": {
+        "id": {"type": "string"}, "given_name": {"type": "string"},
+        "email_address": {"type": "string"}}}
+    errors = {"type": "array", "items": {"type": "object", "properties": {
+        "code": {"type": "string"}, "detail": {"type": "string"}}}}
+    returns = {"type": "object", "properties": {"customer": customer, "errors": errors}}
+    assert unwrap_record(returns, "customers") is customer
+    listed = {"type": "object", "properties": {"customer": customer, "cards": errors}}
+    assert unwrap_record(listed, "customers") is listed  # (an array of its own: no envelope)
