@@ -142,7 +142,8 @@ def compose_task(
     instruction = None
     if plan and style == "goal":  # a workflow's request; goal.py's writer maps fields one by
         instruction = write_scenario(  # one, which no person asks for, so it only says the
-            walk.calls, walk.answer, titles, rng, plan, resources=resources)  # mid-read chains
+            walk.calls, walk.answer, titles, rng, plan, resources=resources,  # mid-read
+            domains={name: library.infos[name].domain for name in services})  # chains
         if instruction is None and not reads_midway(walk.calls):
             return Rejected("no request a person would make says this chain")
     if instruction is None:

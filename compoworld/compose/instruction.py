@@ -115,6 +115,7 @@ def write_instruction(
     resources: Mapping[str, str | None] | None = None,
     gist: str = "",
     pattern: Pattern | None = None,
+    domains: Mapping[str, str | None] | None = None,
 ) -> str:
     """The user turn asking for the gold chain `calls` and for the `answer` values.
 
@@ -135,7 +136,8 @@ def write_instruction(
         raise ValueError("an instruction needs at least one gold call")
     if style == "goal":
         if pattern is not None:
-            text = write_scenario(calls, answer, titles, rng, pattern, resources=resources)
+            text = write_scenario(calls, answer, titles, rng, pattern, resources=resources,
+                                  domains=domains)
             if text is not None:
                 return text
         return write_goal(calls, answer, titles, rng, resources=resources, purpose=purpose,

@@ -53,7 +53,7 @@ from compoworld.compose.references import (
     role_of_field,
     say,
 )
-from compoworld.compose.situations import situation
+from compoworld.compose.situations import situation, why_add
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 from compoworld.world.fieldsources import NAME_TYPES
@@ -112,13 +112,15 @@ _IMPLIED = frozenset({"name", "email address", "phone number"})
 def write_scenario(
     calls: list[GoldCall], answer: list[AnswerItem], titles: Mapping[str, str],
     rng: random.Random, pattern: Pattern, *, resources: Mapping[str, str | None] | None = None,
+    domains: Mapping[str, str | None] | None = None,
 ) -> str | None:
     """The request for a patterned chain, or None when its shape is not one this writer
     says (see the module doc)."""
     writes = [i for i, c in enumerate(calls) if c.effect != "read"]
     steps = list(pattern.steps[1:])
     if len(answer) == 1 and not writes and len(calls) == len(pattern.steps) == 2:
-        return _Scenario(calls, titles, rng, resources or {}, pattern).lookup(answer[0])
+        return _Scenario(calls, titles, rng, resources or {}, pattern,
+                         domains).lookup(answer[0])
     # a second read the workflow needs (the customer behind a ticket) is said as a find
     found = reads_midway(calls)
     if found and not (calls[1].effect == "read" and not reads_midway(calls[1:])
@@ -128,7 +130,7 @@ def write_scenario(
     if answer or not writes or len(writes) != len(acts) or calls[0].effect != "read" \
             or any(s.effects == ("update",) for s in acts):
         return None
-    writer = _Scenario(calls, titles, rng, resources or {}, pattern)
+    writer = _Scenario(calls, titles, rng, resources or {}, pattern, domains)
     return writer.text(writes, acts, found=found)
 
 
@@ -149,9 +151,11 @@ def _lookup(calls: list[GoldCall], step: int) -> bool:
 
 class _Scenario(_Goal):
     def __init__(self, calls: list[GoldCall], titles: Mapping[str, str], rng: random.Random,
-                 resources: Mapping[str, str | None], pattern: Pattern) -> None:
+                 resources: Mapping[str, str | None], pattern: Pattern,
+                 domains: Mapping[str, str | None] | None = None) -> None:
         super().__init__(calls, titles, rng, resources, pattern.gist)
         self.pattern = pattern
+        self.domains = domains or {}
         entity = pattern.steps[0].entity
         self.it, self.them, self.its = _pronouns(entity)
         self.item = self._subject_item()
@@ -368,7 +372,9 @@ class _Scenario(_Goal):
                 details += f" {self.gist or 'about it'}" + names(own_words(call), self.calls)
             else:
                 details += ", with a short note of your own about it"
-        return f"{text}{facts}{details}"
+        why = why_add(self.title(call.service), self.domains.get(call.service), self.rng) \
+            if kind.entity in _PEOPLE | {"org"} and forms is _ACTS.get(kind.entity) else ""
+        return f"{text}{facts}{details}" + (f" {why}" if why else "")
 
     def _from_made(self, made: list[tuple[str, Binding]], noun: str) -> list[str]:
         """`the name and total of the new order`: values of a record an earlier act made."""

@@ -78,3 +78,38 @@ def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool 
     if subject[:1].islower() and not subject.startswith("the "):
         forms = tuple(f for f in forms if not f.startswith("{s}"))
     return rng.choice(forms).format(s=subject)
+
+
+# Why a person or a company goes into an app of a kind, said after the act ("add them as a
+# customer in Codat Accounting so we can invoice them"): a reviewer asked why a new
+# customer of the books also needs one in a booking system (review 126). By the words of
+# the app's name first, then its corpus category; None where neither says.
+_WHY_BY_WORDS = (
+    (("accounting", "books", "billing", "invoice", "invoicing", "ledger"),
+     ("so we can invoice them", "so we can bill them")),
+    (("crm", "sales", "salesloft", "pipedrive", "hubspot"),
+     ("so sales can follow up with them",)),
+    (("booking", "sched", "onsched", "appointment", "calendar"),
+     ("so they can book time with us", "so they can book appointments with us")),
+    (("shop", "store", "commerce", "billbee", "orders"),
+     ("so their orders are filed under them", "so we can handle their orders")),
+)
+_WHY_BY_DOMAIN = {
+    "financial": ("so we can invoice them",),
+    "payment": ("so we can take payments from them",),
+    "ecommerce": ("so we can handle their orders",),
+    "customer_relation": ("so sales can follow up with them",),
+    "marketing": ("so they hear from us",),
+    "support": ("so we can help them when they write in",),
+}
+
+
+def why_add(app: str, domain: str | None, rng: random.Random) -> str:
+    """`so we can invoice them`: why a person or company is added to `app` (of corpus
+    category `domain`); "" where nothing says."""
+    lowered = app.lower()
+    for words, reasons in _WHY_BY_WORDS:
+        if any(word in lowered for word in words):
+            return rng.choice(reasons)
+    reasons = _WHY_BY_DOMAIN.get(domain or "")
+    return rng.choice(reasons) if reasons else ""

@@ -692,15 +692,15 @@ def _one_money(hidden: list[Binding]) -> bool:
 def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
     """Whether a workflow's write sets an optional parameter anyway: a message's text
     (`body`; the agent writes it, even where the API would send it empty), an event's
-    start (nobody books a meeting for no time)."""
+    start and end (nobody books a meeting for no time)."""
     if node.effect == "read":
         return False
     entity, words = tool_entity(node), split_words(param)
     if entity == "message" and kind == "text":
         return bool(words) and words[-1] in _SAYING
-    if entity == "event" and kind in ("date", "datetime"):
-        role = role_of(param, kind, node.resource)
-        return role is not None and role.meaning == "start"
+    if entity == "event" and kind in ("date", "datetime"):  # and how long it lasts (no
+        role = role_of(param, kind, node.resource)  # bare booking: reviews 126, 127)
+        return role is not None and role.meaning in ("start", "end")
     return False
 
 

@@ -184,7 +184,8 @@ def test_adding_a_person_lists_none_of_their_details():
         text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_to_contact"],
                               resources=resources)
         assert text is not None
-        assert re.search(r"(add|set) them (up )?as a contact in CRM\.", text), text
+        assert re.search(r"(add|set) them (up )?as a contact in CRM so sales can follow up "
+                         r"with them\.", text), text  # (and why: it is a CRM)
         for listed in ("contact details", "email address", "their name", "CRM with"):
             assert listed not in text, text
         assert "Ann Lee" not in text and "ann.lee@example.org" not in text, text
@@ -282,3 +283,15 @@ def test_an_event_that_is_over_is_followed_up_not_organised():
         ahead = situation(pattern, '"Budget review"', random.Random(seed))
         assert past in [f.format(s='"Budget review"') for f in SITUATIONS["event_past"]]
         assert ahead in [f.format(s='"Budget review"') for f in SITUATIONS["event"]]
+
+
+def test_why_a_person_is_added_follows_from_the_app():
+    """The books invoice them, a booking app lets them book; an app that says nothing of
+    what it is for gets no made-up reason."""
+    from compoworld.compose.situations import why_add
+
+    rng = random.Random(0)
+    assert why_add("Codat Accounting", "financial", rng).startswith("so we can")
+    assert "book" in why_add("OnSched Consumer", "collaboration", rng)
+    assert why_add("Paylocity", "payment", rng) == "so we can take payments from them"
+    assert why_add("Learnifier", "education", rng) == ""
