@@ -19,6 +19,7 @@ Phrasing varies with the rng; the same rng state gives the same text.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -119,6 +120,23 @@ def _timed(when: str, value: Any) -> str:
     if not spoken:
         return f"{when} {quote(value)}"
     return {"starting": "on", "ending": "until"}.get(when, f"{when} on") + f" {spoken}"
+
+
+_SPOKEN = re.compile(r"(on|until) (.+) at (\d{2}:\d{2})((?: UTC)?)")
+
+
+def _one_span(places: list[str]) -> list[str]:
+    """`on Monday, March 10, 2025 from 12:30 to 13:30 UTC`: a start and an end of one day
+    said as one span (not `until ... 13:30 UTC on ... 12:30 UTC`); a start before its end."""
+    starts = [p for p in places if p.startswith("on ")]
+    ends = [p for p in places if p.startswith("until ")]
+    if len(starts) == 1 and len(ends) == 1:
+        start, end = _SPOKEN.fullmatch(starts[0]), _SPOKEN.fullmatch(ends[0])
+        rest = [p for p in places if p not in (starts[0], ends[0])]
+        if start and end and start[2] == end[2] and start[4] == end[4]:
+            return [f"on {start[2]} from {start[3]} to {end[3]}{end[4]}", *rest]
+        return [starts[0], ends[0], *rest]
+    return places
 
 
 class _Goal(Carried):
@@ -281,8 +299,8 @@ class _Goal(Carried):
                 parts.append(_timed(_WHEN[words.split()[0]], value))  # `starting "..."`
             else:
                 parts.append(f"{words} {quote(value)}")
-        places = [p for p in parts if p.startswith(_PLACES)]
-        parts = [p for p in parts if p not in places]
+        places = _one_span([p for p in parts if p.startswith(_PLACES)])
+        parts = [p for p in parts if not p.startswith(_PLACES)]
         text = "".join(f" {p}" for p in places)
         text += f" with {join_words(parts, self.rng)}" if parts else ""
         if said is not None:

@@ -163,7 +163,14 @@ def stated(value: Any, text: str) -> bool:
     date or time as a person says it (`spoken_time`). The verifier and the paraphrase
     check use this, so a request may say "on Wednesday, March 12, 2025 at 12:30 UTC"."""
     spoken = spoken_time(value)
-    return render_value(value) in text or bool(spoken and spoken in text)
+    if render_value(value) in text or bool(spoken and spoken in text):
+        return True
+    day, _, clock = spoken.partition(" at ")  # a span of one day: `on ... from 12:30 to
+    if not clock.endswith(" UTC"):  # 13:30 UTC` states its start and its end
+        return False
+    hour = re.escape(clock.removesuffix(" UTC"))
+    return bool(re.search(rf"{re.escape(day)} from ({hour} to \d\d:\d\d|\d\d:\d\d to "
+                          rf"{hour}) UTC", text))
 
 
 def quote(value: Any) -> str:

@@ -112,9 +112,16 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
     stated += [b.selector.value for c in calls for b in c.bindings.values()
                if b.selector is not None and isinstance(b.selector.value, str)]
     read = list(subject_facts(calls))  # the event's day, the order's status
-    return [v for v in dict.fromkeys(stated + read) if len(v) >= 3 and (
+    found = [v for v in dict.fromkeys(stated + read) if len(v) >= 3 and (
         (any(c.isalpha() for c in v) and any(f'"{v}"' in text for text in own))
         or ((bool(day_forms(v)) or v in read) and any(fact_in_text(v, text) for text in own)))]
+    out, days = [], set()  # a meeting's start and end of one day: one day to name
+    for value in found:
+        if day_forms(value) and value[:10] in days:
+            continue
+        days.update([value[:10]] if day_forms(value) else [])
+        out.append(value)
+    return out
 
 
 def is_sender(param: str, kind: str) -> bool:

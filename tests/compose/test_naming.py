@@ -43,3 +43,14 @@ def test_a_visible_time_is_stated_verbatim_or_as_said():
     assert not stated("2025-03-12T12:30:00Z", "on Wednesday, March 12, 2025.")
     assert not stated("2025-03-12T12:30:00Z", "on Thursday, March 13, 2025 at 12:30 UTC.")
     assert stated("Ann Lee", "for Ann Lee") and not stated("Ann Lee", "for ann lee")
+
+
+def test_a_span_of_one_day_states_its_start_and_its_end():
+    """`on Tuesday, February 25, 2025 from 17:30 to 18:15 UTC` states both times (the
+    verifier's `visible_stated`), and no time between them."""
+    from compoworld.compose.naming import stated
+
+    text = "Book it on Tuesday, February 25, 2025 from 17:30 to 18:15 UTC."
+    assert stated("2025-02-25T17:30:00Z", text) and stated("2025-02-25T18:15:00Z", text)
+    assert not stated("2025-02-25T17:45:00Z", text)
+    assert not stated("2025-02-26T18:15:00Z", text)

@@ -295,3 +295,23 @@ def test_why_a_person_is_added_follows_from_the_app():
     assert "book" in why_add("OnSched Consumer", "collaboration", rng)
     assert why_add("Paylocity", "payment", rng) == "so we can take payments from them"
     assert why_add("Learnifier", "education", rng) == ""
+
+
+def test_a_meeting_booked_for_an_hour_is_said_as_one_span_and_its_day_named_once():
+    """`on Monday, March 10, 2025 from 12:30 to 13:30 UTC`, not `until ... 13:30 UTC on ...
+    12:30 UTC`; an invitation's check names that day once."""
+    from compoworld.compose.goal import _one_span
+    from compoworld.compose.references import mentioned
+
+    assert _one_span(["until Monday, March 10, 2025 at 13:30 UTC",
+                      "on Monday, March 10, 2025 at 12:30 UTC"]) == [
+        "on Monday, March 10, 2025 from 12:30 to 13:30 UTC"]
+    assert _one_span(["until Tuesday, March 11, 2025 at 09:00 UTC",
+                      "on Monday, March 10, 2025 at 12:30 UTC"]) == [
+        "on Monday, March 10, 2025 at 12:30 UTC", "until Tuesday, March 11, 2025 at 09:00 UTC"]
+    booked = GoldCall(tool="cal__create_event", service="cal", effect="create",
+                      arguments={"start": "2025-03-10T12:30:00Z", "end": "2025-03-10T13:30:00Z"},
+                      bindings={"start": Binding(kind="visible", type="datetime"),
+                                "end": Binding(kind="visible", type="datetime")}, result={})
+    assert mentioned(["Could you join us on March 10, 2025 at 12:30 UTC?"], [booked]) == [
+        "2025-03-10T12:30:00Z"]
