@@ -26,7 +26,7 @@ from compoworld.compose.instruction import (
 )
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import Pattern
-from compoworld.compose.records import GoldCall, Selector, Task
+from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
 from compoworld.compose.references import followed, item_head, over, status_of
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
@@ -158,6 +158,8 @@ def compose_task(
         return Rejected("an update on an order with no status to give says nothing")
     if plan and "reminding" in plan.gist.split() and over(walk.calls):
         return Rejected("a reminder of an event that is over")
+    if any(_echoed(walk.calls, item) for item in walk.answer):
+        return Rejected("the answer is a value its read was looked up by")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
         return Rejected("the answer is a fact of the subject the first read already found")
     visible = visible_values(walk.calls, walk.answer)
@@ -188,6 +190,14 @@ def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a workflow's message is an update on an order that has no status to give
     ("A quick note about your order." tells the customer nothing: review 125)."""
     return "order" in plan.gist.split() and not status_of(followed(calls))
+
+
+def _echoed(calls: list[GoldCall], item: AnswerItem) -> bool:
+    """Whether an answer is a value the call it is read from was given ("the shared with
+    of the file whose shared with email is farid@..." is farid@...): no finding, and an
+    agent that read everything passes it without knowing which one was meant."""
+    given = calls[item.step].arguments.values() if 0 <= item.step < len(calls) else ()
+    return any(json_text(value) == json_text(item.value) for value in given)
 
 
 def _known(calls: list[GoldCall], head: str | None, value: Any) -> bool:

@@ -21,7 +21,8 @@ from compoworld.reward.rubric import value_in_text
 MAX_ITEMS = 20  # list items looked at per list
 # Sibling fields that name an item, best first (by semantic type, then by field name).
 # What names one item of a list in words: a URL or a city is no name of a record.
-NAMING_TYPES = ("person_name", "title", "email", "company", "username", "filename", "phone")
+# (no phone: "the company in Avaza whose phone is ..." is nobody's way to name one, review 126)
+NAMING_TYPES = ("person_name", "title", "email", "company", "username", "filename")
 NAMING_FIELDS = ("name", "title", "display_name", "full_name", "subject", "label", "email")
 
 
@@ -101,7 +102,7 @@ def _selector(
     ranked = sorted(
         (key for key, value in element.items()  # (nobody knows a company by its fax)
          if key != own and isinstance(value, str) and len(value.strip()) >= 3
-         and "fax" not in split_words(key)),
+         and not {"fax", "phone", "mobile", "tel"} & set(split_words(key))),
         key=lambda k: (_rank(types.get(k, ""), NAMING_TYPES),
                        _rank(k.lower(), NAMING_FIELDS), k),
     )

@@ -150,11 +150,15 @@ def test_mentions(text: str, value: Any, expected: bool) -> None:
     assert mentions(text, value) is expected
 
 
-def test_nobody_names_a_company_by_its_fax() -> None:
-    """A company whose only unique text is its fax is not selected by it; its phone is."""
+def test_nobody_names_a_company_by_its_fax_or_phone() -> None:
+    """A company whose only unique text is its fax or phone is not selected by either
+    ("the company whose phone is ..." is nobody's way to name one: review 126)."""
     items = [{"id": f"c{i}", "name": "Acme", "fax": f"+1415555012{i}", "phone": f"+1212555010{i}"}
              for i in range(3)]
     found = find_values({"data": items}, {"data[].id": "crm.companies.id",
                                           "data[].fax": "phone", "data[].phone": "phone"})
-    selectors = {item.selector.field for item in found if item.selector is not None}
-    assert selectors == {"phone"}
+    assert all(item.selector is None for item in found)
+    named = [dict(item, name=f"Acme {i}") for i, item in enumerate(items)]
+    found = find_values({"data": named}, {"data[].id": "crm.companies.id",
+                                          "data[].fax": "phone", "data[].phone": "phone"})
+    assert {item.selector.field for item in found if item.selector is not None} == {"name"}
