@@ -359,8 +359,9 @@ class _Scenario(_Goal):
         facts = " with " + join_words(parts, self.rng) if parts else ""
         facts = facts.replace(" with the same time", " at the same time").replace(
             " and the same time", ", at the same time")
-        if titled:
-            facts += " under its own title"
+        if titled and kind.entity not in _PEOPLE | {"org"}:  # (a company keeps its name
+            facts += " under its own title"  # unsaid: "add it as a company under its own
+            # title" is no request; review of this stop's run)
         details = self.details(rest, noun)
         if details.startswith(" on ") and facts:  # `book them in on Monday ... with their
             when, _, more = details.partition(" with ")  # email address`: the time first

@@ -315,3 +315,30 @@ def test_a_meeting_booked_for_an_hour_is_said_as_one_span_and_its_day_named_once
                                 "end": Binding(kind="visible", type="datetime")}, result={})
     assert mentioned(["Could you join us on March 10, 2025 at 12:30 UTC?"], [booked]) == [
         "2025-03-10T12:30:00Z"]
+
+
+def test_a_company_added_elsewhere_keeps_its_name_unsaid():
+    """A company copied into the books under the name the request named it by: "add it as
+    a supplier", never "under its own title" (said of an event's copy)."""
+    select = Selector(field="name", value="Hooli")
+    calls = [
+        GoldCall(tool="shop__list_partners", service="shop", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "p1", "name": "Hooli",
+                                                "phone": "+14155550123"},
+                                               {"id": "p2", "name": "Acme",
+                                                "phone": "+14155550999"}]}),
+        GoldCall(tool="books__create_supplier", service="books", effect="create",
+                 arguments={"name": "Hooli", "phone": "+14155550123"},
+                 bindings={"name": Binding(kind="visible", type="company"),
+                           "phone": Binding(kind="hidden", type="phone", step=0,
+                                            field="data[].phone", path="data[0].phone",
+                                            selector=select)},
+                 result={"id": "sup_1"}),
+    ]
+    resources = {"shop__list_partners": "partners", "books__create_supplier": "suppliers"}
+    for seed in range(6):
+        text = write_scenario(calls, [], {"shop": "Shop", "books": "Books"},
+                              random.Random(seed), BY_NAME["company_account"],
+                              resources=resources)
+        assert text is not None
+        assert "own title" not in text and "Hooli" in text, text
