@@ -110,9 +110,10 @@ def seed_state(
     anchors: dict[str, list[dict[str, Any]]] = {}
     shapes = _param_shapes(spec)
     for collection, schema in spec.resources.items():
+        companies = sample_weighted(rng, pool.companies, count)
         casts = {
-            "person": sample_weighted(rng, pool.people, count),
-            "company": sample_weighted(rng, pool.companies, count),
+            "person": _working_at(companies, sample_weighted(rng, pool.people, count), pool),
+            "company": companies,
             "place": sample_weighted(rng, pool.places, count),
             "product": sample_weighted(rng, pool.products, count),
         }
@@ -134,8 +135,8 @@ def seed_state(
             if shape is not None:
                 value = _shaped_id(shape, state.next_ids[collection], rng, values)
             elif meaningful:  # a `zip` or `code` id: the record's own value, from its anchor
-                value = plans[collection](rng, pool=pool, anchor=anchors[collection][index]
-                                          ).get(id_field)
+                value = plans[collection](rng, pool=pool,
+                                          anchor=dict(anchors[collection][index])).get(id_field)
             if value is None or value in values or isinstance(value, dict | list):
                 value = _id_value(text, state.next_ids[collection], id_schema, rng, values)
             values.append(value)
@@ -151,8 +152,11 @@ def seed_state(
         ]
         for index, record_id in enumerate(ids[own_type]):
             for _ in range(ATTEMPTS):
+                # (a copy: a draw takes its entities out of the anchor, and a retry or the
+                # id's draw before it would leave the record a random company, so two
+                # records of one list were one company: Avaza's "Aperture Science" twice)
                 record = plans[collection](rng, pool=pool, ids=ids,
-                                           anchor=anchors[collection][index])
+                                           anchor=dict(anchors[collection][index]))
                 record[id_field] = record_id
                 for key in twins:
                     if key in record:
@@ -163,6 +167,23 @@ def seed_state(
                 except Unprocessable:
                     continue
     return state
+
+
+def _working_at(companies: list[Company], people: list[Person], pool: Pool) -> list[Person]:
+    """The records' people, each one who works at the record's company where the pool has
+    one not cast yet: a company record's name comes from its person's employer once a
+    person field is drawn first, so a person cast apart from the company made two records
+    of one list the same company (Avaza's companies "Aperture Science" twice)."""
+    out: list[Person] = []
+    for company, person in zip(companies, people, strict=False):
+        if person.company == company and person not in out:
+            out.append(person)
+            continue
+        staff = [p for p in pool.people if p.company == company and p not in out]
+        free = staff or ([person] if person not in out else [
+            p for p in pool.people if p not in out])
+        out.append(free[0] if free else person)
+    return out + people[len(out):]
 
 
 def _meaningful_id(name: str, schema: Any, service: str) -> bool:

@@ -232,3 +232,23 @@ def test_digests_do_not_depend_on_the_process_hash_seed():
     assert len(outputs) == 1
     assert outputs.pop().split() == [seed_state(crm_spec(), 3, draw_pool(3)).digest(),
                                      seed_state(mail_spec(), 3, draw_pool(3)).digest()]
+
+
+def test_a_list_of_companies_names_each_company_once():
+    """A company record whose person is drawn before its name takes the person's employer:
+    each record's person works at the record's company, so no two companies of one list
+    share a name (Avaza listed "Aperture Science" twice, and a request could name neither)."""
+    spec = load_openapi(openapi("Books", {
+        "/companies": ({"id": S, "contact_email": {"type": "string", "format": "email"},
+                        "contact_name": S, "company_name": S, "phone": S},
+                       ["contact_email", "contact_name", "company_name"]),
+    }), "books.json")
+    for seed in range(8):
+        pool = draw_pool(seed)
+        state = seed_state(spec, seed, pool)
+        records = list(state.collections["companies"].values())
+        names = [r["company_name"] for r in records]
+        assert len(set(names)) == len(names) == 5, names
+        by_email = {p.email: p for p in pool.people}
+        for record in records:  # (and the contact works there)
+            assert by_email[record["contact_email"]].company.name == record["company_name"]
