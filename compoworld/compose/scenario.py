@@ -373,7 +373,8 @@ class _Scenario(_Goal):
                 details += f" {self.gist or 'about it'}" + names(own_words(call), self.calls)
             else:
                 details += ", with a short note of your own about it"
-        why = why_add(self.title(call.service), self.domains.get(call.service), self.rng) \
+        why = why_add(self.title(call.service), self.domains.get(call.service), self.rng,
+                      noun) \
             if kind.entity in _PEOPLE | {"org"} and forms is _ACTS.get(kind.entity) else ""
         return f"{text}{facts}{details}" + (f" {why}" if why else "")
 
@@ -428,8 +429,8 @@ class _Scenario(_Goal):
             if is_entity_id(kind):
                 continue  # the record's own id: the act is on `them`, said already
             field = _field(source)
-            if kind in NAME_TYPES:
-                kinds["name"] = None
+            if kind in NAME_TYPES or (implied and kind == "company"):
+                kinds["name"] = None  # (a company's own name, added as a company: unsaid)
             elif kind == "email":
                 kinds["email address"] = None
             elif kind == "phone":

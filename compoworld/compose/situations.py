@@ -104,10 +104,17 @@ _WHY_BY_DOMAIN = {
 }
 
 
-def why_add(app: str, domain: str | None, rng: random.Random) -> str:
+_SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
+_WHY_SUPPLIER = ("so we can book their bills", "so we can pay their invoices")
+
+
+def why_add(app: str, domain: str | None, rng: random.Random, noun: str = "") -> str:
     """`so we can invoice them`: why a person or company is added to `app` (of corpus
-    category `domain`); "" where nothing says."""
+    category `domain`) as `noun` (a supplier bills us: "so we can pay their invoices");
+    "" where nothing says."""
     lowered = app.lower()
+    if set(noun.split()) & _SUPPLIERS:
+        return rng.choice(_WHY_SUPPLIER)
     for words, reasons in _WHY_BY_WORDS:
         if any(word in lowered for word in words):
             return rng.choice(reasons)

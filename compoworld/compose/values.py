@@ -115,6 +115,14 @@ def _selector(
                   if i != index and isinstance(e, dict)]
         if value not in others:
             return Selector(field=key, value=value)
+    # a company's name no other item shares names its own item: the company "Fabrikam" is
+    # the one named "Fabrikam" (with no phone to name it by, its name could go nowhere)
+    value = element.get(own)
+    if own and isinstance(value, str) and len(value.strip()) >= 3 and (
+            types.get(own) == "company") and value not in [
+            e.get(own) for i, e in enumerate(items[:MAX_ITEMS]) if i != index
+            and isinstance(e, dict)]:
+        return Selector(field=own, value=value)
     return None
 
 

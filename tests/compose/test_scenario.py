@@ -295,6 +295,7 @@ def test_why_a_person_is_added_follows_from_the_app():
     assert "book" in why_add("OnSched Consumer", "collaboration", rng)
     assert why_add("Paylocity", "payment", rng) == "so we can take payments from them"
     assert why_add("Learnifier", "education", rng) == ""
+    assert "pay" in why_add("Big Red Cloud", "financial", rng, "supplier")  # (it bills us)
 
 
 def test_a_meeting_booked_for_an_hour_is_said_as_one_span_and_its_day_named_once():

@@ -162,3 +162,15 @@ def test_nobody_names_a_company_by_its_fax_or_phone() -> None:
     found = find_values({"data": named}, {"data[].id": "crm.companies.id",
                                           "data[].fax": "phone", "data[].phone": "phone"})
     assert {item.selector.field for item in found if item.selector is not None} == {"name"}
+
+
+def test_a_name_no_other_item_shares_names_its_own_item() -> None:
+    """A company with no other field to name it by is the one named so: its name can be
+    carried ("Fabrikam (a partner in Billingo)"), while a shared name names nothing."""
+    items = [{"id": f"c{i}", "name": name, "phone": f"+1212555010{i}"}
+             for i, name in enumerate(["Fabrikam", "Hooli", "Hooli"])]
+    found = find_values({"data": items}, {"data[].id": "crm.companies.id",
+                                          "data[].name": "company", "data[].phone": "phone"})
+    named = {f.path: f.selector for f in found if f.field == "data[].name"}
+    assert named["data[0].name"] == Selector(field="name", value="Fabrikam")
+    assert "data[1].name" not in named and "data[2].name" not in named
