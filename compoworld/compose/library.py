@@ -46,6 +46,19 @@ MAX_TEMPLATES = 4096
 _TEMPLATES: dict[tuple[str, int, str], Service] = {}
 
 
+def forget_world(seed: int) -> int:
+    """Drop every template of world `seed` from this process's `_TEMPLATES` (how many):
+    for a world no later work here walks, e.g. a finished compose shard's own. A template
+    holds its service's parsed spec and start state (~2 MB for a compose shard's services),
+    so keeping every shard's world until `MAX_TEMPLATES` grew a Dask worker by ~180 MB a
+    shard. Anything still using the world mounts its services again (the same start state:
+    a template is a pure function of its spec and seed)."""
+    keys = [key for key in _TEMPLATES if key[1] == seed]
+    for key in keys:
+        _TEMPLATES.pop(key, None)
+    return len(keys)
+
+
 @dataclass(frozen=True, slots=True)
 class ServiceInfo:
     """What distractor choice and instructions need to know about a service."""

@@ -25,7 +25,7 @@ import orjson
 from compoworld.compose.build import Paraphrase, Rejected, compose_task
 from compoworld.compose.instruction import INSTRUCTION_STYLES, resolve_style
 from compoworld.compose.judge import DEFAULT_THRESHOLD, Judgement, judge_task, keep
-from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.library import ServiceLibrary, forget_world
 from compoworld.compose.paraphrase import paraphrase_instruction
 from compoworld.compose.patterns import feasible, patterns_from
 from compoworld.compose.records import Task
@@ -297,7 +297,17 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
         walks.append({"walk": made.index, "shard": shard.index, "start_tool": made.start,
                       "task_id": made.task.task_id if made.task else None,
                       "outcome": made.outcome, "seconds": round(seconds, 5)})
+    if not world_shared(shard):  # no other shard walks this world: its templates go now
+        forget_world(world_seed)
     return {"tasks": tasks, "walks": walks}
+
+
+def world_shared(shard: Shard) -> bool:
+    """Whether another shard of the compose plan walks `shard`'s world (shard `i` composes
+    in world `i % worlds`): only then may a later shard in this process reuse its mounted
+    services. By default each shard is a world of its own (`DEFAULT_WORLDS`)."""
+    worlds = shard.params.get("worlds", 1)
+    return shard.index >= worlds or shard.index + worlds < shard.count
 
 
 def task_row(

@@ -114,21 +114,20 @@ class WalkConfig:
 
 
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
-# Per graph (by identity), what walks look up again and again: `_per_graph`.
-_BUSINESS: dict[int, tuple[DependencyGraph, dict[str, float]]] = {}  # service -> share
-_TAKERS: dict[int, tuple[DependencyGraph, dict[tuple, bool]]] = {}  # value, step -> taken
-_LISTERS: dict[int, tuple[DependencyGraph, dict[str, list[ToolNode]]]] = {}  # service -> reads
-_LISTED: dict[int, tuple[DependencyGraph, dict[tuple, list[str]]]] = {}  # service, id -> lists
+# Per graph, what walks look up again and again (`_per_graph`: kept in `graph.memo`, so a
+# shard's tables go with its library's graph instead of piling up in the worker process).
+_BUSINESS = "business"  # service -> share
+_TAKERS = "takers"  # value, step -> taken
+_LISTERS = "listers"  # service -> reads
+_LISTED = "listed"  # service, id -> lists
 
 
-def _per_graph(table: dict[int, tuple[DependencyGraph, Any]], graph: DependencyGraph,
-               make: Callable[[], Any]) -> Any:
-    """`table`'s entry for `graph`, made by `make` the first time (an id reused by a later
-    graph is not taken for the earlier one's)."""
-    cached = table.get(id(graph))
-    if cached is None or cached[0] is not graph:
-        cached = table[id(graph)] = (graph, make())
-    return cached[1]
+def _per_graph(table: str, graph: DependencyGraph, make: Callable[[], Any]) -> Any:
+    """`graph`'s table `table`, made by `make` the first time."""
+    found = graph.memo.get(table)
+    if found is None:
+        found = graph.memo[table] = make()
+    return found
 
 
 @dataclass(slots=True)

@@ -88,6 +88,9 @@ class DependencyGraph:
     # linked_consumers' answers: walks ask the same few thousand links again and again
     _linked: dict[tuple[str, str, str, float], list[tuple[str, str]]] = field(
         default_factory=dict, repr=False, compare=False)
+    # what code walking the graph derives from it (compose/walk.py `_per_graph`), by table:
+    # kept here so it dies with the graph (a module table keyed by graph kept every graph)
+    memo: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, tools: Iterable[ToolNode]) -> DependencyGraph:

@@ -87,3 +87,41 @@ def test_later_shards_walk_only_from_the_start_tools_that_verified(graph):
     assert [shard_quota(480, s.index, s.count) for s in focused] == [40, 40]
     assert {s.input_hash for s in focused}.isdisjoint(s.input_hash for s in rest)
     assert focus(rest, [], seed=0) == rest  # nothing verified yet: every start tool
+
+
+def test_a_shard_s_world_is_shared_only_when_another_shard_of_the_plan_walks_it(graph):
+    from compoworld.compose.stage import world_shared
+
+    assert not any(world_shared(s) for s in _plan(graph, tasks=160, per_shard=40, worlds=200))
+    assert all(world_shared(s) for s in _plan(graph, tasks=200, per_shard=50, worlds=2))
+    wave = top_up(graph, _plan(graph, tasks=160, per_shard=40, worlds=6), 40, tasks=160,
+                  seed=0, tasks_per_shard=40, params={"worlds": 6})
+    assert wave and not any(world_shared(s) for s in wave)  # top-ups walk fresh worlds
+
+
+def test_a_finished_shard_leaves_neither_its_world_nor_its_graph_behind():
+    """A worker runs many shards: each builds its own library, mounts services in a world
+    of its own, and must not keep them once it is done (Dask paused workers at ~9.5 GiB)."""
+    import gc
+
+    from compoworld.compose import library as library_module
+    from compoworld.compose.stage import candidates, order_starts, shard_world_seed
+    from compoworld.graph.depgraph import DependencyGraph
+
+    def graphs() -> int:
+        gc.collect()
+        return sum(type(item) is DependencyGraph for item in gc.get_objects())
+
+    before = graphs()
+    library = builtin_library()
+    starts = order_starts(start_tools(library.graph, patterned=True), 0)
+    world = shard_world_seed(0, 7)
+    for _ in candidates(library, starts, seed=0, shard=7, world_seed=world, quota=3,
+                        limit=200, patterned=True):
+        pass
+    assert any(key[1] == world for key in library_module._TEMPLATES)
+    assert library.graph.memo  # the walk's per-graph tables live on the graph
+    assert library_module.forget_world(world) > 0
+    assert not any(key[1] == world for key in library_module._TEMPLATES)
+    del library, starts
+    assert graphs() == before  # nothing module-level holds the shard's graph
