@@ -52,9 +52,9 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "your refund is on its way.",
         "we've issued your refund, and it is on its way to you.",
     ),
-    "letting them know we are looking into it": (
-        "thanks for getting in touch about {title}. We are looking into it.",
-        "we've received your ticket {title} and are looking into it now.",
+    "letting them know we are looking into it": (  # (no "ticket": the request never
+        "thanks for getting in touch about {title}. We are looking into it.",  # asks it)
+        "we're looking into {title} now and will get back to you soon.",
     ),
     "with their receipt": (
         "thank you for your payment. Here is your receipt.",

@@ -106,7 +106,7 @@ _TIME_WORDS = frozenset("start starts end ends begin finish".split())
 # asking a colleague to add a contact would
 _CONTACT_DETAILS = frozenset({"name", "email address", "phone number", "fax number", "address"})
 # what adding a person (or booking them in) takes of them without saying so
-_IMPLIED = frozenset({"name", "email address", "phone number"})
+_IMPLIED = frozenset({"name", "email address"})
 
 
 def write_scenario(
@@ -409,7 +409,8 @@ class _Scenario(_Goal):
         """Whether the act itself says which facts of a person it takes: nobody adding a
         customer or booking a meeting with one says "with their name and email address"
         (reviews 126, 127: 31 of 40 requests read as field lists), and any agent copies
-        the name, email and phone the person has (the checks ask no more than those)."""
+        their name and email. A phone is still said ("with their phone number"): reviews
+        128 and 129 failed 14 and 24 tasks whose checks wanted a phone nobody asked for."""
         return kind.entity in _PEOPLE | {"org"} or (
             kind.entity == "event" and self.them != "it")
 
@@ -419,7 +420,8 @@ class _Scenario(_Goal):
         and phone number`, `the same amount and currency`, `the same time`. Which field goes
         where is the agent's to work out; a field is named only where the subject has more
         than one of its kind (`its source amount`). Where the act `implied` them (adding a
-        person), their name, email and phone go unsaid; a fax or an address is still said."""
+        person), their name and email go unsaid; a phone, a fax or an address is still
+        said."""
         kinds: dict[str, None] = {}
         money: list[str] = []
         times: list[str] = []
