@@ -234,13 +234,19 @@ def test_the_customer_behind_an_order_is_kept_in_another_app_and_written_to():
 def test_a_name_and_a_fax_are_said_as_such_not_as_contact_details():
     """"Contact details" promise a name and a way to reach the person (an email or phone);
     a name and a fax number are said as what they are."""
-    calls = customer_to_crm("fax", "phone", "+14155550129")
-    resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
-    for seed in range(4):
-        text = write_scenario(calls, [], {"shop": "Shop", "crm": "CRM"}, random.Random(seed),
-                              BY_NAME["lead_to_contact"], resources=resources)
-        assert text is not None
+    for text in contact_requests("fax", "phone", "+14155550129", seeds=4):
         assert "contact details" not in text and "fax number" in text, text
+
+
+def contact_requests(field: str, kind: str, value: str, seeds: int = 6) -> list[str]:
+    """The requests for `customer_to_crm(field, kind, value)`, one per seed."""
+    calls = customer_to_crm(field, kind, value)
+    resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
+    texts = [write_scenario(calls, [], {"shop": "Shop", "crm": "CRM"}, random.Random(seed),
+                            BY_NAME["lead_to_contact"], resources=resources)
+             for seed in range(seeds)]
+    assert None not in texts
+    return texts
 
 
 def test_a_copied_event_keeps_its_title_and_time():
@@ -348,10 +354,5 @@ def test_a_company_added_elsewhere_keeps_its_name_unsaid():
 def test_a_phone_carried_into_a_new_contact_is_asked_for():
     """Name and email go with a person unsaid, a phone does not: reviews 128 and 129 failed
     tasks whose checks wanted a phone the request never mentioned."""
-    calls = customer_to_crm("phone", "phone", "+14155550123")
-    resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
-    for seed in range(6):
-        text = write_scenario(calls, [], {"shop": "Shop", "crm": "CRM"}, random.Random(seed),
-                              BY_NAME["lead_to_contact"], resources=resources)
-        assert text is not None
+    for text in contact_requests("phone", "phone", "+14155550123"):
         assert "with their phone number" in text and "their name" not in text, text
