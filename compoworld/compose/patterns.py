@@ -100,6 +100,8 @@ GISTS = {
 _TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced"),
            ("payment", "payments", "paid"), ("ticket", "tickets"))
+
+
 def topic_of(text: str) -> list[str]:
     """The forms of the word a workflow's message must say, found in its reference text
     ("Hi Ana, welcome aboard!" -> welcome, welcoming, welcomed): the first topic any of

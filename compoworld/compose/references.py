@@ -117,9 +117,10 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
         or ((bool(day_forms(v)) or v in read) and any(fact_in_text(v, text) for text in own)))]
     out, days = [], set()  # a meeting's start and end of one day: one day to name
     for value in found:
-        if day_forms(value) and value[:10] in days:
+        day = value[:10] if day_forms(value) else ""
+        if day and day in days:
             continue
-        days.update([value[:10]] if day_forms(value) else [])
+        days.add(day)
         out.append(value)
     return out
 

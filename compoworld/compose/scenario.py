@@ -410,7 +410,7 @@ class _Scenario(_Goal):
         customer or booking a meeting with one says "with their name and email address"
         (reviews 126, 127: 31 of 40 requests read as field lists), and any agent copies
         their name and email. A phone is still said ("with their phone number"): reviews
-        128 and 129 failed 14 and 24 tasks whose checks wanted a phone nobody asked for."""
+        128 and 129 failed 24 and 14 tasks whose checks wanted a phone nobody asked for."""
         return kind.entity in _PEOPLE | {"org"} or (
             kind.entity == "event" and self.them != "it")
 

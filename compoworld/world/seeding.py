@@ -152,9 +152,8 @@ def seed_state(
         ]
         for index, record_id in enumerate(ids[own_type]):
             for _ in range(ATTEMPTS):
-                # (a copy: a draw takes its entities out of the anchor, and a retry or the
-                # id's draw before it would leave the record a random company, so two
-                # records of one list were one company: Avaza's "Aperture Science" twice)
+                # (a copy: a draw takes its entities out of the anchor, so a retry, or the
+                # id's draw before it, would otherwise find it spent and draw at random)
                 record = plans[collection](rng, pool=pool, ids=ids,
                                            anchor=dict(anchors[collection][index]))
                 record[id_field] = record_id
