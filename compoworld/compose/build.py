@@ -30,6 +30,7 @@ from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
 from compoworld.compose.references import followed, item_head, over, status_of
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
+from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.world.state import canonical_json, json_text
@@ -150,10 +151,12 @@ def compose_task(
         instruction = write_instruction(walk.calls, walk.answer, titles, rng,
                                         tool_descriptions=descriptions, style=style,
                                         purpose=plan.purpose if plan else None,
-                                        resources=resources, gist=plan.gist if plan else "",
+                                        resources=resources, gist=walk.gist,
                                         pattern=plan)
         if plan and style == "goal" and _MAPPING.search(instruction):
             return Rejected("the request maps fields one by one")
+    if plan and _between_books(library, plan, walk.calls):
+        return Rejected("a customer copied from one set of books into another")
     if plan and _says_nothing(plan, walk.calls):
         return Rejected("an update on an order with no status to give says nothing")
     if plan and "reminding" in plan.gist.split() and over(walk.calls):
@@ -190,6 +193,18 @@ def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a workflow's message is an update on an order that has no status to give
     ("A quick note about your order." tells the customer nothing: review 125)."""
     return "order" in plan.gist.split() and not status_of(followed(calls))
+
+
+def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) -> bool:
+    """Whether a lead workflow adds a customer of one accounting app to another ("a
+    customer in Big Red Cloud ... add them in Codat Accounting so we can invoice them":
+    the books that have them invoice them already; reviews 128 and 129)."""
+    into = next((c.service for c in calls if c.effect != "read"), None)
+    if SITUATION_OF.get(plan.name) != "lead" or into is None:
+        return False
+    kinds = {app_kind(library.infos[s].app, library.infos[s].domain)
+             for s in (calls[0].service, into) if s in library.infos}
+    return kinds == {"books"}
 
 
 def _echoed(calls: list[GoldCall], item: AnswerItem) -> bool:

@@ -28,6 +28,11 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "a warm welcome from all of us. Let us know if there is anything you need.",
         "welcome! It's great to be working with you.",
     ),
+    "letting them know they're all set up": (  # (a customer we have already: no welcome)
+        "you're all set up on our side. Let us know if there is anything you need.",
+        "just a note to say everything is set up for you now.",
+        "you're all set! Reach out any time if you need anything.",
+    ),
     "inviting them to the meeting": (
         "we'd like to invite you to {meeting} on {when}.",
         "you're invited to {meeting} on {when}. We look forward to seeing you.",

@@ -53,7 +53,7 @@ from compoworld.compose.references import (
     role_of_field,
     say,
 )
-from compoworld.compose.situations import situation, why_add
+from compoworld.compose.situations import app_kind, gist_for, known, situation, why_add
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 from compoworld.world.fieldsources import NAME_TYPES
@@ -90,6 +90,10 @@ _OUR_SIDE = frozenset("owner owned booked booker organizer creator user".split()
 _CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
 _GUESTS = frozenset("recipient attendee guest invitee contact".split())
 _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
+# where the subject is kept, in a sentence of its own ("You'll find them in Big Red Cloud.")
+_WHERE = ("You'll find {them} in {app}.", "{they} in {app} as {a}.",
+          "{their} details are in {app}.")
+_SHOWN = {"person": "contact", "people": "contact"}  # SalesLoft's people are our contacts
 # a fact of where the record a later act needs is kept, said as the user knows it
 _KEPT = ("{Their} {what} {verb} in {app}{where}, under the same {key}.",
          "You'll find {their} {what} in {app}{where} (same {key}).",
@@ -154,6 +158,7 @@ class _Scenario(_Goal):
                  resources: Mapping[str, str | None], pattern: Pattern,
                  domains: Mapping[str, str | None] | None = None) -> None:
         super().__init__(calls, titles, rng, resources, pattern.gist)
+        self.gist = gist_for(pattern, self.nouns[0])  # (the walk wrote its message by it)
         self.pattern = pattern
         self.domains = domains or {}
         entity = pattern.steps[0].entity
@@ -161,6 +166,7 @@ class _Scenario(_Goal):
         self.item = self._subject_item()
         self.subject_step = 0  # the call whose record the acts are about (1 past a find)
         self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
+        self.where = ""  # where the subject is kept, said after the situation
 
     def _subject_item(self) -> tuple[str, Selector | None] | None:
         """The list item (and its selector) of the first call the chain took values from."""
@@ -184,20 +190,28 @@ class _Scenario(_Goal):
             asks = [f"Please {acts[0]} and {acts[1]}."]  # two outcomes, one wish
         else:
             asks = [f"Please {acts[0]}."] + [self.rng.choice(_THEN).format(a) for a in acts[1:]]
-        sentences = [self.situation(subject), *asks, *([kept] if kept else [])]
+        sentences = [self.situation(subject), *([self.where] if self.where else []), *asks,
+                     *([kept] if kept else [])]
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
         return " ".join(cap(end(s)) for s in [*self.facts_first, *sentences])
 
     def situation(self, subject: str) -> str:
-        """`We're onboarding Ana Ruiz (a customer in Billbee).`: why the user asks, with the
-        record the workflow is about named once in full."""
-        return situation(self.pattern, subject, self.rng, past=over(self.calls))
+        """`We're onboarding Ana Ruiz.`: why the user asks, with the record the workflow is
+        about named once in full; of a customer we have already, what the app they go into
+        is for ("Ana Ruiz would like to start booking appointments with us online.")."""
+        into = next((c.service for c in self.calls if c.effect != "read"), None)
+        known_in = app_kind(self.title(into), self.domains.get(into)) \
+            if into is not None and known(self.nouns[0]) else None
+        return situation(self.pattern, subject, self.rng, past=over(self.calls),
+                         known_in=known_in)
 
     def subject(self) -> str:
-        """The record the workflow is about, in full: `Ana Ruiz (a customer in Billbee)` when
-        one name, title or email tells it apart, `Ana Ruiz's order in Shop` when its
-        customer's name does, else as goal.py names a record (`the user in Velo Payments
-        whose company name is "Acme Corp"`)."""
+        """The record the workflow is about, in full: `our Billbee customer Ana Ruiz` (or
+        `Ana Ruiz` and where she is kept, `_known_as`) when one name, title or email tells
+        it apart, `the "Kickoff" event in CRM` by its title, `our contact at Hooli` by a
+        person's company, `Ana Ruiz's order in Shop` when its customer's name does, else as
+        goal.py names a record (`the user in Velo Payments whose company name is "Acme
+        Corp"`)."""
         call, selector = self.calls[0], self.item[1] if self.item else None
         phrase = self.record(0, selector)
         others = [a for a in self.args(call) if a[1].kind == "visible"
@@ -214,19 +228,38 @@ class _Scenario(_Goal):
         named = words[-1:] == ["name"] and not set(words) & _OTHERS
         if entity == "event" and words == ["name"]:  # a booking named by whom it is for
             return f"{selector.value}'s {noun} in {app}"
-        own = self._leading(selector) or (named and (
+        if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS:  # Square's
+            self._known_as(selector.value, noun, app, entity, where_only=True)  # customers
+            return f"our contact at {selector.value}"  # named by their company
+        own = self._leading(selector) or words == ["email", "address"] or (named and (
             (entity in _PEOPLE and not set(words) & _COMPANY_WORDS)
             or (entity == "org" and set(words) & _COMPANY_WORDS)))
         if own:
-            titled = " ".join(words) in ("title", "subject", "filename")
-            value = quote(selector.value) if titled else selector.value
-            return f"{value} ({article(noun)} in {app})"
+            if " ".join(words) in ("title", "subject", "filename"):
+                return f"the {quote(selector.value)} {noun} in {app}"
+            return self._known_as(selector.value, noun, app, entity)
         if words[-1:] == ["name"] and entity not in _PEOPLE | {"org"}:
             if set(words) & _CUSTOMER_WORDS:  # the order's customer: whose order it is
                 return f"{selector.value}'s {noun} in {app}"
             if set(words) & _GUESTS:  # a meeting's recipient: who it is with
                 return f"the {noun} with {selector.value} in {app}"
         return phrase
+
+    def _known_as(self, value: str, noun: str, app: str, entity: str,
+                  where_only: bool = False) -> str:
+        """A person or company by their own name (or email), and where we keep them, as a
+        colleague says it: `our SalesLoft Platform contact Ana Ruiz`, or the name alone with
+        a sentence after the situation ("You'll find them in Big Red Cloud."). Reviews 128
+        and 129 read the `Ana Ruiz (a customer in Big Red Cloud)` label of 34 of 40
+        requests as a template's."""
+        shown = _SHOWN.get(noun, noun)
+        if entity in _PEOPLE and not where_only and self.rng.random() < 0.5:  # (no "our
+            # company" we are only starting to work with)
+            return f"our {app} {shown} {value}"
+        they = {"them": "they're", "it": "it's"}[self.them]
+        self.where = self.rng.choice(_WHERE).format(
+            them=self.them, they=they, their=self.its, a=article(shown), app=app)
+        return value
 
     def lookup(self, item: AnswerItem) -> str | None:
         """`I'm looking at ... What is their skype username in OnSched?`: a record looked up
@@ -258,8 +291,8 @@ class _Scenario(_Goal):
                                    f"{them} {where}."))
         else:  # their payment, their order: a record of theirs in the other app
             ask = f"What is the {label} of {self.its} {self.nouns[1]}{filters} in {app}?"
-        return " ".join(cap(end(s)) for s in [*self.facts_first,
-                                              self.situation(subject), ask])
+        return " ".join(cap(end(s)) for s in [*self.facts_first, self.situation(subject),
+                                              *([self.where] if self.where else []), ask])
 
     def find(self) -> str | None:
         """`Their phone number is in OnSched, under the same email address.`: the record the

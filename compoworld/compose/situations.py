@@ -1,8 +1,10 @@
 """What a workflow's request says first: the situation the user is in, why they ask.
 
-"We're onboarding Felix Okafor (a customer in Big Red Cloud).", "A customer wants news of
-the order from ann@x.com in ecwid.": the record the workflow is about, named in full, in a
-sentence that says why the user asks and never how. The acts follow (compose/scenario.py).
+"We're onboarding our SalesLoft contact Felix Okafor.", "A customer wants news of the order
+from ann@x.com in ecwid.": the record the workflow is about, named in full, in a sentence
+that says why the user asks and never how; a customer we have already is not onboarded
+("Felix Okafor would like to start booking appointments with us online."). The acts
+follow (compose/scenario.py).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import random
 
 from compoworld.compose.patterns import Pattern
+from compoworld.graph.semtypes import split_words
 
 # What the user says first: the situation the workflow answers, by pattern (else by the
 # entity of its first step), the subject `{s}` named in full. It says why, never how, and
@@ -66,44 +69,98 @@ SITUATION_OF = {
 }
 
 
-def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool = False
-              ) -> str:
+# Someone who already buys from us (a customer of the books, of a shop, of a booking app)
+# added to another app: what is new is the app, not them. Reviews 128 and 129 read 11 and
+# 14 requests that "onboarded" or "welcomed aboard" a customer since 2024. By the kind of
+# app they go into (`app_kind`).
+KNOWN = {
+    "booking": ("{s} would like to start booking appointments with us online.",
+                "{s} wants to book their sessions with us online from now on."),
+    "crm": ("Sales would like to stay in touch with {s}.",
+            "{s} could be interested in more of what we offer."),
+    "shop": ("{s} will be ordering from us regularly.",
+             "{s} is going to place orders with us from now on."),
+    "payments": ("{s} will be paying us directly from now on.",),
+    "books": ("We'll be invoicing {s} directly from now on.",),
+    "": ("{s} should be set up in our other tools as well.",
+         "I'd like {s} set up everywhere they need to be."),
+}
+# Who already buys from us: the noun of the record a workflow begins at.
+_KNOWN_NOUNS = frozenset("customer customers client clients buyer buyers".split())
+
+
+def known(noun: str | None) -> bool:
+    """Whether a record of `noun` (`customer`, `client`) is of someone who already buys
+    from us (a `person`, a `lead` or a `prospect` may be new)."""
+    return bool(set(split_words(noun or "")) & _KNOWN_NOUNS)
+
+
+# What a lead workflow's message says to a customer we have already: they are set up, not
+# welcomed aboard (`known`).
+SET_UP = "letting them know they're all set up"
+
+
+def gist_for(pattern: Pattern, noun: str | None) -> str:
+    """What `pattern`'s message says when its workflow begins at a record of `noun`: a
+    lead's welcome is a note that all is set up to a customer we have already."""
+    if SITUATION_OF.get(pattern.name) == "lead" and "welcom" in pattern.gist and known(noun):
+        return SET_UP
+    return pattern.gist
+
+
+def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool = False,
+              known_in: str | None = None) -> str:
     """The opening sentence of `pattern`'s request about `subject`: by the pattern (else
     `look` for a lookup, a plain one for the rest), as it is said of a `past` event where
-    that differs, never starting with a subject that must keep its lower case (`ann@x.org
-    (a customer in Shop)`)."""
+    that differs, of a customer we have already (`known_in`: the kind of app a lead
+    workflow adds them to) where that differs, never starting with a subject that must
+    keep its lower case (`ann@x.org`)."""
     kind = SITUATION_OF.get(pattern.name) or (
         "look" if all(s.effects == ("read",) for s in pattern.steps) else "")
-    forms = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
-    if subject[:1].islower() and not subject.startswith("the "):
-        forms = tuple(f for f in forms if not f.startswith("{s}"))
-    return rng.choice(forms).format(s=subject)
+    plain = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
+    choices = [KNOWN.get(known_in, KNOWN[""])] if kind == "lead" and known_in is not None \
+        else []
+    for forms in [*choices, plain]:
+        if subject[:1].islower() and not subject.startswith(("the ", "our ")):
+            forms = tuple(f for f in forms if not f.startswith("{s}"))
+        if forms:
+            return rng.choice(forms).format(s=subject)
+    return rng.choice(plain).format(s=subject)
+
+
+# What kind of app a service is, by the words of its name first, then its corpus category.
+_KIND_BY_WORDS = (
+    ("books", ("accounting", "books", "billing", "invoice", "invoicing", "ledger")),
+    ("crm", ("crm", "sales", "salesloft", "pipedrive", "hubspot")),
+    ("booking", ("booking", "sched", "onsched", "appointment", "calendar")),
+    ("shop", ("shop", "store", "commerce", "billbee", "orders")),
+)
+_KIND_BY_DOMAIN = {"financial": "books", "payment": "payments", "ecommerce": "shop",
+                   "customer_relation": "crm", "marketing": "marketing",
+                   "support": "support"}
+
+
+def app_kind(app: str, domain: str | None) -> str:
+    """`books`, `crm`, `booking`, `shop`, `payments`, `marketing`, `support`, or ""."""
+    lowered = app.lower()
+    for kind, words in _KIND_BY_WORDS:
+        if any(word in lowered for word in words):
+            return kind
+    return _KIND_BY_DOMAIN.get(domain or "", "")
 
 
 # Why a person or a company goes into an app of a kind, said after the act ("add them as a
 # customer in Codat Accounting so we can invoice them"): a reviewer asked why a new
-# customer of the books also needs one in a booking system (review 126). By the words of
-# the app's name first, then its corpus category; None where neither says.
-_WHY_BY_WORDS = (
-    (("accounting", "books", "billing", "invoice", "invoicing", "ledger"),
-     ("so we can invoice them", "so we can bill them")),
-    (("crm", "sales", "salesloft", "pipedrive", "hubspot"),
-     ("so sales can follow up with them",)),
-    (("booking", "sched", "onsched", "appointment", "calendar"),
-     ("so they can book time with us", "so they can book appointments with us")),
-    (("shop", "store", "commerce", "billbee", "orders"),
-     ("so their orders are filed under them", "so we can handle their orders")),
-)
-_WHY_BY_DOMAIN = {
-    "financial": ("so we can invoice them",),
-    "payment": ("so we can take payments from them",),
-    "ecommerce": ("so we can handle their orders",),
-    "customer_relation": ("so sales can follow up with them",),
+# customer of the books also needs one in a booking system (review 126).
+_WHY = {
+    "books": ("so we can invoice them", "so we can bill them"),
+    "crm": ("so sales can follow up with them",),
+    "booking": ("so they can book time with us", "so they can book appointments with us"),
+    "shop": ("so their orders are filed under them", "so we can handle their orders"),
+    "payments": ("so we can take payments from them",),
     "marketing": ("so they hear from us",),
     "support": ("so we can help them when they write in",),
 }
-
-
 _SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
 _WHY_SUPPLIER = ("so we can book their bills", "so we can pay their invoices")
 
@@ -112,11 +169,7 @@ def why_add(app: str, domain: str | None, rng: random.Random, noun: str = "") ->
     """`so we can invoice them`: why a person or company is added to `app` (of corpus
     category `domain`) as `noun` (a supplier bills us: "so we can pay their invoices");
     "" where nothing says."""
-    lowered = app.lower()
     if set(noun.split()) & _SUPPLIERS:
         return rng.choice(_WHY_SUPPLIER)
-    for words, reasons in _WHY_BY_WORDS:
-        if any(word in lowered for word in words):
-            return rng.choice(reasons)
-    reasons = _WHY_BY_DOMAIN.get(domain or "")
+    reasons = _WHY.get(app_kind(app, domain))
     return rng.choice(reasons) if reasons else ""

@@ -34,6 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
+from compoworld.compose.naming import record_noun
 from compoworld.compose.notes import reference_note
 from compoworld.compose.patterns import (
     Apps,
@@ -55,6 +56,7 @@ from compoworld.compose.references import (
     start_of,
     status_of,
 )
+from compoworld.compose.situations import gist_for
 from compoworld.compose.values import Found, find_values, mentions, value_at
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
@@ -154,11 +156,12 @@ def random_walk(
     workflow pattern whose first step `start` fits) one call per step of the pattern, each
     a tool that fits its step and takes a value of an attribute the step asks for, in one
     `apps` allows for it (every service, when None)."""
+    node = graph.nodes[start]
     walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps,
-                gist=plan.gist if plan else "")
+                gist=gist_for(plan, record_noun(start, node.effect, node.resource))
+                if plan else "")
     found: list[list[Found]] = []
     called: set[bytes] = set()
-    node = graph.nodes[start]
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
     if plan is not None and not _sayable(arguments, bindings):
         walk.failure = START_FAILED  # `name is ["Spring Name"]`: no filter anyone states
@@ -974,9 +977,13 @@ def _literal(
 ) -> Any:
     """A visible value: an existing id, else (a read's filter) a field of an existing
     record, else the call's `draft` (a new record's fields agree with each other), else a
-    draw of its own."""
+    draw of its own. The business's own account at a service (Twilio's account id) is
+    drawn once per world, as its texting number is (review 128: one number under three
+    account ids)."""
     state = service.state
     kind = node.params.get(param, "")
+    if is_tenant_id(kind):  # the business's own account there: one per service and world
+        rng = random.Random(f"tenant:{service.name}:{kind}:{getattr(world, 'seed', 0)}")
     if is_entity_id(kind):
         collection = next((c for c in sorted(state.schemas)
                            if entity_id_type(service.name, c) == kind), None)

@@ -356,3 +356,81 @@ def test_a_phone_carried_into_a_new_contact_is_asked_for():
     tasks whose checks wanted a phone the request never mentioned."""
     for text in contact_requests("phone", "phone", "+14155550123"):
         assert "with their phone number" in text and "their name" not in text, text
+
+
+def test_a_customer_we_have_already_is_not_onboarded():
+    """A shop's customer added to the CRM is no one new: the request says what the CRM is
+    for them ("Sales would like to stay in touch with ..."), never "onboarding" or "new
+    with us" (reviews 128, 129: 11 and 14 customers since 2024 "onboarded"), and the
+    message a lead workflow sends them says they are set up, not welcome aboard."""
+    from compoworld.compose.situations import KNOWN, SET_UP, gist_for
+
+    for text in contact_requests("email", "email", "ann.lee@example.org"):
+        first = text.split(". ")[0] + "."
+        assert any(re.fullmatch(re.escape(f).replace(r"\{s\}", ".+"), first)
+                   for f in KNOWN["crm"]), text
+        assert "onboard" not in text and "new with us" not in text, text
+    welcome = BY_NAME["lead_to_contact_welcome"]
+    assert gist_for(welcome, "customer") == SET_UP
+    assert gist_for(welcome, "person") == welcome.gist == "welcoming them aboard"
+    assert gist_for(BY_NAME["ticket_reply"], "customer") == BY_NAME["ticket_reply"].gist
+
+
+def person_to_shop(name: str) -> list[GoldCall]:
+    """CRM's person `name` added to a shop as a customer with their email."""
+    email = "ann.lee@example.org"
+    return [
+        GoldCall(tool="crm__list_people", service="crm", effect="read", arguments={},
+                 bindings={},
+                 result={"data": [{"id": "p1", "name": name, "email": email},
+                                  {"id": "p2", "name": "Bo Chen", "email": "bo@example.org"}]}),
+        GoldCall(tool="shop__create_customer", service="shop", effect="create",
+                 arguments={"email": email},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email",
+                                            selector=Selector(field="name", value=name))},
+                 result={"id": "c9"}),
+    ]
+
+
+def test_a_person_is_named_as_a_colleague_would_not_labelled():
+    """`our CRM contact Ann Lee`, or `Ann Lee` and a sentence of where we keep them: never
+    the `Ann Lee (a person in CRM)` label reviews 128 and 129 read as a template's."""
+    resources = {"crm__list_people": "people", "shop__create_customer": "customers"}
+    forms = set()
+    for seed in range(12):
+        text = write_scenario(person_to_shop("Ann Lee"), [], {"crm": "CRM", "shop": "Shop"},
+                              random.Random(seed), BY_NAME["lead_to_contact"],
+                              resources=resources)
+        assert text is not None and text.count("Ann Lee") == 1, text
+        assert not re.search(r"\(an? [\w ]+ in ", text), text
+        if "our CRM contact Ann Lee" in text.replace("Our CRM", "our CRM"):
+            forms.add("ours")
+        else:
+            assert re.search(r"(You'll find them in CRM|They're in CRM as a contact|Their "
+                             r"details are in CRM)\.", text), text
+            forms.add("where")
+    assert forms == {"ours", "where"}
+
+
+def test_a_customer_is_not_copied_from_one_set_of_books_into_another():
+    """Big Red Cloud's customer added to Codat "so we can invoice them" is invoiced by the
+    first books already: a lead workflow between two accounting apps makes no task."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.build import _between_books
+
+    infos = {"brc": SimpleNamespace(app="Big Red Cloud", domain="financial"),
+             "codat": SimpleNamespace(app="Codat Accounting", domain="financial"),
+             "onsched": SimpleNamespace(app="OnSched Consumer", domain="collaboration")}
+    library = SimpleNamespace(infos=infos)
+    lead = BY_NAME["lead_to_contact_welcome"]
+
+    def chain(*services: str) -> list[GoldCall]:
+        return [GoldCall(tool=f"{s}__t", service=s, effect="read" if i == 0 else "create",
+                         arguments={}, bindings={}, result={})
+                for i, s in enumerate(services)]
+
+    assert _between_books(library, lead, chain("brc", "codat"))
+    assert not _between_books(library, lead, chain("brc", "onsched"))
+    assert not _between_books(library, BY_NAME["company_account"], chain("brc", "codat"))

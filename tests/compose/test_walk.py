@@ -249,6 +249,28 @@ def test_a_text_goes_out_from_our_own_number():
     assert not is_sender("From", "email") and not is_sender("from_date", "datetime")
 
 
+def test_our_own_account_at_a_service_is_one_per_world(library: ServiceLibrary):
+    """The business's account id at a service (Twilio's `AccountSid`) is drawn once per
+    world, as its texting number is: review 128 read one number under three account ids."""
+    from compoworld.compose.walk import _literal
+    from compoworld.graph.depgraph import ToolNode
+
+    name = sorted(BUILTIN_SERVICES)[0]
+    node = ToolNode(name=f"{name}__send", service=name, effect="create",
+                    implementation="builtin", resource=None,
+                    params={"AccountSid": f"{name}.accounts.id"}, required=("AccountSid",),
+                    outputs={})
+    schema = {"type": "string", "pattern": "^AC[0-9a-f]{32}$"}
+
+    def drawn(world_seed: int, draw: int) -> str:
+        world = library.world(world_seed)
+        return _literal(world, world.service(name), node, "AccountSid", schema,
+                        random.Random(draw))
+
+    assert {drawn(3, draw) for draw in range(5)} == {drawn(3, 0)}
+    assert len({drawn(seed, 0) for seed in range(5)}) == 5
+
+
 def test_a_booked_meeting_starts_in_office_hours_after_now_and_ends_an_hour_later():
     from datetime import datetime
 
