@@ -63,7 +63,8 @@ from compoworld.world.fieldsources import NAME_TYPES
 _ACTS = {
     "person": ("add {them} as {a} in {app}", "set {them} up as {a} in {app}"),
     "staff": ("add {them} as {a} in {app}",),
-    "message": ("send {them} {a} through {app}", "send {them} {a} in {app}"),
+    "message": ("send {them} {a} through {app}", "send {them} {a} in {app}",
+                "send {them} {a} via {app}"),
     "payment": ("record {it} in {app} as {a}", "book {it} in {app} as {a}"),
     "invoice": ("raise {a} for {it} in {app}", "bill {it} in {app} with {a}"),
     "order": ("place {a} for {it} in {app}",),
@@ -93,6 +94,24 @@ _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
 # where the subject is kept, in a sentence of its own ("You'll find them in Big Red Cloud.")
 _WHERE = ("You'll find {them} in {app}.", "{they} in {app} as {a}.",
           "{their} details are in {app}.")
+_TITLED = (" under its own title", " with the same title", " under the same name")
+# A message's gist (patterns.GISTS) in the ways a request says it; its reference text
+# (compose/notes.py) is written by the gist itself.
+_GIST_FORMS = {
+    "welcoming them aboard": ("welcoming them aboard", "to welcome them",
+                              "with a warm welcome"),
+    "letting them know they're all set up": ("letting them know they're all set up",
+                                             "to tell them they're all set up"),
+    "inviting them to the meeting": ("inviting them to the meeting", "to invite them",
+                                     "with an invitation"),
+    "with an update on their order": ("with an update on their order",
+                                      "to let them know how their order is doing"),
+    "letting them know we are looking into it": ("letting them know we are looking into it",
+                                                 "to say we're on it"),
+    "reminding them of the event": ("reminding them of the event", "as a reminder"),
+    "that their refund is on its way": ("that their refund is on its way",
+                                        "to tell them their refund is on its way"),
+}
 _SHOWN = {"person": "contact", "people": "contact"}  # SalesLoft's people are our contacts
 # a fact of where the record a later act needs is kept, said as the user knows it
 _KEPT = ("{Their} {what} {verb} in {app}{where}, under the same {key}.",
@@ -393,7 +412,7 @@ class _Scenario(_Goal):
         facts = facts.replace(" with the same time", " at the same time").replace(
             " and the same time", ", at the same time")
         if titled and kind.entity not in _PEOPLE | {"org"}:  # (a company keeps its name
-            facts += " under its own title"  # unsaid: "add it as a company under its own
+            facts += self.rng.choice(_TITLED)  # unsaid: "add it as a company under its own
             # title" is no request; review of this stop's run)
         details = self.details(rest, noun)
         if details.startswith(" on ") and facts:  # `book them in on Monday ... with their
@@ -403,13 +422,20 @@ class _Scenario(_Goal):
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
-                details += f" {self.gist or 'about it'}" + names(own_words(call), self.calls)
+                details += f" {self._gist()}" + names(own_words(call), self.calls)
             else:
                 details += ", with a short note of your own about it"
         why = why_add(self.title(call.service), self.domains.get(call.service), self.rng,
                       noun) \
             if kind.entity in _PEOPLE | {"org"} and forms is _ACTS.get(kind.entity) else ""
         return f"{text}{facts}{details}" + (f" {why}" if why else "")
+
+    def _gist(self) -> str:
+        """What the message says, in one of the ways people ask for it ("welcoming them
+        aboard", "to welcome them"): review 129 read one fixed phrase per workflow as the
+        sign of a template."""
+        return self.rng.choice(_GIST_FORMS.get(self.gist, ())) if self.gist in _GIST_FORMS \
+            else self.gist or "about it"
 
     def _from_made(self, made: list[tuple[str, Binding]], noun: str) -> list[str]:
         """`the name and total of the new order`: values of a record an earlier act made."""

@@ -33,7 +33,8 @@ SITUATIONS = {
     # two weeks gone: review 127)
     "event_past": ("I'm following up on {s}.", "We recently had {s}."),
     "copy": ("I keep two calendars, and {s} is only in one of them.",
-             "{s} is missing from our other calendar."),
+             "{s} is missing from our other calendar.",
+             "{s} should be in our other calendar too."),
     "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
     "look": ("I'm looking at {s}.", "I have a question about {s}."),
     "deal": ("I'd like to follow up with {s}.", "{s} is interested in working with us."),
