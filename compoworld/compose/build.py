@@ -159,8 +159,8 @@ def compose_task(
         return Rejected("a customer copied from one set of books into another")
     if plan and _says_nothing(plan, walk.calls):
         return Rejected("an update on an order with no status to give says nothing")
-    if plan and "reminding" in plan.gist.split() and over(walk.calls):
-        return Rejected("a reminder of an event that is over")
+    if plan and _stale(plan, walk.calls):
+        return Rejected("a reminder of an event that is over, or its copy")
     if any(_echoed(walk.calls, item) for item in walk.answer):
         return Rejected("the answer is a value its read was looked up by")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
@@ -205,6 +205,14 @@ def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]
     kinds = {app_kind(library.infos[s].app, library.infos[s].domain)
              for s in (calls[0].service, into) if s in library.infos}
     return kinds == {"books"}
+
+
+def _stale(plan: Pattern, calls: list[GoldCall]) -> bool:
+    """Whether a workflow reminds people of an event that is over (review 127: "on my
+    list today" of a February meeting) or copies it into another calendar (review 129:
+    three February meetings "scheduled" in March)."""
+    return ("reminding" in plan.gist.split() or SITUATION_OF.get(plan.name) == "copy") \
+        and over(calls)
 
 
 def _echoed(calls: list[GoldCall], item: AnswerItem) -> bool:

@@ -115,3 +115,27 @@ def test_an_update_on_an_order_needs_its_status():
     assert not _says_nothing(BY_NAME["order_followup"], chain(with_status))
     assert _says_nothing(BY_NAME["order_followup"], chain(without))
     assert not _says_nothing(BY_NAME["ticket_reply"], chain(without))  # no order update
+
+
+def test_an_event_that_is_over_is_neither_copied_nor_reminded_of():
+    from compoworld.compose.build import _stale
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.world.clock import NOW
+
+    def chain(start: str) -> list[GoldCall]:
+        event = {"id": "e1", "title": "Budget review", "start_time": start}
+        return [GoldCall(tool="cal__list_events", service="cal", effect="read", arguments={},
+                         bindings={}, result=[event]),
+                GoldCall(tool="book__create_appointment", service="book", effect="create",
+                         arguments={"start": start},
+                         bindings={"start": Binding(kind="hidden", type="datetime", step=0,
+                                                    field="[].start_time",
+                                                    path="[0].start_time")},
+                         result={"id": "a1"})]
+
+    past = f"{NOW.year - 1}-02-13T10:00:00Z"
+    ahead = f"{NOW.year + 1}-02-13T10:00:00Z"
+    for name in ("event_copy", "event_reminder"):
+        assert _stale(BY_NAME[name], chain(past)) and not _stale(BY_NAME[name], chain(ahead))
+    assert not _stale(BY_NAME["attendee_message"], chain(past))  # (a follow-up may be)
