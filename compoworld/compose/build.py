@@ -156,7 +156,7 @@ def compose_task(
         if plan and style == "goal" and _MAPPING.search(instruction):
             return Rejected("the request maps fields one by one")
     if plan and _between_books(library, plan, walk.calls):
-        return Rejected("a customer copied from one set of books into another")
+        return Rejected("a customer or partner copied from one set of books into another")
     if plan and _says_nothing(plan, walk.calls):
         return Rejected("an update on an order with no status to give says nothing")
     if plan and _stale(plan, walk.calls):
@@ -196,11 +196,12 @@ def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:
 
 
 def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a lead workflow adds a customer of one accounting app to another ("a
-    customer in Big Red Cloud ... add them in Codat Accounting so we can invoice them":
-    the books that have them invoice them already; reviews 128 and 129)."""
+    """Whether a lead or company workflow adds a customer or partner of one accounting
+    app to another ("a customer in Big Red Cloud ... add them in Codat Accounting so we
+    can invoice them": the books that have them invoice them already; a Billingo partner
+    made a Big Red Cloud supplier; reviews 128 and 129)."""
     into = next((c.service for c in calls if c.effect != "read"), None)
-    if SITUATION_OF.get(plan.name) != "lead" or into is None:
+    if SITUATION_OF.get(plan.name) not in ("lead", "company") or into is None:
         return False
     kinds = {app_kind(library.infos[s].app, library.infos[s].domain)
              for s in (calls[0].service, into) if s in library.infos}

@@ -219,10 +219,9 @@ class _Scenario(_Goal):
         about named once in full; of a customer we have already, what the app they go into
         is for ("Ana Ruiz would like to start booking appointments with us online.")."""
         into = next((c.service for c in self.calls if c.effect != "read"), None)
-        known_in = app_kind(self.title(into), self.domains.get(into)) \
-            if into is not None and known(self.nouns[0]) else None
-        return situation(self.pattern, subject, self.rng, past=over(self.calls),
-                         known_in=known_in)
+        kind = app_kind(self.title(into), self.domains.get(into)) if into is not None else ""
+        return situation(self.pattern, subject, self.rng, past=over(self.calls), into=kind,
+                         known_customer=known(self.nouns[0]))
 
     def subject(self) -> str:
         """The record the workflow is about, in full: `our Billbee customer Ana Ruiz` (or

@@ -41,6 +41,10 @@ SITUATIONS = {
     "problem": ("{s} got in touch about a problem.", "We heard from {s} about a problem."),
     "message": ("{s} came in and needs handling.", "We got {s}, and it needs handling."),
     "product": ("We want to sell {s} in another store too.", "{s} should reach more buyers."),
+    # a product put into the books is invoiced, not sold in a store (review 129: Billingo
+    # as "another store")
+    "product_books": ("We'll be invoicing customers for {s} as well.",
+                      "We're starting to bill for {s}."),
     "stock": ("We're running low on {s}.", "We need more of {s}."),
     "venue": ("We want to hold an event at {s}.",),
     "doc": ("{s} needs to reach the right people.", "I'm working on {s}."),
@@ -110,16 +114,17 @@ def gist_for(pattern: Pattern, noun: str | None) -> str:
 
 
 def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool = False,
-              known_in: str | None = None) -> str:
+              into: str = "", known_customer: bool = False) -> str:
     """The opening sentence of `pattern`'s request about `subject`: by the pattern (else
-    `look` for a lookup, a plain one for the rest), as it is said of a `past` event where
-    that differs, of a customer we have already (`known_in`: the kind of app a lead
-    workflow adds them to) where that differs, never starting with a subject that must
+    `look` for a lookup, a plain one for the rest), as it is said of a `past` event, of
+    what goes `into` an app of a kind (`app_kind`: a product into the books), or of a
+    customer we have already, where that differs, never starting with a subject that must
     keep its lower case (`ann@x.org`)."""
     kind = SITUATION_OF.get(pattern.name) or (
         "look" if all(s.effects == ("read",) for s in pattern.steps) else "")
     plain = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
-    choices = [KNOWN.get(known_in, KNOWN[""])] if kind == "lead" and known_in is not None \
+    plain = SITUATIONS.get(f"{kind}_{into}", plain) if into else plain
+    choices = [KNOWN.get(into or "", KNOWN[""])] if kind == "lead" and known_customer \
         else []
     for forms in [*choices, plain]:
         if subject[:1].islower() and not subject.startswith(("the ", "our ")):

@@ -14,7 +14,7 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import BY_NAME
 from compoworld.compose.records import Binding, GoldCall, Selector, Task
 from compoworld.compose.scenario import write_scenario
-from compoworld.compose.situations import SITUATION_OF, SITUATIONS
+from compoworld.compose.situations import KNOWN, SITUATION_OF, SITUATIONS
 from compoworld.compose.stage import start_tools
 from tests.compose.builtin_tasks import builtin_library
 from tests.compose.test_goal import check_goal
@@ -61,7 +61,9 @@ def test_write_workflows_open_with_their_situation_and_ask_for_outcomes(patterne
     for task, text in said:
         kind = SITUATION_OF.get(task.pattern, "look")
         first = text.split(". ")[0]
-        forms = SITUATIONS[kind] + SITUATIONS.get(f"{kind}_past", ())
+        forms = [f for key, said in SITUATIONS.items() if key.split("_")[0] == kind
+                 for f in said] + ([f for said in KNOWN.values() for f in said]
+                                   if kind == "lead" else [])
         assert any(re.fullmatch(re.escape(t.rstrip(".")).replace(r"\{s\}", ".+"), first,
                                 re.IGNORECASE) for t in forms), text
         assert BY_NAME[task.pattern].purpose not in text, text  # no stock purpose line
@@ -364,7 +366,7 @@ def test_a_customer_we_have_already_is_not_onboarded():
     for them ("Sales would like to stay in touch with ..."), never "onboarding" or "new
     with us" (reviews 128, 129: 11 and 14 customers since 2024 "onboarded"), and the
     message a lead workflow sends them says they are set up, not welcome aboard."""
-    from compoworld.compose.situations import KNOWN, SET_UP, gist_for
+    from compoworld.compose.situations import SET_UP, gist_for
 
     for text in contact_requests("email", "email", "ann.lee@example.org"):
         first = text.split(". ")[0] + "."
@@ -375,6 +377,18 @@ def test_a_customer_we_have_already_is_not_onboarded():
     assert gist_for(welcome, "customer") == SET_UP
     assert gist_for(welcome, "person") == welcome.gist == "welcoming them aboard"
     assert gist_for(BY_NAME["ticket_reply"], "customer") == BY_NAME["ticket_reply"].gist
+
+
+def test_a_product_put_into_the_books_is_invoiced_not_sold_in_a_store():
+    from compoworld.compose.situations import situation
+
+    for seed in range(4):
+        books = situation(BY_NAME["product_listing"], '"Desk"', random.Random(seed),
+                          into="books")
+        shop = situation(BY_NAME["product_listing"], '"Desk"', random.Random(seed),
+                         into="shop")
+        assert books in [f.format(s='"Desk"') for f in SITUATIONS["product_books"]]
+        assert shop in [f.format(s='"Desk"') for f in SITUATIONS["product"]]
 
 
 def person_to_shop(name: str) -> list[GoldCall]:
@@ -434,4 +448,5 @@ def test_a_customer_is_not_copied_from_one_set_of_books_into_another():
 
     assert _between_books(library, lead, chain("brc", "codat"))
     assert not _between_books(library, lead, chain("brc", "onsched"))
-    assert not _between_books(library, BY_NAME["company_account"], chain("brc", "codat"))
+    assert _between_books(library, BY_NAME["company_account"], chain("brc", "codat"))
+    assert not _between_books(library, BY_NAME["event_copy"], chain("brc", "codat"))
