@@ -80,12 +80,15 @@ SITUATION_OF = {
 # app they go into (`app_kind`).
 KNOWN = {
     "booking": ("{s} would like to start booking appointments with us online.",
-                "{s} wants to book their sessions with us online from now on."),
+                "{s} wants to book their sessions with us online from now on.",
+                "We'd like {s} to be able to book appointments with us online."),
     "crm": ("Sales would like to stay in touch with {s}.",
             "{s} could be interested in more of what we offer."),
     "shop": ("{s} will be ordering from us regularly.",
-             "{s} is going to place orders with us from now on."),
-    "payments": ("{s} will be paying us directly from now on.",),
+             "{s} is going to place orders with us from now on.",
+             "We expect regular orders from {s}."),
+    "payments": ("{s} will be paying us directly from now on.",
+                 "We'll be taking payments from {s} directly."),
     "books": ("We'll be invoicing {s} directly from now on.",),
     "": ("{s} should be set up in our other tools as well.",
          "I'd like {s} set up everywhere they need to be."),

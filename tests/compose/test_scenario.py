@@ -366,7 +366,7 @@ def test_a_customer_we_have_already_is_not_onboarded():
     for them ("Sales would like to stay in touch with ..."), never "onboarding" or "new
     with us" (reviews 128, 129: 11 and 14 customers since 2024 "onboarded"), and the
     message a lead workflow sends them says they are set up, not welcome aboard."""
-    from compoworld.compose.situations import SET_UP, gist_for
+    from compoworld.compose.situations import SET_UP, gist_for, situation
 
     for text in contact_requests("email", "email", "ann.lee@example.org"):
         first = text.split(". ")[0] + "."
@@ -374,6 +374,11 @@ def test_a_customer_we_have_already_is_not_onboarded():
                    for f in KNOWN["crm"]), text
         assert "onboard" not in text and "new with us" not in text, text
     welcome = BY_NAME["lead_to_contact_welcome"]
+    for into in ("booking", "crm", "shop", "payments", "books", ""):  # by email too: lower
+        for seed in range(6):  # case, so no form may begin with it
+            said = situation(welcome, "ann@x.org", random.Random(seed), into=into,
+                             known_customer=True)
+            assert "onboard" not in said and not said.startswith("ann@"), said
     assert gist_for(welcome, "customer") == SET_UP
     assert gist_for(welcome, "person") == welcome.gist == "welcoming them aboard"
     assert gist_for(BY_NAME["ticket_reply"], "customer") == BY_NAME["ticket_reply"].gist
