@@ -120,6 +120,9 @@ _CUSTOMERS = frozenset("contact contacts customer customers lead leads prospect 
 _KEYS = ("email", "phone", "username")
 _PAY = ("amount", "currency", "email", "name")
 _PARTY = ("name", "email", "company", "phone", "first_name", "last_name")  # whose money it is
+# who a meeting is with, on the booking: a phone alone names no one (review 129: two
+# appointments "with them" held only a number, one a distractor's too)
+_WHO = ("name", "email", "first_name", "last_name")
 # What the tool of a step that sends, books or refunds calls itself.
 _SENDS = frozenset("send message messages email emails mail sms text chat conversation reply "
                    "comment notify".split())
@@ -240,7 +243,7 @@ PATTERNS: tuple[Pattern, ...] = (
        _LEAD, Step(READ, "order", _KEYS, avoid=_NOT_SALES)),
     # scheduling
     _p("meeting_invite", "scheduling", "set up a meeting with someone",
-       _LEAD, Step(MAKE, "event", ("email", "name", "phone"))),
+       _LEAD, Step(MAKE, "event", ("email", "name", "phone"), party=_WHO)),
     _p("event_reminder", "scheduling", "remind people of an event",
        Step(READ, "event"), _send("email", "phone", "name", "time", "url")),
     _p("event_copy", "scheduling", "put an event in another calendar",
@@ -287,7 +290,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("lead_contact_task", "sales", "take on a new customer and plan the follow-up",
        _LEAD, _NEW_CONTACT, Step(MAKE, "task", _CONTACT)),
     _p("contact_meeting_message", "scheduling", "book a meeting with a contact and tell them",
-       _LEAD, Step(MAKE, "event", _CONTACT),
+       _LEAD, Step(MAKE, "event", _CONTACT, party=_WHO),
        _send("email", "phone")),
     _p("document_message_task", "collaboration", "share a document and plan the work on it",
        Step(READ, "document"), _send("url", "filename", "email"),

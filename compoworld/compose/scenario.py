@@ -53,7 +53,14 @@ from compoworld.compose.references import (
     role_of_field,
     say,
 )
-from compoworld.compose.situations import app_kind, gist_for, known, situation, why_add
+from compoworld.compose.situations import (
+    SITUATION_OF,
+    app_kind,
+    gist_for,
+    known,
+    situation,
+    why_add,
+)
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 from compoworld.world.fieldsources import NAME_TYPES
@@ -271,8 +278,9 @@ class _Scenario(_Goal):
         and 129 read the `Ana Ruiz (a customer in Big Red Cloud)` label of 34 of 40
         requests as a template's."""
         shown = _SHOWN.get(noun, noun)
-        if entity in _PEOPLE and not where_only and self.rng.random() < 0.5:  # (no "our
-            # company" we are only starting to work with)
+        if entity in _PEOPLE and not where_only and SITUATION_OF.get(self.pattern.name) != \
+                "hire" and self.rng.random() < 0.5:  # (no "our company" we are only starting
+            # to work with, no "new colleague: our SalesLoft user")
             return f"our {app} {shown} {value}"
         they = {"them": "they're", "it": "it's"}[self.them]
         self.where = self.rng.choice(_WHERE).format(

@@ -224,3 +224,14 @@ def test_a_pattern_is_feasible_only_where_its_second_step_can_carry_what_it_need
     assert not feasible(graph, start, variant(needs=("amount",)))
     assert not feasible(graph, start, variant(party=("company",), takes=("email",)))
     assert not feasible(graph, start, welcome, allow=lambda service, step: False)
+
+
+def test_a_meeting_booked_with_someone_names_them_not_only_their_phone():
+    """An appointment "with them" carries their name or email: a phone alone names no one
+    (review 129: two bookings held only a number, one of them a distractor's too)."""
+    from compoworld.compose.patterns import _covers
+
+    for name in ("meeting_invite", "contact_meeting_message"):
+        step = BY_NAME[name].steps[1]
+        assert not _covers(step, {"phone"})
+        assert _covers(step, {"phone", "email"}) and _covers(step, {"name"})
