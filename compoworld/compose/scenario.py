@@ -254,8 +254,8 @@ class _Scenario(_Goal):
         if entity == "event" and words == ["name"]:  # a booking named by whom it is for
             return f"{selector.value}'s {noun} in {app}"
         if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS:  # Square's
-            self._known_as(selector.value, noun, app, entity, where_only=True)  # customers
-            return f"our contact at {selector.value}"  # named by their company
+            self._say_where(noun, app)  # customers, named by their company
+            return f"our contact at {selector.value}"
         own = self._leading(selector) or words == ["email", "address"] or (named and (
             (entity in _PEOPLE and not set(words) & _COMPANY_WORDS)
             or (entity == "org" and set(words) & _COMPANY_WORDS)))
@@ -270,22 +270,25 @@ class _Scenario(_Goal):
                 return f"the {noun} with {selector.value} in {app}"
         return phrase
 
-    def _known_as(self, value: str, noun: str, app: str, entity: str,
-                  where_only: bool = False) -> str:
+    def _known_as(self, value: str, noun: str, app: str, entity: str) -> str:
         """A person or company by their own name (or email), and where we keep them, as a
         colleague says it: `our SalesLoft Platform contact Ana Ruiz`, or the name alone with
-        a sentence after the situation ("You'll find them in Big Red Cloud."). Reviews 128
-        and 129 read the `Ana Ruiz (a customer in Big Red Cloud)` label of 34 of 40
-        requests as a template's."""
-        shown = _SHOWN.get(noun, noun)
-        if entity in _PEOPLE and not where_only and SITUATION_OF.get(self.pattern.name) != \
-                "hire" and self.rng.random() < 0.5:  # (no "our company" we are only starting
-            # to work with, no "new colleague: our SalesLoft user")
-            return f"our {app} {shown} {value}"
+        a sentence after the situation (`_say_where`). Reviews 128 and 129 read the `Ana
+        Ruiz (a customer in Big Red Cloud)` label of 34 of 40 requests as a template's."""
+        if entity in _PEOPLE and SITUATION_OF.get(self.pattern.name) != "hire" \
+                and self.rng.random() < 0.5:  # (no "our company" we are only starting to
+            # work with, no "new colleague: our SalesLoft user")
+            return f"our {app} {_SHOWN.get(noun, noun)} {value}"
+        self._say_where(noun, app)
+        return value
+
+    def _say_where(self, noun: str, app: str) -> None:
+        """Say after the situation where the subject is kept ("You'll find them in Big Red
+        Cloud.", "It's in Avaza as a company.")."""
         they = {"them": "they're", "it": "it's"}[self.them]
         self.where = self.rng.choice(_WHERE).format(
-            them=self.them, they=they, their=self.its, a=article(shown), app=app)
-        return value
+            them=self.them, they=they, their=self.its, a=article(_SHOWN.get(noun, noun)),
+            app=app)
 
     def lookup(self, item: AnswerItem) -> str | None:
         """`I'm looking at ... What is their skype username in OnSched?`: a record looked up
