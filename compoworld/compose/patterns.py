@@ -99,7 +99,8 @@ GISTS = {
 # welcome's check wanted only "two words at least").
 _TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced"),
-           ("payment", "payments", "paid"), ("ticket", "tickets"))
+           ("payment", "payments", "paid"), ("ticket", "tickets"),
+           ("set",))  # (a customer we have already is told they are all set up)
 
 
 def topic_of(text: str) -> list[str]:
@@ -429,6 +430,8 @@ def fits(node: ToolNode, step: Step) -> bool:
         return False
     if (for_customers(step) or step.entity == "org") and words & _OUR_SIDE:
         return False  # a POS's merchant or a Postmark sender signature is no client of ours
+    if step.entity == "org" and node.effect == "read" and _market_data(node):
+        return False  # a listed company's stock profile is no partner (review 130: Polygon)
     if node.effect != "read" and not node.writes:
         return False  # a simulated write changes nothing to check
     if step.words and not words & step.words:
@@ -436,6 +439,17 @@ def fits(node: ToolNode, step: Step) -> bool:
     if words & step.avoid or (node.effect != "read" and words & _UNMAKING):
         return False
     return tool_entity(node) == step.entity
+
+
+# What a company record of a market-data feed holds, and no business keeps of a partner.
+_MARKET = frozenset("marketcap ticker tickers exchange symbol sector".split())
+
+
+def _market_data(node: ToolNode) -> bool:
+    """Whether a read returns companies as a market-data feed does (their stock symbol,
+    exchange and market cap: two of those at least)."""
+    words = {w for path in node.outputs for w in split_words(path.rsplit(".", 1)[-1])}
+    return len(words & _MARKET) >= 2
 
 
 def patterns_from(node: ToolNode) -> list[Pattern]:

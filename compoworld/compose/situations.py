@@ -25,7 +25,7 @@ SITUATIONS = {
     "meeting": ("I'd like to meet {s}.", "I want to sit down with {s}.",
                 "{s} asked to meet us."),
     "ticket": ("{s} is waiting for an answer.", "A customer is waiting on {s}."),
-    "order": ("A customer wants news of {s}.", "I have a question about {s}."),
+    "order": ("A customer wants news of {s}.", "The customer is asking about {s}."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
     "event": ("I'm organising {s}.", "{s} is coming up."),

@@ -235,3 +235,18 @@ def test_a_meeting_booked_with_someone_names_them_not_only_their_phone():
         step = BY_NAME[name].steps[1]
         assert not _covers(step, {"phone"})
         assert _covers(step, {"phone", "email"}) and _covers(step, {"name"})
+
+
+def test_a_market_data_feed_s_companies_are_no_partners():
+    """Polygon lists companies with their stock symbol, exchange and market cap: no
+    business keeps its partners there (review 130: "Its details are in Polygon")."""
+    from compoworld.graph.depgraph import ToolNode
+
+    def lister(*fields: str) -> ToolNode:
+        return ToolNode(name="app__list_companies", service="app", effect="read",
+                        implementation="builtin", resource="companies", params={},
+                        required=(), outputs={f"[].{f}": "string" for f in fields})
+
+    company = BY_NAME["company_account"].steps[0]
+    assert not fits(lister("name", "symbol", "exchange", "marketcap"), company)
+    assert fits(lister("name", "phone", "address"), company)

@@ -323,3 +323,37 @@ def test_no_lookup_in_another_api_of_the_same_vendor():
     assert not _sibling_lookup(find, "onsched_com_setup", "onsched_com_setup")
     assert not _sibling_lookup(BY_NAME["attendee_message"].steps[2], "onsched_com_consumer",
                                "onsched_com_setup")  # (a message is no lookup)
+
+
+def test_every_way_of_saying_a_message_names_its_topic():
+    """A welcome says "welcome", a set-up note "set" (review 130: a set-up message checked
+    only for "two words at least"), in each of its wordings."""
+    from compoworld.compose.notes import reference_note
+    from compoworld.compose.patterns import topic_of
+    from compoworld.compose.situations import SET_UP
+
+    for gist, topic in (("welcoming them aboard", "welcome"), (SET_UP, "set")):
+        for seed in range(12):
+            note = reference_note(gist, {}, "drawn", random.Random(seed), name="Ana")
+            assert topic_of(note)[:1] == [topic], note
+
+
+def test_a_new_contact_takes_who_they_are_not_every_detail():
+    """A patterned write of a person, company or meeting carries an optional value only
+    when it says who it is of: a phone or an address is a field list said, or an unasked
+    check unsaid (reviews 128-130)."""
+    from compoworld.compose.walk import _identity
+    from compoworld.graph.depgraph import ToolNode
+
+    def node(resource: str, effect: str = "create") -> ToolNode:
+        return ToolNode(name=f"app__{effect}_{resource}", service="app", effect=effect,
+                        implementation="builtin", resource=resource, params={},
+                        required=(), outputs={})
+
+    for resource in ("contacts", "customers", "appointments"):
+        assert _identity(node(resource), "email") and _identity(node(resource), "person_name")
+        assert not _identity(node(resource), "phone") and not _identity(node(resource), "city")
+        assert not _identity(node(resource), "company")
+    assert _identity(node("appointments"), "datetime")  # (a meeting's time is what it is)
+    assert _identity(node("companies"), "company") and not _identity(node("companies"), "phone")
+    assert _identity(node("contacts", "read"), "phone") and _identity(node("payments"), "phone")
