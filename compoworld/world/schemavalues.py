@@ -26,6 +26,7 @@ from compoworld.graph.semtypes import (
     split_words,
 )
 from compoworld.world.addresses import compile_addresses
+from compoworld.world.banking import country_rule
 from compoworld.world.coherence import all_day_rule, range_pairs, span_end, status_rule
 from compoworld.world.fieldsources import (
     EMPLOYER,
@@ -97,6 +98,26 @@ def _fax_of(phone: Any) -> Any:
     if not isinstance(phone, str) or not phone[-1:].isdigit():
         return phone
     return phone[:-1] + str((int(phone[-1]) + 6) % 10)
+
+
+# Kinds of fields that follow a record's country (`banking.country_rule`), by field kind.
+_COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": "currency",
+                  "region": "region", "region_name": "region_name"}
+
+
+def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
+    """The rule that makes an object's IBAN, BIC, tax id, currency and region its
+    country's, when it has fields of those kinds."""
+    kinds = {}
+    for key, type_name in types.items():
+        kind = type_name if type_name in ("tax_id", "currency", "region") else None
+        if kind is None and type_name in ("string", "title"):
+            kind = field_kind(key, props[key])
+        if kind in _COUNTRY_KINDS:
+            kinds[key] = _COUNTRY_KINDS[kind]
+    countries = [key for key, kind in types.items() if kind == "country"]
+    cities = [key for key, kind in types.items() if kind == "city"]
+    return country_rule(kinds, countries, cities, checks)
 
 
 def _is_leaf(schema: dict[str, Any]) -> bool:
@@ -276,10 +297,11 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     days = {early for early, _ in ranges if leaf_types.get(early) == "date"
             and set(split_words(early)) & _SPAN_STARTS and head in EVENT_NOUNS}
     leaf_props = {key: props[key] for key in leaf_types}
-    rules = [rule for rule in (all_day_rule(leaf_props, leaf_types),
-                               status_rule(leaf_props, leaf_types, required)) if rule]
-    staff = head in _STAFF_NOUNS  # a company's contact works there
     checks = {entry[0]: entry[4] for entry in entries}
+    rules = [rule for rule in (all_day_rule(leaf_props, leaf_types),
+                               status_rule(leaf_props, leaf_types, required),
+                               _country_rule(leaf_props, leaf_types, checks)) if rule]
+    staff = head in _STAFF_NOUNS  # a company's contact works there
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
