@@ -137,7 +137,9 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         kind = "titled"  # an invoice's subject is "March consulting services", no meeting's
     else:
         kind = None
-    whole = _whole_number(name) if schema_kind(schema) == "number" else None
+    whole = _whole_number(name) if schema_kind(schema) == "number" or (
+        schema_kind(schema) == "integer" and split_words(name)[-1:] in (["timestamp"],
+                                                                       ["epoch"])) else None
     if whole is not None and kind in (None, "reference", "account_number", "code"):
         # no `"customerId": 488.3`, `"orderNumber": 606.34` (reviews 126, 127)
         return lambda ctx, scope: conform(whole(ctx.rng), "integer", schema, ctx.rng)
