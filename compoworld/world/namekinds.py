@@ -64,6 +64,8 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
         return "timezone" if last not in ("offset", "id", "ids") else type_name
     if singularize(last) in _GUEST_WORDS or last == "mailbox":
         return "email"
+    if words in (["reply", "to"], ["reply", "to", "email"], ["reply", "to", "address"]):
+        return "email"  # where answers to a mail go
     if last in _PARTIES:  # a call's `from` is a phone, a mail's an email, as described
         text = str(schema.get("description", "")).lower()
         return "phone" if "phone" in text else "email" if "email" in text else type_name
