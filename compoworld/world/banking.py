@@ -160,13 +160,18 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
         return None
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        city = next((out[k] for k in cities if k in out), None)
         country = _find_country(out, countries)
+        only = None
+        if country is None and isinstance(city, str) and city in _CITY_OF:
+            # an address with a city and no country: its region is the city's; its bank
+            # and tax ids stay its company's (a person may live away from their employer)
+            country, only = _CITY_OF[city][0], ("region", "region_name")
         if country is None:
             return
-        city = next((out[k] for k in cities if k in out), None)
         fixes = _fixes(country, out, city)
         for key, kind in kinds.items():
-            if key not in out or (overrides and key in overrides):
+            if key not in out or (overrides and key in overrides) or (only and kind not in only):
                 continue
             value = fixes[kind](out[key])
             if value != out[key] and checks[key](value):

@@ -258,5 +258,7 @@ def name_maker(kind: str, noun: str = "") -> Maker | None:
         "ledger_code": lambda rng: str(rng.randrange(1000, 8000, 10)),
         "product_title": lambda rng: rng.choice(PRODUCTS)[0],
         "brand": lambda rng: rng.choice(COMPANY_NAMES).split()[0],
+        "middle_initial": lambda rng: rng.choice("ABCDEJLMRS"),
+        "name_suffix": _pick(("", "", "Jr.", "Sr.", "II")),
     }
     return makers.get(kind)

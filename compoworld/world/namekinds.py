@@ -82,7 +82,8 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
     if last == "address" and len(words) > 1 and words[-2] in _MESSAGE_ROLES | {"to"} and (
             words[-2] != "to" or "reply" in words):
         return "email"  # from_address, reply_to_address (a ship-to address is a place)
-    if words in (["contact"], ["contact", "person"], ["author"]):
+    if words in (["contact"], ["contact", "person"], ["author"], ["cardholder", "name"],
+                 ["card", "holder", "name"], ["account", "holder", "name"]):
         return "person_name"
     if last in ("industry", "sector", "vertical"):
         return "industry"
@@ -202,6 +203,8 @@ _NAMED = {
                     "ledger_code"),
     **dict.fromkeys(("product", "product_name", "item_name"), "product_title"),
     **dict.fromkeys(("brand",), "brand"),
+    **dict.fromkeys(("middle_name", "middlename", "middle_initial"), "middle_initial"),
+    **dict.fromkeys(("suffix", "name_suffix"), "name_suffix"),
 }
 
 
