@@ -91,7 +91,8 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 # Words before `name` that make it the record's own name (`full_name`, `account_name`).
 _OWN_NAMES = frozenset("full display contact customer person user member owner account legal "
-                       "business trading company billing shipping real given my".split())
+                       "business trading company billing shipping real given my cardholder "
+                       "holder".split())
 # Records of money moving: their `*_name` fields name who pays or is paid, never a product.
 _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invoice bill "
                          "expense statement receipt deposit withdrawal".split())
