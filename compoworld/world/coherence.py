@@ -71,6 +71,8 @@ _RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "upda
            ("created", "modified"), ("since", "until"), ("min", "max"), ("earliest", "latest"),
            ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
            ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
+           # a ticket's SLA deadline falls after it was opened (review: an SLA months early)
+           ("created", "sla"), ("created", "due"),
            # a record closes, is cancelled or deleted after it was made
            *(("created", word) for word in ("closed", "resolved", "cancelled", "canceled",
                                             "completed", "finished", "archived", "deleted",
@@ -247,5 +249,28 @@ def status_rule(props: dict[str, Any], types: dict[str, str],
                                and isinstance(out.get(k), str)), None)
                 if source is not None:
                     out[key] = out[source]
+
+    return rule
+
+
+def final_rule(types: dict[str, str]) -> Rule | None:
+    """A record changes no more once it is closed: its last update (`updatedAt`) is no
+    later than its closing stamp (`closedAt`, `resolved_at`, `cancelledAt`)."""
+    stamps = [key for key, kind in types.items() if kind in _TIME_TYPES
+              and set(split_words(key)) & {"closed", "resolved", "cancelled", "canceled",
+                                           "completed", "voided"}]
+    latest = [key for key, kind in types.items() if kind in _TIME_TYPES
+              and key not in stamps and set(split_words(key)) & set(_LATEST)]
+    if not stamps or not latest:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        for stamp in stamps:
+            end = out.get(stamp)
+            for key in latest:
+                value = out.get(key)
+                if (isinstance(end, str) and isinstance(value, str) and value > end
+                        and len(value) == len(end) and not (overrides and key in overrides)):
+                    out[key] = end
 
     return rule

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from compoworld.world.banking import bic
 from compoworld.world.clock import NOW
-from compoworld.world.words import COMPANY_NAMES, SENTENCES, company_domain
+from compoworld.world.words import COMPANY_NAMES, PRODUCTS, SENTENCES, company_domain
 
 Maker = Callable[[random.Random], Any]
 
@@ -75,8 +76,6 @@ _PROVIDERS = {
 }
 _PAYMENT_PROVIDERS = ("PayPal", "Stripe", "Klarna", "Amazon Pay", "Adyen", "Mollie",
                       "Invoice", "Direct debit")
-_BANKS = ("DEUT", "BNPA", "HSBC", "INGB", "CITI", "BARC", "RABO", "COBA", "AIBK", "BOFI")
-_BIC_COUNTRIES = ("DE", "FR", "GB", "NL", "US", "IE", "ES", "IT", "CH")
 _VAT_COUNTRIES = ("DE", "FR", "GB", "IE", "NL", "ES", "IT", "HU", "PL")
 _REFERRERS = ("https://www.google.com/", "https://www.linkedin.com/", "https://www.bing.com/",
               "https://duckduckgo.com/", "https://www.facebook.com/", "https://t.co/")
@@ -132,12 +131,6 @@ def _second_line(rng: random.Random) -> str:
                                             floor=rng.randint(2, 12))
 
 
-def _bic(rng: random.Random) -> str:
-    branch = rng.choice(("", "", "XXX", _digits(rng, 3)))
-    location = rng.choice(("FF", "MM", "2L", "22", "AA", "3N"))
-    return f"{rng.choice(_BANKS)}{rng.choice(_BIC_COUNTRIES)}{location}{branch}"
-
-
 def _ical_uid(rng: random.Random) -> str:
     return f"{_hex(rng, 26)}@{rng.choice(('google.com', 'outlook.com', 'calendar.app'))}"
 
@@ -180,6 +173,29 @@ def _ean(rng: random.Random) -> str:
     return body + str(-total % 10)
 
 
+_CARD_BRANDS = ("VISA", "MASTERCARD", "AMERICAN_EXPRESS", "DISCOVER")
+_MCCS = ("5411", "5812", "5999", "7372", "4121", "5732", "8999", "7011")
+_NEIGHBOURHOODS = ("Old Town", "Riverside", "Midtown", "Harbour District", "Northside",
+                   "West End", "University Quarter", "Market District")
+_BANK_NAMES = ("Barclays", "BNP Paribas", "Deutsche Bank", "ING", "HSBC", "Chase",
+               "Santander", "Rabobank", "Commerzbank", "AIB")
+_TERMS = ("Net 30", "Net 14", "Net 60", "Due on receipt", "End of month")
+_ERRORS = ("Card declined", "Insufficient funds", "Request timed out",
+           "Invalid postal code", "Authentication failed")
+_REVENUES = ("250000", "1200000", "4800000", "15000000", "62000000")
+_HEADCOUNTS = ("8", "25", "60", "140", "420", "1200")
+
+
+def _grouped(rng: random.Random, groups: tuple[int, ...], sep: str) -> str:
+    return sep.join(_digits(rng, n) for n in groups)
+
+
+def _card_bin(rng: random.Random) -> str:
+    """The first six digits of a Visa (4) or Mastercard (51-55) number."""
+    head = rng.choice(("4", "51", "52", "53", "55"))
+    return head + _digits(rng, 6 - len(head))
+
+
 def name_maker(kind: str, noun: str = "") -> Maker | None:
     """The generator of one kind `namekinds` names (None: not one of these kinds)."""
     if kind in TIME_SPANS:
@@ -194,7 +210,7 @@ def name_maker(kind: str, noun: str = "") -> Maker | None:
         "restriction": _pick("call email message"),
         "tax_id": lambda rng: f"{rng.choice(_VAT_COUNTRIES)}{_digits(rng, 9)}",
         "company_reg": lambda rng: rng.choice(("HRB ", "", "RC ")) + _digits(rng, 8),
-        "bic": _bic,
+        "bic": lambda rng: bic(rng),
         "ical_uid": _ical_uid,
         "meeting_link": _meeting_link,
         "referrer": lambda rng: rng.choice(_REFERRERS + (_company_site(rng),)),
@@ -217,5 +233,32 @@ def name_maker(kind: str, noun: str = "") -> Maker | None:
         "prefix": lambda rng: f"{(noun or 'inv')[:3].upper()}-",
         "founded": lambda rng: str(rng.randint(1955, 2019)),
         "salutation": _pick("Mr Ms Mrs Dr"),
+        "sort_code": lambda rng: _grouped(rng, (2, 2, 2), "-"),
+        "auth_code": lambda rng: "".join(rng.choice(string.ascii_uppercase + string.digits)
+                                         for _ in range(6)),
+        "bank_code": lambda rng: _digits(rng, rng.choice((5, 6, 8))),
+        "card_brand": _pick(_CARD_BRANDS),
+        "card_bin": _card_bin,
+        "last4": lambda rng: _digits(rng, 4),
+        "gift_card_number": lambda rng: "7783" + _digits(rng, 12),
+        "mcc": _pick(_MCCS),
+        "abn": lambda rng: _grouped(rng, (2, 3, 3, 3), " "),
+        "acn": lambda rng: _grouped(rng, (3, 3, 3), " "),
+        "cnpj": lambda rng: f"{_digits(rng, 2)}.{_digits(rng, 3)}.{_digits(rng, 3)}/0001-"
+                            f"{_digits(rng, 2)}",
+        "cpf": lambda rng: f"{_digits(rng, 3)}.{_digits(rng, 3)}.{_digits(rng, 3)}-"
+                           f"{_digits(rng, 2)}",
+        "revenue": _pick(_REVENUES),
+        "headcount": _pick(_HEADCOUNTS),
+        "neighbourhood": _pick(_NEIGHBOURHOODS),
+        "company_name": lambda rng: rng.choice(COMPANY_NAMES),
+        "bank_name": _pick(_BANK_NAMES),
+        "payment_terms": _pick(_TERMS),
+        "error_message": _pick(_ERRORS),
+        "ledger_code": lambda rng: str(rng.randrange(1000, 8000, 10)),
+        "product_title": lambda rng: rng.choice(PRODUCTS)[0],
+        "brand": lambda rng: rng.choice(COMPANY_NAMES).split()[0],
+        "middle_initial": lambda rng: rng.choice("ABCDEJLMRS"),
+        "name_suffix": _pick(("", "", "Jr.", "Sr.", "II")),
     }
     return makers.get(kind)

@@ -75,6 +75,8 @@ class Check:
 # every record is not (ids collide, the world's clock is ignored).
 _NO_EXAMPLES = frozenset({"uuid", "datetime", "date", "time"})
 _PLAIN = frozenset({"string", "integer", "number"})
+# Formats that only say how wide a number is: an `int64` `exp_year` is still a year.
+_NUMBER_FORMATS = frozenset("int32 int64 integer long double float decimal number".split())
 _ID_TEXT = re.compile(r"\b(ID|[Ii]d|[Ii]dentifier)\b")
 
 
@@ -113,7 +115,8 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
     listed = described_values(schema) if type_name == "string" and name else ()
     if listed and not {"enum", "const"} & set(schema):  # "must be one of a, b, c"
         return lambda ctx, scope: conform(ctx.rng.choice(listed), type_name, schema, ctx.rng)
-    if type_name in _PLAIN and not (isinstance(fmt, str) and fmt in FORMAT_TYPES):
+    if type_name in _PLAIN and not (isinstance(fmt, str) and fmt in FORMAT_TYPES and not (
+            fmt in _NUMBER_FORMATS and schema_kind(schema) in ("integer", "number"))):
         kind = field_kind(name, schema, resource, place=flags.place)
         if kind is None and type_name == "string" and name:
             kind = "fallback"
@@ -134,7 +137,9 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         kind = "titled"  # an invoice's subject is "March consulting services", no meeting's
     else:
         kind = None
-    whole = _whole_number(name) if schema_kind(schema) == "number" else None
+    whole = _whole_number(name) if schema_kind(schema) == "number" or (
+        schema_kind(schema) == "integer" and split_words(name)[-1:] in (["timestamp"],
+                                                                       ["epoch"])) else None
     if whole is not None and kind in (None, "reference", "account_number", "code"):
         # no `"customerId": 488.3`, `"orderNumber": 606.34` (reviews 126, 127)
         return lambda ctx, scope: conform(whole(ctx.rng), "integer", schema, ctx.rng)

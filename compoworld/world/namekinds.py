@@ -64,6 +64,8 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
         return "timezone" if last not in ("offset", "id", "ids") else type_name
     if singularize(last) in _GUEST_WORDS or last == "mailbox":
         return "email"
+    if words in (["reply", "to"], ["reply", "to", "email"], ["reply", "to", "address"]):
+        return "email"  # where answers to a mail go
     if last in _PARTIES:  # a call's `from` is a phone, a mail's an email, as described
         text = str(schema.get("description", "")).lower()
         return "phone" if "phone" in text else "email" if "email" in text else type_name
@@ -73,10 +75,15 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
         return "address"  # startAddress, pickup_address
     if words == ["delivery"]:
         return "address"
+    if last in ("locality", "town") or words == ["postal", "town"]:
+        return "city"  # Square's `locality`: the address's city
+    if words == ["administrative", "district", "level", "1"]:
+        return "region"  # Square's state or province
     if last == "address" and len(words) > 1 and words[-2] in _MESSAGE_ROLES | {"to"} and (
             words[-2] != "to" or "reply" in words):
         return "email"  # from_address, reply_to_address (a ship-to address is a place)
-    if words in (["contact"], ["contact", "person"], ["author"]):
+    if words in (["contact"], ["contact", "person"], ["author"], ["cardholder", "name"],
+                 ["card", "holder", "name"], ["account", "holder", "name"]):
         return "person_name"
     if last in ("industry", "sector", "vertical"):
         return "industry"
@@ -118,11 +125,16 @@ _PAST = frozenset("sent updated registered created modified published submitted 
                   "opened signed joined uploaded changed edited visited seen accessed "
                   "lastlogin lastseen lastvisit".split())
 _LAST_DONE = frozenset("login logon seen visit activity access contact contacted used".split())
-_AUDIT = _DONE | _PAST | frozenset("create update modify delete cancel last book".split())
+# Words of a moment that has happened by now: an opening balance's `entryDate`, a bill's
+# `paid_date`, a journal's `posted_at` (review: `"entryDate": "2025-06-19"` with now in March).
+PAST_ONLY = frozenset("entry paid posted opened sent received submitted joined signed "
+                      "registered created".split())
+_AUDIT = _DONE | _PAST | PAST_ONLY | frozenset(
+    "create update modify delete cancel last book".split())
 # Words of a record's stamps (`created_at`, `lastModifiedOn`, `date_updated`).
 _STAMPS = frozenset("created create updated update modified modify last registered "
                     "changed edited deleted archived closed resolved cancelled canceled "
-                    "completed voided refunded".split())
+                    "completed voided refunded".split()) | PAST_ONLY
 _TAX_WORDS = frozenset("tax vat gst taxcode vatreg taxid vatid taxnumber vatnumber".split())
 _NOT_TAX_ID = frozenset("rate amount percent percentage total included exempt type category "
                         "class inclusive treatment status name behavior behaviour".split())
@@ -147,6 +159,55 @@ _SINGLE = {
 }
 
 
+# Whole names (words joined by `_`) of bank, card, company and place details that have a
+# shape of their own: no `"sortCode": "BAN-6904"`, `"bin": "bin-23"`, `"acn": "acn-685"`.
+_NAMED = {
+    **dict.fromkeys(("sort_code", "bank_sort_code"), "sort_code"),
+    **dict.fromkeys(("auth_code", "authorization_code", "authorisation_code", "approval_code",
+                     "auth_id_code"), "auth_code"),
+    **dict.fromkeys(("bank_code", "branch_code", "branch_identifier", "bank_identifier",
+                     "bsb", "bsb_number", "transit_number", "clearing_number", "bank_id"),
+                    "bank_code"),
+    **dict.fromkeys(("business_identifier_code", "business_identifier_codes", "swift_code",
+                     "bic_code", "swift_bic", "bic_swift"), "bic"),
+    **dict.fromkeys(("card_brand", "card_type", "card_network", "brand_name_card"),
+                    "card_brand"),
+    **dict.fromkeys(("bin", "card_bin", "iin"), "card_bin"),
+    **dict.fromkeys(("pan_suffix", "last4", "last_4", "last_four", "card_last4",
+                     "account_number_suffix", "last_digits", "last_4_digits"), "last4"),
+    **dict.fromkeys(("gan", "gift_card_gan"), "gift_card_number"),
+    **dict.fromkeys(("mcc", "merchant_category_code"), "mcc"),
+    **dict.fromkeys(("abn", "abn_or_tfn", "tfn", "abn_number"), "abn"),
+    **dict.fromkeys(("acn", "acn_number"), "acn"),
+    "cnpj": "cnpj", "cpf": "cpf",
+    **dict.fromkeys(("annual_revenue", "revenue", "yearly_revenue"), "revenue"),
+    **dict.fromkeys(("number_of_employees", "employee_count", "employees", "num_employees",
+                     "headcount", "company_size"), "headcount"),
+    **dict.fromkeys(("sublocality", "sublocality_2", "sublocality_3", "neighbourhood",
+                     "neighborhood", "district", "suburb", "complement", "quarter"),
+                    "neighbourhood"),
+    **dict.fromkeys(("county", "administrative_district_level_2",
+                     "administrative_district_level_3"), "region_name"),
+    **dict.fromkeys(("department", "division"), "team"),
+    **dict.fromkeys(("counterparty", "counterparty_name", "merchant", "merchant_name",
+                     "payee", "payee_name", "vendor_name"), "company_name"),
+    **dict.fromkeys(("institution", "institution_name", "bank_name", "bank"), "bank_name"),
+    **dict.fromkeys(("terms", "payment_terms", "terms_name"), "payment_terms"),
+    **dict.fromkeys(("detail", "info", "information", "additional_info", "body_preview",
+                     "preview", "snippet", "personalization", "additional_information"),
+                    "sentence"),
+    **dict.fromkeys(("error", "error_message", "failure_reason", "decline_reason"),
+                    "error_message"),
+    **dict.fromkeys(("nominal_code", "nominal_ac_code", "ac_code", "account_code",
+                     "gl_code", "ledger_code", "gl_account_code", "nominal_account_code"),
+                    "ledger_code"),
+    **dict.fromkeys(("product", "product_name", "item_name"), "product_title"),
+    **dict.fromkeys(("brand",), "brand"),
+    **dict.fromkeys(("middle_name", "middlename", "middle_initial"), "middle_initial"),
+    **dict.fromkeys(("suffix", "name_suffix"), "name_suffix"),
+}
+
+
 def name_kind(words: list[str], schema: dict[str, Any], resource: str | None = None
               ) -> str | None:
     """The vocabulary kind (`kindmakers`, or `staff_email`/`staff_name`/`staff_username`:
@@ -155,6 +216,8 @@ def name_kind(words: list[str], schema: dict[str, Any], resource: str | None = N
         return None
     last, phrase = words[-1], "_".join(words)
     noun = _noun(resource)
+    if phrase in _NAMED:
+        return _NAMED[phrase]
     if last == "by" and len(words) > 1:
         if words[-2] in _DONE:
             return staff_kind(schema, "email")

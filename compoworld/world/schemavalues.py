@@ -10,6 +10,7 @@ and name agree).
 from __future__ import annotations
 
 import random
+import zlib
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,14 @@ from compoworld.graph.semtypes import (
     split_words,
 )
 from compoworld.world.addresses import compile_addresses
-from compoworld.world.coherence import all_day_rule, range_pairs, span_end, status_rule
+from compoworld.world.banking import country_rule
+from compoworld.world.coherence import (
+    all_day_rule,
+    final_rule,
+    range_pairs,
+    span_end,
+    status_rule,
+)
 from compoworld.world.fieldsources import (
     EMPLOYER,
     FIELD_GETTERS,
@@ -54,8 +62,11 @@ from compoworld.world.leafplans import (
 )
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
+from compoworld.world.phones import national_number
+from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
+from compoworld.world.words import COUNTRIES
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -80,7 +91,8 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
 
 # Words before `name` that make it the record's own name (`full_name`, `account_name`).
 _OWN_NAMES = frozenset("full display contact customer person user member owner account legal "
-                       "business trading company billing shipping real given my".split())
+                       "business trading company billing shipping real given my cardholder "
+                       "holder".split())
 # Records of money moving: their `*_name` fields name who pays or is paid, never a product.
 _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invoice bill "
                          "expense statement receipt deposit withdrawal".split())
@@ -93,10 +105,55 @@ _STAFF_NOUNS = frozenset("contact employee member person people staff colleague"
 
 
 def _fax_of(phone: Any) -> Any:
-    """A fax number beside `phone` (`+14155550123` -> `+14155550129`)."""
-    if not isinstance(phone, str) or not phone[-1:].isdigit():
+    """A fax line (or second phone) of the owner of `phone`: an office line of the same
+    country, seeded by the phone itself so it is the same wherever it is written. (It was
+    the phone with its last digit changed, `+33638656408` beside `+33638656402`, which
+    reviewers read as one number mistyped.)"""
+    if not isinstance(phone, str) or not phone.startswith("+") or not phone[1:].isdigit():
         return phone
-    return phone[:-1] + str((int(phone[-1]) + 6) % 10)
+    code = next((code for code in sorted(_CALLING, key=len, reverse=True)
+                 if phone[1:].startswith(code)), None)
+    if code is None:
+        return phone
+    rng = random.Random(zlib.crc32(phone.encode()))
+    return f"+{code}{national_number(rng, _CALLING[code], landline=True)}"
+
+
+# Calling codes to their (first) country: `1` is the US, a fax of `+1416...` too.
+_CALLING = {row[2]: code for code, row in reversed(COUNTRIES.items())}
+# Kinds of fields that follow a record's country (`banking.country_rule`), by field kind.
+_COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": "currency",
+                  "region": "region", "region_name": "region_name"}
+
+
+def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
+    """The rule that makes an object's IBAN, BIC, tax id, currency and region its
+    country's, when it has fields of those kinds."""
+    kinds = {}
+    for key, type_name in types.items():
+        kind = type_name if type_name in ("tax_id", "currency", "region") else None
+        if kind is None and type_name in ("string", "title"):
+            kind = field_kind(key, props[key])
+        if kind in _COUNTRY_KINDS:
+            kinds[key] = _COUNTRY_KINDS[kind]
+    countries = [key for key, kind in types.items() if kind == "country"]
+    cities = [key for key, kind in types.items() if kind == "city"]
+    return country_rule(kinds, countries, cities, checks)
+
+
+# Roles of who a mail comes from (`from_address`, `reply_to`, `sender_name`).
+_SENDER_ROLES = frozenset({"from", "sender", "reply", "reply_to", "from_reply_to"})
+
+
+def _own_senders(types: dict[str, str]) -> frozenset[str]:
+    """The sender fields of a record that is one person (its own email and name beside
+    them): a user's `from_address` and `reply_to` are their own email, not another
+    person's (review: one user row with three people's emails)."""
+    own = {kind for key, kind in types.items() if kind in PERSON_TYPES and not field_role(key)}
+    if "email" not in own or not own & {"person_name", "first_name", "last_name", "username"}:
+        return frozenset()
+    return frozenset(key for key, kind in types.items() if kind in PERSON_TYPES
+                     and field_role(key) in _SENDER_ROLES)
 
 
 def _is_leaf(schema: dict[str, Any]) -> bool:
@@ -107,7 +164,7 @@ def _is_leaf(schema: dict[str, Any]) -> bool:
 
 def _compile(schema: Any, name: str | None, service: str, resource: str | None, depth: int,
              flags: Flags = NO_FLAGS, in_array: bool = False, inherit: bool = False,
-             type_name: str | None = None) -> Sampler:
+             type_name: str | None = None, own: bool = False) -> Sampler:
     if schema is False:
         return lambda ctx, scope: None
     schema = schema if isinstance(schema, dict) else {}
@@ -162,7 +219,7 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     source = field_source(type_name, name or "", flags)
     if source is None:
         return compile_free(type_name, schema, name or "", resource, flags)
-    getter, role = FIELD_GETTERS[source][type_name], field_role(name or "")
+    getter, role = FIELD_GETTERS[source][type_name], "" if own else field_role(name or "")
     words = split_words(name or "")
     # their fax line, or a second phone (`Tel2`): the phone number's neighbour
     fax = type_name == "phone" and ("fax" in words or words[-1:] not in ([], ["1"]) and
@@ -239,6 +296,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                  or ({"title", "money"} <= kinds and head not in _MONEY_NOUNS))
         and not kinds & PERSON_TYPES,
     )
+    senders = _own_senders(leaf_types)
     own_id = f"{service}." if resource else None
     entries = []
     for key, sub in props.items():
@@ -251,7 +309,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                inherit=part)
         else:
             sampler = _compile(sub, key, service, resource, depth, flags, in_array,
-                               type_name=leaf_types.get(key))
+                               type_name=leaf_types.get(key), own=key in senders)
         kind = leaf_types.get(key, "")
         echo = not (in_array and (key == "id" or (own_id and kind.startswith(own_id))))
         # (a stamp of its going out of use, `archived_at`, is rare on a record)
@@ -276,10 +334,14 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     days = {early for early, _ in ranges if leaf_types.get(early) == "date"
             and set(split_words(early)) & _SPAN_STARTS and head in EVENT_NOUNS}
     leaf_props = {key: props[key] for key in leaf_types}
-    rules = [rule for rule in (all_day_rule(leaf_props, leaf_types),
-                               status_rule(leaf_props, leaf_types, required)) if rule]
-    staff = head in _STAFF_NOUNS  # a company's contact works there
     checks = {entry[0]: entry[4] for entry in entries}
+    rules = [rule for rule in (all_day_rule(leaf_props, leaf_types),
+                               status_rule(leaf_props, leaf_types, required),
+                               final_rule(leaf_types),
+                               subcount_rule(leaf_props, leaf_types),
+                               twin_rule(leaf_props, leaf_types),
+                               _country_rule(leaf_props, leaf_types, checks)) if rule]
+    staff = head in _STAFF_NOUNS  # a company's contact works there
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()

@@ -1,0 +1,180 @@
+"""Bank and tax identifiers shaped like a country's own, and a record made to agree with
+the country it names.
+
+Reviewers read `"iban": "DE89..."` on a Hungarian partner, `"swift": "COBAIE22"` on a
+Japanese company, `"taxcode": "DE434768844"` on a French one, a Chicago company paying in
+KES and `"stateOrProvinceCode": "NSW"` beside `"countryCode": "FR"`. Fields are drawn one
+by one, so the country of a record (its `country` field, or its address's) is known only
+once it is drawn; `country_rule` then rewrites the record's IBAN, BIC, tax id, currency
+and region to be that country's. The rewrites hash the value they replace instead of
+drawing from the record's generator, so no later value of the world shifts.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from compoworld.graph.semtypes import split_words
+from compoworld.world.words import CITIES, CITY_REGIONS, COUNTRIES
+
+# BBAN shapes of the IBAN countries among the world's places (`#` a digit, `?` a letter).
+IBAN_SHAPES = {
+    "FR": "#" * 23, "DE": "#" * 18, "ES": "#" * 20, "IT": "?" + "#" * 22, "NL": "????" + "#" * 10,
+    "SE": "#" * 20, "PT": "#" * 21, "IE": "????" + "#" * 14, "PL": "#" * 24,
+    "GB": "????" + "#" * 14, "CH": "#" * 17, "BR": "#" * 23 + "C1",
+}
+# Banks' four-letter codes by country, so a BIC's bank sits in its country.
+_BANKS = {
+    "DE": ("DEUT", "COBA"), "FR": ("BNPA", "SOGE"), "GB": ("BARC", "NWBK"),
+    "NL": ("INGB", "RABO"), "ES": ("BSCH", "BBVA"), "IT": ("UNCR", "BCIT"),
+    "IE": ("AIBK", "BOFI"), "CH": ("UBSW", "CRES"), "US": ("CHAS", "BOFA"),
+    "JP": ("MHCB", "BOTK"), "SG": ("DBSS", "OCBC"), "AU": ("CTBA", "NATA"),
+    "IN": ("SBIN", "HDFC"), "BR": ("ITAU", "BRAS"), "MX": ("BNMX", "BCMR"),
+    "KE": ("KCBL", "EQBL"), "NG": ("ZEIB", "FBNI"), "SE": ("NDEA", "ESSE"),
+    "PT": ("CGDI", "BCOM"), "PL": ("PKOP", "BPKO"), "KR": ("KOEX", "SHBK"),
+    "CA": ("ROYC", "TDOM"),
+}
+_LOCATIONS = ("22", "2X", "FF", "MM", "PP", "2L")
+# Each region's name, for a field that wants it written out (`stateName`).
+REGION_NAMES = {
+    "IDF": "Ile-de-France", "ENG": "England", "NY": "New York", "CA": "California",
+    "IL": "Illinois", "ON": "Ontario", "BE": "Berlin", "MD": "Madrid", "RM": "Lazio",
+    "NH": "North Holland", "AB": "Stockholm County", "11": "Lisbon", "13": "Tokyo",
+    "01": "Singapore", "NSW": "New South Wales", "MH": "Maharashtra", "SP": "Sao Paulo",
+    "CMX": "Mexico City", "LA": "Lagos", "30": "Nairobi", "ZH": "Zurich", "D": "Dublin",
+    "MZ": "Masovia",
+}
+# The regions of each country's cities, first its first city's.
+_REGIONS: dict[str, tuple[str, ...]] = {}
+for _city, _country, *_ in CITIES:
+    _REGIONS[_country] = (*_REGIONS.get(_country, ()), CITY_REGIONS[_city])
+_CITY_OF = {city: (country, CITY_REGIONS[city]) for city, country, *_ in CITIES}
+_ALPHA3 = {row[1]: code for code, row in COUNTRIES.items()}
+_NAMES = {row[0].lower(): code for code, row in COUNTRIES.items()}
+
+
+def _fill(shape: str, rng: random.Random) -> str:
+    return "".join(rng.choice(string.digits) if c == "#" else rng.choice(string.ascii_uppercase)
+                   if c == "?" else c for c in shape)
+
+
+def iban(rng: random.Random, country: str | None = None) -> str:
+    """An IBAN of `country` (a random IBAN country when it has none, or none is given):
+    its length, its bank-code letters where it has them, and check digits that pass
+    ISO 7064 mod 97."""
+    if country not in IBAN_SHAPES:
+        country = rng.choice(sorted(IBAN_SHAPES))
+    bban = _fill(IBAN_SHAPES[country], rng)
+    number = int("".join(str(int(c, 36)) for c in bban + country + "00"))
+    return f"{country}{98 - number % 97:02d}{bban}"
+
+
+def bic(rng: random.Random, country: str | None = None) -> str:
+    """A BIC of a bank in `country` (a random one when none is given): chars 5-6 are the
+    country, sometimes with a branch code."""
+    country = country if country in _BANKS else rng.choice(sorted(_BANKS))
+    branch = rng.choice(("", "", "XXX"))
+    return f"{rng.choice(_BANKS[country])}{country}{rng.choice(_LOCATIONS)}{branch}"
+
+
+def tax_id(country: str, digits: str) -> str:
+    """A company's tax id in `country` from nine `digits` (as `Company.tax_id` writes it):
+    a US EIN, elsewhere the country's VAT prefix."""
+    return f"{digits[:2]}-{digits[2:9]}" if country == "US" else f"{country}{digits[:9]}"
+
+
+def country_code(value: Any) -> str | None:
+    """The ISO alpha-2 code a country field holds (`FR`, `FRA`, `France`), or None."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if len(text) == 2 and text.upper() in COUNTRIES:
+        return text.upper()
+    return _ALPHA3.get(text.upper()) or _NAMES.get(text.lower())
+
+
+def region_of(country: str, city: Any = None) -> str | None:
+    """The region code of `city` when it is in `country`, else `country`'s first city's."""
+    found = _CITY_OF.get(city) if isinstance(city, str) else None
+    if found is not None and found[0] == country:
+        return found[1]
+    regions = _REGIONS.get(country)
+    return regions[0] if regions else None
+
+
+# --- a record that agrees with its country ----------------------------------------------
+
+Rule = Callable[[dict[str, Any], dict[str, Any] | None], None]
+_REGION_NAME_WORDS = frozenset({"name", "long"})
+
+
+def _seeded(value: Any) -> random.Random:
+    """A generator seeded by the value a rewrite replaces (no draw of the record's rng)."""
+    return random.Random(zlib.crc32(repr(value).encode()))
+
+
+def _find_country(out: dict[str, Any], keys: list[str]) -> str | None:
+    """The record's country: its own country field, else one of its address's."""
+    for key in keys:
+        found = country_code(out.get(key))
+        if found:
+            return found
+    for value in out.values():
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                if "country" in split_words(key):
+                    found = country_code(inner)
+                    if found:
+                        return found
+    return None
+
+
+def _fixes(country: str, out: dict[str, Any], city: Any) -> dict[str, Callable[[Any], Any]]:
+    """How each kind of field is written in `country`, given its current value."""
+    region = region_of(country, city)
+    return {
+        "iban": lambda v: v if isinstance(v, str) and v[:2] == country and country
+        in IBAN_SHAPES else iban(_seeded(v), country),
+        "bic": lambda v: v if isinstance(v, str) and v[4:6] == country else bic(
+            _seeded(v), country),
+        "tax_id": lambda v: v if isinstance(v, str) and (
+            v[:2] == country or country == "US" and v[2:3] == "-") else tax_id(
+            country, f"{zlib.crc32(repr(v).encode()) % 10 ** 9:09d}"),
+        "currency": lambda v: COUNTRIES[country][3],
+        "region": lambda v: v if v in _REGIONS.get(country, ()) else region or v,
+        "region_name": lambda v: REGION_NAMES.get(region or "", v),
+    }
+
+
+def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
+                 checks: dict[str, Callable[[Any], bool]]) -> Rule | None:
+    """For an object whose fields of `kinds` (key -> iban, bic, tax_id, currency, region,
+    region_name) should follow its country (`countries`: its country keys; an address
+    child's country counts too), a rule that rewrites them to agree. A field the caller
+    gave, or a rewrite its schema rejects, keeps its value."""
+    if not kinds:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        city = next((out[k] for k in cities if k in out), None)
+        country = _find_country(out, countries)
+        only = None
+        if country is None and isinstance(city, str) and city in _CITY_OF:
+            # an address with a city and no country: its region is the city's; its bank
+            # and tax ids stay its company's (a person may live away from their employer)
+            country, only = _CITY_OF[city][0], ("region", "region_name")
+        if country is None:
+            return
+        fixes = _fixes(country, out, city)
+        for key, kind in kinds.items():
+            if key not in out or (overrides and key in overrides) or (only and kind not in only):
+                continue
+            value = fixes[kind](out[key])
+            if value != out[key] and checks[key](value):
+                out[key] = value
+
+    return rule
