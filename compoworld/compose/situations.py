@@ -38,6 +38,10 @@ SITUATIONS = {
              "{s} should be in our other calendar too."),
     "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
     "look": ("I'm looking at {s}.", "I have a question about {s}."),
+    # who placed an order, looked up elsewhere (review 130: "I have a question about the
+    # order" and then a question about its customer)
+    "reach": ("I need to reach the customer behind {s}.",
+              "I'd like to get in touch with whoever placed {s}."),
     "deal": ("I'd like to follow up with {s}.", "{s} is interested in working with us."),
     "problem": ("{s} got in touch about a problem.", "We heard from {s} about a problem."),
     "message": ("{s} came in and needs handling.", "We got {s}, and it needs handling."),
@@ -69,7 +73,8 @@ SITUATION_OF = {
     "contact_ticket_message": "problem", "contact_ticket_task": "problem",
     "message_to_ticket": "message", "message_task": "message", "product_listing": "product",
     "product_listing_announce": "product", "product_listing_inventory": "product",
-    "product_order": "stock", "venue_event": "venue", "share_document": "doc",
+    "order_customer": "reach", "product_order": "stock", "venue_event": "venue",
+    "share_document": "doc",
     "document_task": "doc", "copy_document": "doc", "document_message_task": "doc",
     "task_notify": "task", "assign_task": "task",
 }
