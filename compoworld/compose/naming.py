@@ -215,9 +215,9 @@ _TITLE_TAIL = re.compile(
     r"[\s\-–:|,]+(?:(?:REST|RESTful|Public|Open|Web|Platform|Partner|Integration)\s+)*"
     r"(?:API|APIs|Api|OpenAPI|Ap[Ii]s?\(s\))(?:\s+(?:Documentation|docs|endpoints|Reference|"
     r"Server|Suite|Specification|Explorer|services?|application|Version\s*\S+|v?\d[\w.]*))*"
-    r"\s*$", re.IGNORECASE)
+    r"(?:,?\s*(?:Free|Basic|Standard|Premium|Pro)(?:\s+Tier)?)?\s*$", re.IGNORECASE)
 _TITLE_HEAD = re.compile(
-    r"^(?:[Tt]est the|The|API Reference\s*[-–]|API(?= (?![Vv]\d)[A-Z]| i[A-Z]))\s+")
+    r"^(?:[Tt]est the|The|Swagger|API Reference\s*[-–]|API(?= (?![Vv]\d)[A-Z]| i[A-Z]))\s+")
 _TITLE_NOTE = re.compile(r"\s*(?:[\(\[][^\)\]]*[\)\]]|\s+with Swagger)$", re.IGNORECASE)
 _TLDS = frozenset("com io net org co hu one me ai app dev uk de fr local info biz us".split())
 _PROVIDERS = {"googleapis": "Google", "hubapi": "HubSpot", "nexmo": "Vonage",

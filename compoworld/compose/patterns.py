@@ -121,6 +121,9 @@ _CUSTOMERS = frozenset("contact contacts customer customers lead leads prospect 
 _KEYS = ("email", "phone", "username")
 _PAY = ("amount", "currency", "email", "name")
 _PARTY = ("name", "email", "company", "phone", "first_name", "last_name")  # whose money it is
+# A variant (a price of a size or colour) is no listing of a product (review 131: API2Cart's
+# price-only variant checked as "a product is created").
+_VARIANTS = frozenset({"variant", "variants"})
 # who a meeting is with, on the booking: a phone alone names no one (review 129: two
 # appointments "with them" held only a number, one a distractor's too)
 _WHO = ("name", "email", "first_name", "last_name")
@@ -236,7 +239,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("order_customer", "commerce", "look up who placed an order",
        _SALE, Step(READ, "person", _KEYS)),
     _p("product_listing", "commerce", "list a product in another store",
-       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"))),
+       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"),
+                                   avoid=_VARIANTS)),
     _p("product_order", "commerce", "order a product",
        Step(READ, "product"),  # an order of a product names it
        Step(MAKE, "order", ("amount", "currency", "name"), needs=("name",), avoid=_NOT_SALES)),
@@ -297,7 +301,8 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "document"), _send("url", "filename", "email"),
        Step(MAKE, "task", ("url", "filename", "email", "name"))),
     _p("product_listing_announce", "commerce", "list a product in another store and announce it",
-       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
+       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"),
+                                   avoid=_VARIANTS),
        _send("name", "url")),
     _p("org_contact_welcome", "sales", "add a company's contact and welcome them",
        Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone")),
@@ -325,7 +330,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("contact_ticket_task", "support", "open a ticket for a customer and plan the fix",
        _LEAD, Step(MAKE, "ticket", _CONTACT), Step(MAKE, "task", _CONTACT)),
     _p("product_listing_inventory", "commerce", "list a product and order stock for it",
-       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url")),
+       Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"),
+                                   avoid=_VARIANTS),
        Step(MAKE, "order", ("name", "amount", "currency"), needs=("name",),
             avoid=_NOT_SALES)),
 )

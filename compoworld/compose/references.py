@@ -177,14 +177,16 @@ def _status(item: Any) -> tuple[str, str]:
         return "", ""
     words, value = min(found, key=lambda f: next(
         (i for i, w in enumerate(_WHERE_IT_STANDS) if w in f[0]), len(_WHERE_IT_STANDS)))
-    return (" ".join(words) if len(found) > 1 else ""), value
+    return (" ".join(words) if len(found) > 1 or words not in (["status"], ["state"])
+            else ""), value  # (an order's only `paymentStatus` is its payment status: its
+    # other orders have a fulfillment status too; review 132)
 
 
 def subject_facts(calls: list[GoldCall]) -> dict[str, str]:
     """What a workflow's message may say of the record it is about, read, never stated:
     an event's start (`its date`), an order's status (`its status`; `its fulfillment
-    status` where it has a payment status too: review 127 read "its status" of an ecwid
-    order as either); fact -> how a request asks for it."""
+    status` where it has a payment status too, or is one of a kind: reviews 127 and 132
+    read "its status" of an ecwid order as either); fact -> how a request asks for it."""
     item = followed(calls)
     field, status = _status(item)
     facts = {start_of(item): "its date", status: f"its {field or 'status'}"}

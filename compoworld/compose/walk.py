@@ -74,7 +74,7 @@ from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES,
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
-from compoworld.world.words import FIRST_NAMES, LAST_NAMES
+from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
 from compoworld.worldmodel.offline import succeeded
 
 START_FAILED = "start call failed or returned nothing usable"
@@ -542,6 +542,8 @@ def _bind(
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if patterned and node.effect != "read" and tool_entity(node) == "event":
         _book_in_hours(node, arguments, bindings, rng)  # a meeting at 10:30 next week
+    if patterned and node.effect != "read" and tool_entity(node) == "message":
+        _local_sender(service, arguments, bindings, properties, getattr(world, "seed", 0))
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
                          for b in bindings.values()):
         for param in [p for p, b in bindings.items() if b.kind == "visible"
@@ -914,6 +916,23 @@ def _our_number(service: Service, schema: dict[str, Any], world: int) -> Any:
     customer's own phone)."""
     return value_from_schema(schema, random.Random(f"sender:{service.name}:{world}"),
                              name="phone", service=service.name)
+
+
+def _local_sender(service: Service, arguments: dict[str, Any], bindings: dict[str, Binding],
+                  properties: dict[str, Any], world: int) -> None:
+    """Text from our number in the recipient's country: one per service, world and country,
+    as a business texting customers abroad keeps local numbers (review 131: every text of
+    the pack crossed a border, `+234...` to `+1312...`)."""
+    to = next((arguments[p] for p, b in bindings.items() if b.type == "phone"
+               and b.kind == "hidden" and not is_sender(p, b.type)), None)
+    country = phone_country(to) if isinstance(to, str) else None
+    if country is None:
+        return
+    for param, binding in bindings.items():
+        if binding.kind == "visible" and is_sender(param, binding.type):
+            number = make_phone(random.Random(f"sender:{service.name}:{world}:{country}"),
+                                country)
+            arguments[param] = _coerce(number, properties.get(param, {}))
 
 
 def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],

@@ -189,6 +189,16 @@ SENTENCES = (
     "Feedback from the pilot group was mostly positive.",
     "I added two more items to the agenda.",
 )
+# What a product's description says after its name: a line of a shop's listing, never a
+# note to a colleague (reviews 130-132: "Smart Watch. Remember to update the roadmap").
+PRODUCT_LINES = (
+    "Ships within two working days.",
+    "Comes with a two-year warranty.",
+    "One of our best sellers.",
+    "Free returns within 30 days.",
+    "Built to last for everyday use.",
+    "A customer favourite, back in stock.",
+)
 WORDS = ("alpha amber anchor apex atlas beacon birch canyon cedar comet coral delta ember "
          "falcon fern forest galaxy harbor horizon island jade lagoon lotus maple meadow "
          "nova orbit pebble prairie quartz raven ridge river sierra solar summit tide "
@@ -312,6 +322,15 @@ def make_phone(rng: random.Random, country: str, landline: bool = False) -> str:
     return f"+{COUNTRIES[country][2]}{national_number(rng, country, landline)}"
 
 
+def phone_country(phone: str) -> str | None:
+    """The country (ISO alpha-2) of an E.164 number by its calling code, the longest that
+    matches (`+351...` is Portugal, not a `+3`); the first of a shared code (`+1`: US)."""
+    digits = phone.removeprefix("+") if isinstance(phone, str) and phone.startswith("+") else ""
+    codes = sorted(((info[2], code) for code, info in COUNTRIES.items()),
+                   key=lambda pair: -len(pair[0]))
+    return next((code for prefix, code in codes if digits.startswith(prefix)), None)
+
+
 def make_street(rng: random.Random) -> str:
     """A street address line (`"12 Oak Avenue"`)."""
     return f"{rng.randint(1, 250)} {rng.choice(STREETS)} {rng.choice(STREET_KINDS)}"
@@ -368,7 +387,7 @@ def make_product(rng: random.Random, row: tuple[str, float] | None = None) -> Pr
     """A product of `PRODUCTS` with its price in a common currency."""
     title, price = row or rng.choice(PRODUCTS)
     currency = rng.choice(("USD", "USD", "EUR", "GBP"))
-    return Product(title, price, currency, f"{title}. {rng.choice(SENTENCES)}")
+    return Product(title, price, currency, f"{title}. {rng.choice(PRODUCT_LINES)}")
 
 
 @lru_cache(maxsize=64)

@@ -250,3 +250,17 @@ def test_a_market_data_feed_s_companies_are_no_partners():
     company = BY_NAME["company_account"].steps[0]
     assert not fits(lister("name", "symbol", "exchange", "marketcap"), company)
     assert fits(lister("name", "phone", "address"), company)
+
+
+def test_a_product_variant_is_no_listing():
+    from compoworld.graph.depgraph import ToolNode
+
+    def maker(name: str, resource: str) -> ToolNode:
+        return ToolNode(name=f"cart__{name}", service="cart", effect="create",
+                        implementation="builtin", resource=resource, params={},
+                        required=(), outputs={})
+
+    for pattern in ("product_listing", "product_listing_announce", "product_listing_inventory"):
+        step = BY_NAME[pattern].steps[1]
+        assert fits(maker("product_add", "products"), step)
+        assert not fits(maker("product_variant_add", "products"), step)

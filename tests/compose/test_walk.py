@@ -212,6 +212,9 @@ def test_an_update_says_where_the_order_stands_and_the_request_asks_for_it():
                                             field="orders[].email", path="orders[0].email")},
                     result={})
     assert subject_facts([read, sent]) == {"shipped": "its fulfillment status"}
+    read.result["orders"][0] = {"paymentStatus": "processing", "email": "a@b.io"}
+    assert subject_facts([read, sent]) == {"processing": "its payment status"}  # (review
+    # 132: "its status" of an order whose neighbours have a fulfillment status too)
     order = {"orders": [{"title": "Board Game", "status": "pending", "email": "a@b.io"},
                         {"title": "Lamp", "status": "shipped", "email": "c@d.io",
                          "deliver_on": "2026-12-09"}]}
@@ -357,3 +360,25 @@ def test_a_new_contact_takes_who_they_are_not_every_detail():
     assert _identity(node("appointments"), "datetime")  # (a meeting's time is what it is)
     assert _identity(node("companies"), "company") and not _identity(node("companies"), "phone")
     assert _identity(node("contacts", "read"), "phone") and _identity(node("payments"), "phone")
+
+
+def test_a_text_goes_out_from_our_number_in_the_recipient_s_country():
+    """One sender per service, world and country: review 131 read every text of a pack
+    crossing a border (`+234...` to `+1312...`)."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.walk import _local_sender
+    from compoworld.world.words import phone_country
+
+    def sent(to: str, world: int) -> str:
+        arguments = {"From": "+2348067898426", "To": to}
+        bindings = {"From": Binding(kind="visible", type="phone"),
+                    "To": Binding(kind="hidden", type="phone", step=0, field="[].phone",
+                                  path="[0].phone")}
+        _local_sender(SimpleNamespace(name="twilio"), arguments, bindings, {}, world)
+        return arguments["From"]
+
+    assert phone_country(sent("+13123019365", 1)) == "US"
+    assert phone_country(sent("+351924393955", 1)) == "PT"
+    assert sent("+13123019365", 1) == sent("+14155550123", 1)  # one US number a world
+    assert sent("+13123019365", 1) != sent("+13123019365", 2)
