@@ -436,8 +436,10 @@ def fits(node: ToolNode, step: Step) -> bool:
         return False
     if (for_customers(step) or step.entity == "org") and words & _OUR_SIDE:
         return False  # a POS's merchant or a Postmark sender signature is no client of ours
-    if step.entity == "org" and node.effect == "read" and _market_data(node):
-        return False  # a listed company's stock profile is no partner (review 130: Polygon)
+    if step.entity == "org" and node.effect == "read" and (
+            _market_data(node) or set(split_words(node.service)) & _STAFF_APPS):
+        return False  # a listed company's stock profile is no partner (review 130: Polygon),
+        # nor is the employer an HR app keeps its staff under (review 131: Apideck HRIS)
     if node.effect != "read" and not node.writes:
         return False  # a simulated write changes nothing to check
     if step.words and not words & step.words:
@@ -447,6 +449,8 @@ def fits(node: ToolNode, step: Step) -> bool:
     return tool_entity(node) == step.entity
 
 
+# Apps of our own staff: their companies are our own employers, no partners of ours.
+_STAFF_APPS = frozenset("hris hr payroll workforce".split())
 # What a company record of a market-data feed holds, and no business keeps of a partner.
 _MARKET = frozenset("marketcap ticker tickers exchange symbol sector".split())
 

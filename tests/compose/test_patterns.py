@@ -250,6 +250,10 @@ def test_a_market_data_feed_s_companies_are_no_partners():
     company = BY_NAME["company_account"].steps[0]
     assert not fits(lister("name", "symbol", "exchange", "marketcap"), company)
     assert fits(lister("name", "phone", "address"), company)
+    hris = lister("name", "phone", "address")
+    hris = ToolNode(**{**{f: getattr(hris, f) for f in hris.__dataclass_fields__},
+                       "service": "apideck_com_hris", "name": "apideck_com_hris__list"})
+    assert not fits(hris, company)  # (an HR app's companies are our own employers)
 
 
 def test_a_product_variant_is_no_listing():
