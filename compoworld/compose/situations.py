@@ -10,6 +10,7 @@ follow (compose/scenario.py).
 from __future__ import annotations
 
 import random
+import re
 
 from compoworld.compose.patterns import Pattern
 from compoworld.graph.semtypes import split_words
@@ -42,6 +43,8 @@ SITUATIONS = {
     # order" and then a question about its customer)
     "reach": ("I need to reach the customer behind {s}.",
               "I'd like to get in touch with whoever placed {s}."),
+    "reach_named": ("I need to reach {name} about their {s}.",
+                    "I'd like to get in touch with {name} about their {s}."),
     "deal": ("I'd like to follow up with {s}.", "{s} is interested in working with us."),
     "problem": ("{s} got in touch about a problem.", "We heard from {s} about a problem."),
     "message": ("{s} came in and needs handling.", "We got {s}, and it needs handling."),
@@ -135,6 +138,9 @@ def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool 
     plain = SITUATIONS.get(f"{kind}_{into}", plain) if into else plain
     choices = [KNOWN.get(into or "", KNOWN[""])] if kind == "lead" and known_customer \
         else []
+    if kind == "reach" and (whose := re.fullmatch(r"(.+)'s (.+)", subject)):  # (review
+        # 133: "the customer behind Amara Singh's order" is Amara Singh)
+        return rng.choice(SITUATIONS["reach_named"]).format(name=whose[1], s=whose[2])
     for forms in [*choices, plain]:
         if subject[:1].islower() and not subject.startswith(("the ", "our ")):
             forms = tuple(f for f in forms if not f.startswith("{s}"))

@@ -242,7 +242,7 @@ def _step(
                                             or _business(graph, graph.nodes[c[0]].service))
                       and (walk.apps is None or walk.apps.allow(graph.nodes[c[0]].service, plan))
                       and not (copy and vendor(graph.nodes[c[0]].service) == vendor(here))
-                      and not _sibling_lookup(plan, graph.nodes[c[0]].service, here)
+                      and not _sibling_api(plan, graph.nodes[c[0]].service, here)
                       and not _other_side(graph, walk, plan, graph.nodes[c[0]])]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it
@@ -713,11 +713,13 @@ def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
     return False
 
 
-def _sibling_lookup(step: Step, service: str, here: str) -> bool:
-    """Whether a step would look a record up in another API of the vendor it came from
-    (OnSched Setup's appointment, its customer in OnSched Consumer): one vendor's APIs share
-    their records, so there is nothing to find there."""
-    return step.effects == ("read",) and service != here and vendor(service) == vendor(here)
+def _sibling_api(step: Step, service: str, here: str) -> bool:
+    """Whether a step would look a record up, or make one, in another API of the vendor it
+    came from (OnSched Setup's appointment, its customer in OnSched Consumer): one vendor's
+    APIs share their records, so there is nothing to find there, and a customer of OnSched
+    Setup booked in OnSched Consumer reads as one product split in two (review 133). A
+    message may go out through the sibling."""
+    return step.entity != "message" and service != here and vendor(service) == vendor(here)
 
 
 def _copies_title(node: ToolNode, walk: Walk, param: str, kind: str) -> bool:

@@ -318,14 +318,16 @@ def test_no_lookup_in_another_api_of_the_same_vendor():
     """OnSched Setup's appointment and OnSched Consumer's customers are one vendor's
     records: looking the guest up there finds nothing new; another vendor's app may."""
     from compoworld.compose.patterns import BY_NAME
-    from compoworld.compose.walk import _sibling_lookup
+    from compoworld.compose.walk import _sibling_api
 
     find = BY_NAME["attendee_message"].steps[1]
-    assert _sibling_lookup(find, "onsched_com_consumer", "onsched_com_setup")
-    assert not _sibling_lookup(find, "salesloft_com", "onsched_com_setup")
-    assert not _sibling_lookup(find, "onsched_com_setup", "onsched_com_setup")
-    assert not _sibling_lookup(BY_NAME["attendee_message"].steps[2], "onsched_com_consumer",
-                               "onsched_com_setup")  # (a message is no lookup)
+    assert _sibling_api(find, "onsched_com_consumer", "onsched_com_setup")
+    assert not _sibling_api(find, "salesloft_com", "onsched_com_setup")
+    assert not _sibling_api(find, "onsched_com_setup", "onsched_com_setup")
+    assert not _sibling_api(BY_NAME["attendee_message"].steps[2], "onsched_com_consumer",
+                            "onsched_com_setup")  # (a message may go out through it)
+    book = BY_NAME["contact_meeting_message"].steps[1]  # (a Setup customer booked in
+    assert _sibling_api(book, "onsched_com_consumer", "onsched_com_setup")  # Consumer)
 
 
 def test_every_way_of_saying_a_message_names_its_topic():
