@@ -100,7 +100,8 @@ GISTS = {
 _TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced"),
            ("payment", "payments", "paid"), ("ticket", "tickets"),
-           ("set",))  # (a customer we have already is told they are all set up)
+           ("set", "ready"))  # (a customer we have already is told they are all set
+# up, or that all is ready for them)
 
 
 def topic_of(text: str) -> list[str]:
