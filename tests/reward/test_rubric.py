@@ -429,7 +429,8 @@ def test_a_welcome_must_say_welcome_not_just_any_two_words() -> None:
     sent = next(c for c in build_rubric(start, end, calls, [], {"sms": "Texts"})
                 if c.kind == "record_created")
     assert sent.params["topic"] == ["welcome", "welcoming", "welcomed"]
-    assert 'saying the word "welcome" (or "welcoming", "welcomed")' in sent.description, sent.description
+    said = 'saying the word "welcome" (or "welcoming", "welcomed")'
+    assert said in sent.description, sent.description
 
     def with_body(text: str) -> dict[str, State]:
         return {"sms": State(collections={ACTION_LOG: {"e1": {**event, "body": text}}})}
