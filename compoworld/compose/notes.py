@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from compoworld.compose.references import day_forms
+from compoworld.world.clock import NOW
 
 # What a message of a gist says, in the words people use. Placeholders: {title} (the
 # subject's name, quoted), {meeting} (`"Quarterly review"` or `the meeting`), {when} (its
@@ -48,6 +49,10 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
     "about the event": (
         "a note about {meeting} on {when}.",
         "just a heads-up about {meeting} on {when}.",
+    ),
+    "about the event (over)": (
+        "thanks for joining {meeting} on {when}.",
+        "a quick follow-up on {meeting} on {when}.",
     ),
     "reminding them of the event": (
         "a reminder that {meeting} is on {when}.",
@@ -102,7 +107,9 @@ def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Ra
              "meeting": f'"{named}"' if named else "the meeting",
              "when": when(start), "status": status}
     needed = [key for key in ("title", "when", "status") if facts[key]]
-    forms = [f for f in _SAYINGS.get(gist, ()) if all("{" + k + "}" in f for k in needed)
+    over = bool(start) and start[:10] < NOW.date().isoformat()  # (no heads-up about a
+    sayings = _SAYINGS.get(f"{gist} (over)" if over else gist, ())  # meeting gone: 133)
+    forms = [f for f in sayings if all("{" + k + "}" in f for k in needed)
              and all(facts[k] for k in re.findall(r"\{(\w+)\}", f))]
     body = rng.choice(forms).format(**facts) if forms else _generic(gist, facts, rng)
     greeting = rng.choice(_GREETINGS if name else _NAMELESS).format(name=name)

@@ -422,7 +422,8 @@ class _Scenario(_Goal):
         facts = facts.replace(" with the same time", " at the same time").replace(
             " and the same time", ", at the same time")
         if titled and kind.entity not in _PEOPLE | {"org"}:  # (a company keeps its name
-            facts += self.rng.choice(_TITLED)  # unsaid: "add it as a company under its own
+            facts += self.rng.choice(_TITLED[:1] + _TITLED[2:] if " with " in facts else
+                                     _TITLED)  # unsaid: "add it as a company under its own
             # title" is no request; review of this stop's run)
         details = self.details(rest, noun)
         if details.startswith(" on ") and facts:  # `book them in on Monday ... with their

@@ -384,3 +384,21 @@ def test_a_text_goes_out_from_our_number_in_the_recipient_s_country():
     assert phone_country(sent("+351924393955", 1)) == "PT"
     assert sent("+13123019365", 1) == sent("+14155550123", 1)  # one US number a world
     assert sent("+13123019365", 1) != sent("+13123019365", 2)
+
+
+def test_a_note_about_a_meeting_that_is_over_follows_it_up():
+    """No "heads-up about the meeting on February 17" when now is March 3 (review 133)."""
+    from compoworld.compose.notes import reference_note
+    from compoworld.world.clock import NOW
+
+    past = f"{NOW.year}-{NOW.month - 1 or 1:02d}-01T10:00:00Z" if NOW.month > 1 else \
+        f"{NOW.year - 1}-12-01T10:00:00Z"
+    ahead = f"{NOW.year + 1}-01-10T10:00:00Z"
+    for seed in range(8):
+        before = reference_note("about the event", {}, "x", random.Random(seed), name="Ana",
+                                event=("Kickoff", past))
+        after = reference_note("about the event", {}, "x", random.Random(seed), name="Ana",
+                               event=("Kickoff", ahead))
+        assert "heads-up" not in before and ("joining" in before or "follow-up" in before)
+        assert '"Kickoff"' in before and '"Kickoff"' in after
+        assert "joining" not in after and "follow-up" not in after
