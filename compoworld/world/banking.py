@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compoworld.graph.semtypes import split_words
-from compoworld.world.words import CITIES, CITY_REGIONS, COUNTRIES
+from compoworld.world.words import CITIES, CITY_REGIONS, COUNTRIES, phone_country
 
 # BBAN shapes of the IBAN countries among the world's places (`#` a digit, `?` a letter).
 IBAN_SHAPES = {
@@ -130,7 +130,15 @@ def _find_country(out: dict[str, Any], keys: list[str]) -> str | None:
                     found = country_code(inner)
                     if found:
                         return found
+    for key, value in out.items():  # else its phone's: a Big Red Cloud customer with a +65
+        if set(split_words(key)) & _PHONES and isinstance(value, str):  # mobile has no GB
+            found = phone_country(value)  # IBAN and Canadian BIC (review 133)
+            if found:
+                return found
     return None
+
+
+_PHONES = frozenset("phone mobile tel telephone cell".split())
 
 
 def _fixes(country: str, out: dict[str, Any], city: Any) -> dict[str, Callable[[Any], Any]]:

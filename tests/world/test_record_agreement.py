@@ -64,6 +64,28 @@ def test_bank_and_tax_ids_follow_the_records_country():
     assert len(seen) > 3  # many countries, not one
 
 
+BRC_CUSTOMER = _object({
+    "name": _STR, "mobile": _STR, "internationalBankAccountNumber": _STR,
+    "businessIdentifierCode": _STR})
+
+
+def test_a_record_with_no_country_field_takes_its_phone_s():
+    """A Big Red Cloud customer with a +65 mobile has no GB IBAN and a Canadian BIC (review
+    133): with no country field, the record's phone says its country."""
+    from compoworld.world.banking import IBAN_SHAPES
+    from compoworld.world.words import phone_country
+
+    checked = 0
+    for customer in _draws(BRC_CUSTOMER, "customers", 30):
+        country = phone_country(customer["mobile"])
+        assert country is not None, customer
+        assert customer["businessIdentifierCode"][4:6] == country, customer
+        if country in IBAN_SHAPES:
+            assert customer["internationalBankAccountNumber"][:2] == country, customer
+            checked += 1
+    assert checked
+
+
 def test_an_iban_without_a_country_is_still_a_valid_one_and_not_always_german():
     values = [iban(random.Random(seed)) for seed in range(40)]
     assert all(_iban_valid(v) and len(v) == 4 + len(IBAN_SHAPES[v[:2]]) for v in values)
