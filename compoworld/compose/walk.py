@@ -526,7 +526,9 @@ def _bind(
         elif required or (patterned and _worth_stating(node, param, kind)):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))
-            arguments[param] = _literal(world, service, node, param, properties[param], rng,
+            draw = _own_account(world, service, kind) if patterned and is_tenant_id(kind) \
+                else rng
+            arguments[param] = _literal(world, service, node, param, properties[param], draw,
                                         draft)
             if patterned and node.effect == "create" and _status(param):
                 arguments[param] = _fresh_status(properties[param], arguments[param])
@@ -911,6 +913,12 @@ def _identity(node: ToolNode, kind: str) -> bool:
     return kind not in _DETAILS and not (kind == "company" and tool_entity(node) != "org")
 
 
+def _own_account(world: WalkWorld, service: Service, kind: str) -> random.Random:
+    """The draw of the business's own account at a service (Twilio's account id): one per
+    service and world, as its number is (review 128: one number under three account ids)."""
+    return random.Random(f"tenant:{service.name}:{kind}:{getattr(world, 'seed', 0)}")
+
+
 def _our_number(service: Service, schema: dict[str, Any], world: int) -> Any:
     """The business's own number at a messaging service: one number drawn for the service
     in each world (the same in every task of one business; reviews 126 and 127 read one
@@ -1019,13 +1027,9 @@ def _literal(
 ) -> Any:
     """A visible value: an existing id, else (a read's filter) a field of an existing
     record, else the call's `draft` (a new record's fields agree with each other), else a
-    draw of its own. The business's own account at a service (Twilio's account id) is
-    drawn once per world, as its texting number is (review 128: one number under three
-    account ids)."""
+    draw of its own."""
     state = service.state
     kind = node.params.get(param, "")
-    if is_tenant_id(kind):  # the business's own account there: one per service and world
-        rng = random.Random(f"tenant:{service.name}:{kind}:{getattr(world, 'seed', 0)}")
     if is_entity_id(kind):
         collection = next((c for c in sorted(state.schemas)
                            if entity_id_type(service.name, c) == kind), None)
