@@ -119,7 +119,8 @@ _GIST_FORMS = {
     "that their refund is on its way": ("that their refund is on its way",
                                         "to tell them their refund is on its way"),
 }
-_SHOWN = {"person": "contact", "people": "contact"}  # SalesLoft's people are our contacts
+# SalesLoft's people are our contacts, Avaza's inventory a product of ours
+_SHOWN = {"person": "contact", "people": "contact", "inventory": "product"}
 # a fact of where the record a later act needs is kept, said as the user knows it
 _KEPT = ("{Their} {what} {verb} in {app}{where}, under the same {key}.",
          "You'll find {their} {what} in {app}{where} (same {key}).",
@@ -275,6 +276,9 @@ class _Scenario(_Goal):
         colleague says it: `our SalesLoft Platform contact Ana Ruiz`, or the name alone with
         a sentence after the situation (`_say_where`). Reviews 128 and 129 read the `Ana
         Ruiz (a customer in Big Red Cloud)` label of 34 of 40 requests as a template's."""
+        into = next((self.title(c.service) for c in self.calls if c.effect != "read"), None)
+        if into == app and entity in _PEOPLE:  # (no "They're in OnSched Consumer. Please
+            return f"our {_SHOWN.get(noun, noun)} {value}"  # book ... in OnSched Consumer")
         if entity in _PEOPLE and SITUATION_OF.get(self.pattern.name) != "hire" \
                 and self.rng.random() < 0.5:  # (no "our company" we are only starting to
             # work with, no "new colleague: our SalesLoft user")

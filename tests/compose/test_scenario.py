@@ -467,3 +467,16 @@ def test_a_customer_is_not_copied_from_one_set_of_books_into_another():
     assert not _between_books(library, lead, chain("brc", "onsched"))
     assert _between_books(library, BY_NAME["company_account"], chain("brc", "codat"))
     assert not _between_books(library, BY_NAME["event_copy"], chain("brc", "codat"))
+
+
+def test_a_person_kept_where_the_act_happens_is_not_placed_twice():
+    """"Their details are in OnSched Consumer. Please book ... in OnSched Consumer" says the
+    app twice (review 134): a subject kept in the app of the first act is `our customer`."""
+    calls = person_to_shop("Ann Lee")
+    calls[1] = calls[1].model_copy(update={"service": "crm", "tool": "crm__create_customer"})
+    resources = {"crm__list_people": "people", "crm__create_customer": "customers"}
+    for seed in range(8):
+        text = write_scenario(calls, [], {"crm": "CRM"}, random.Random(seed),
+                              BY_NAME["lead_to_contact"], resources=resources)
+        assert text is not None and "our contact Ann Lee" in text.replace("Our", "our"), text
+        assert text.count("CRM") == 1, text
