@@ -27,7 +27,7 @@ from compoworld.compose.instruction import (
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
-from compoworld.compose.references import followed, item_head, over, status_of
+from compoworld.compose.references import acted_in, followed, item_head, over, status_of
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
 from compoworld.compose.situations import SITUATION_OF, app_kind
@@ -200,7 +200,7 @@ def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]
     app to another ("a customer in Big Red Cloud ... add them in Codat Accounting so we
     can invoice them": the books that have them invoice them already; a Billingo partner
     made a Big Red Cloud supplier; reviews 128 and 129)."""
-    into = next((c.service for c in calls if c.effect != "read"), None)
+    into = acted_in(calls)
     if SITUATION_OF.get(plan.name) not in ("lead", "company") or into is None:
         return False
     kinds = {app_kind(library.infos[s].app, library.infos[s].domain)

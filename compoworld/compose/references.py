@@ -193,6 +193,11 @@ def subject_facts(calls: list[GoldCall]) -> dict[str, str]:
     return {fact: said for fact, said in facts.items() if fact}
 
 
+def acted_in(calls: list[GoldCall]) -> str | None:
+    """The service of a chain's first write: the app a request acts in first."""
+    return next((c.service for c in calls if c.effect != "read"), None)
+
+
 def followed(calls: list[GoldCall]) -> Any:
     """The record of the first call that the chain took its values from (its list item):
     what the workflow is about; None where no later call took from it."""

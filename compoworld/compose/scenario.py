@@ -44,6 +44,7 @@ from compoworld.compose.naming import (
 from compoworld.compose.patterns import Pattern, Step
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import (
+    acted_in,
     end,
     is_sender,
     item_head,
@@ -226,7 +227,7 @@ class _Scenario(_Goal):
         """`We're onboarding Ana Ruiz.`: why the user asks, with the record the workflow is
         about named once in full; of a customer we have already, what the app they go into
         is for ("Ana Ruiz would like to start booking appointments with us online.")."""
-        into = next((c.service for c in self.calls if c.effect != "read"), None)
+        into = acted_in(self.calls)
         kind = app_kind(self.title(into), self.domains.get(into)) if into is not None else ""
         return situation(self.pattern, subject, self.rng, past=over(self.calls), into=kind,
                          known_customer=known(self.nouns[0]))
@@ -276,9 +277,9 @@ class _Scenario(_Goal):
         colleague says it: `our SalesLoft Platform contact Ana Ruiz`, or the name alone with
         a sentence after the situation (`_say_where`). Reviews 128 and 129 read the `Ana
         Ruiz (a customer in Big Red Cloud)` label of 34 of 40 requests as a template's."""
-        into = next((self.title(c.service) for c in self.calls if c.effect != "read"), None)
-        if into == app and entity in _PEOPLE:  # (no "They're in OnSched Consumer. Please
-            return f"our {_SHOWN.get(noun, noun)} {value}"  # book ... in OnSched Consumer")
+        into = acted_in(self.calls)  # (no "They're in OnSched Consumer. Please book ... in
+        if into is not None and self.title(into) == app and entity in _PEOPLE:  # OnSched
+            return f"our {_SHOWN.get(noun, noun)} {value}"  # Consumer")
         if entity in _PEOPLE and SITUATION_OF.get(self.pattern.name) != "hire" \
                 and self.rng.random() < 0.5:  # (no "our company" we are only starting to
             # work with, no "new colleague: our SalesLoft user")
