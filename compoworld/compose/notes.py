@@ -16,8 +16,7 @@ import random
 import re
 from typing import Any
 
-from compoworld.compose.references import day_forms
-from compoworld.world.clock import NOW
+from compoworld.compose.references import before_today, day_forms
 
 # What a message of a gist says, in the words people use. Placeholders: {title} (the
 # subject's name, quoted), {meeting} (`"Quarterly review"` or `the meeting`), {when} (its
@@ -107,8 +106,8 @@ def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Ra
              "meeting": f'"{named}"' if named else "the meeting",
              "when": when(start), "status": status}
     needed = [key for key in ("title", "when", "status") if facts[key]]
-    over = bool(start) and start[:10] < NOW.date().isoformat()  # (no heads-up about a
-    sayings = _SAYINGS.get(f"{gist} (over)" if over else gist, ())  # meeting gone: 133)
+    # (no heads-up about a meeting already gone: review 133)
+    sayings = _SAYINGS.get(f"{gist} (over)" if before_today(start) else gist, ())
     forms = [f for f in sayings if all("{" + k + "}" in f for k in needed)
              and all(facts[k] for k in re.findall(r"\{(\w+)\}", f))]
     body = rng.choice(forms).format(**facts) if forms else _generic(gist, facts, rng)

@@ -152,7 +152,11 @@ def start_of(item: Any) -> str:
 def over(calls: list[GoldCall]) -> bool:
     """Whether the event a workflow is about started before the world's now: no
     reminder of it, and a request follows it up rather than organising it."""
-    start = start_of(followed(calls))
+    return before_today(start_of(followed(calls)))
+
+
+def before_today(start: str) -> bool:
+    """Whether an ISO start (`2025-02-17T10:00:00Z`) is on a day before the world's now."""
     return bool(start) and start[:10] < NOW.date().isoformat()
 
 
