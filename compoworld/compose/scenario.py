@@ -86,6 +86,10 @@ _ACTS = {
 }
 _COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
+# a text from our number: the app is said once, with the number (`_setting`)
+_TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
+# a meeting's date in the note, as people ask for it
+_DATED = (", mentioning its date", ", with the date", ", saying when it is")
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
 # A record's own name (`account name`, `company name`) tells apart a person or company; a
@@ -417,6 +421,9 @@ class _Scenario(_Goal):
                     self._holder_of(to[0][1])  # (past a find: who the found record is)
         if kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent
+        elif kind.entity == "message" and any(b.kind == "visible" and is_sender(p, b.type)
+                                              for p, b in call.bindings.items()):
+            forms = _TEXT  # "text them", and "we text from our Twilio number ..." after
         text = self.rng.choice(forms).format(it=self.it, them=them, a=article(noun),
                                              app=self.title(call.service))
         parts = [self._carried(carried, noun, implied=self._implied(kind))] if any(
@@ -438,7 +445,10 @@ class _Scenario(_Goal):
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
-                details += f" {self._gist()}" + names(own_words(call), self.calls)
+                said = names(own_words(call), self.calls)
+                gist = self._gist()
+                dated = [d for d in _DATED if not ("with " in gist and "with " in d)]
+                details += f" {gist}" + (self.rng.choice(dated) if said == _DATED[0] else said)
             else:
                 details += ", with a short note of your own about it"
         why = why_add(self.title(call.service), self.domains.get(call.service), self.rng,
@@ -465,7 +475,17 @@ class _Scenario(_Goal):
 
     def _setting(self, app: str, ids: list[tuple[str, str]]) -> str:
         """`For Accounting API, our company is "..." and our connection is "...".`: the
-        user's own account there, which they know as they know their login."""
+        user's own account there, which they know as they know their login; a texting
+        number as where texts go out from (`We text from our Twilio number "+44..."
+        (account "AC...")`), the one place the request names the texting app."""
+        number = next((value for kind, value in ids if kind == "number"), None)
+        rest = [(kind, value) for kind, value in ids if kind != "number"]
+        if number is not None:
+            also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
+            form = self.rng.choice(("We text from our {app} number {number}{also}.",
+                                    "Texts go out from our {app} number {number}{also}.",
+                                    "Our {app} number is {number}{also}."))
+            return form.format(app=app, number=number, also=f" ({also})" if also else "")
         if self.rng.random() < 0.5:
             said = join_words([f"our {kind} is {value}" for kind, value in ids], self.rng)
             return f"For {app}, {said}."

@@ -495,8 +495,8 @@ def _bind(
                                                       properties[param], rng)
             continue
         if patterned and node.effect != "read" and tool_entity(node) == "message" \
-                and is_sender(param, kind):  # a text goes out from our own number
-            arguments[param] = _our_number(service, properties[param], getattr(world, "seed", 0))
+                and is_sender(param, kind):  # a text goes out from our own number, bound
+            arguments[param] = None  # once its recipient is (`_bind_sender`)
             bindings[param] = Binding(kind="visible", type=kind)
             continue
         joins = [(i, f) for i, values in enumerate(found) for f in values
@@ -545,7 +545,7 @@ def _bind(
     if patterned and node.effect != "read" and tool_entity(node) == "event":
         _book_in_hours(node, arguments, bindings, rng)  # a meeting at 10:30 next week
     if patterned and node.effect != "read" and tool_entity(node) == "message":
-        _local_sender(service, arguments, bindings, properties, getattr(world, "seed", 0))
+        _bind_sender(service, arguments, bindings, properties, getattr(world, "seed", 0))
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
                          for b in bindings.values()):
         for param in [p for p, b in bindings.items() if b.kind == "visible"
@@ -920,29 +920,30 @@ def _own_account(world: WalkWorld, service: Service, kind: str) -> random.Random
 
 
 def _our_number(service: Service, schema: dict[str, Any], world: int) -> Any:
-    """The business's own number at a messaging service: one number drawn for the service
-    in each world (the same in every task of one business; reviews 126 and 127 read one
-    sender in all 40 tasks as a template), never from the world's people (no text from a
-    customer's own phone)."""
+    """The business's own number at a messaging service where the recipient's country is not
+    known: one number drawn for the service in each world (the same in every task of one
+    business; reviews 126 and 127 read one sender in all 40 tasks as a template), never from
+    the world's people (no text from a customer's own phone)."""
     return value_from_schema(schema, random.Random(f"sender:{service.name}:{world}"),
                              name="phone", service=service.name)
 
 
-def _local_sender(service: Service, arguments: dict[str, Any], bindings: dict[str, Binding],
-                  properties: dict[str, Any], world: int) -> None:
+def _bind_sender(service: Service, arguments: dict[str, Any], bindings: dict[str, Binding],
+                 properties: dict[str, Any], world: int) -> None:
     """Text from our number in the recipient's country: one per service, world and country,
     as a business texting customers abroad keeps local numbers (review 131: every text of
-    the pack crossed a border, `+234...` to `+1312...`)."""
+    the pack crossed a border, `+234...` to `+1312...`); `_our_number` where no recipient's
+    phone tells the country. Bound after the recipient, so drawn once."""
     to = next((arguments[p] for p, b in bindings.items() if b.type == "phone"
                and b.kind == "hidden" and not is_sender(p, b.type)), None)
     country = phone_country(to) if isinstance(to, str) else None
-    if country is None:
-        return
     for param, binding in bindings.items():
-        if binding.kind == "visible" and is_sender(param, binding.type):
-            number = make_phone(random.Random(f"sender:{service.name}:{world}:{country}"),
-                                country)
-            arguments[param] = _coerce(number, properties.get(param, {}))
+        if binding.kind == "visible" and is_sender(param, binding.type) \
+                and arguments.get(param) is None:
+            schema = properties.get(param, {})
+            arguments[param] = _our_number(service, schema, world) if country is None else \
+                _coerce(make_phone(random.Random(f"sender:{service.name}:{world}:{country}"),
+                                   country), schema)
 
 
 def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],

@@ -480,3 +480,34 @@ def test_a_person_kept_where_the_act_happens_is_not_placed_twice():
                               BY_NAME["lead_to_contact"], resources=resources)
         assert text is not None and "our contact Ann Lee" in text.replace("Our", "our"), text
         assert text.count("CRM") == 1, text
+
+
+def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
+    """"text them ... We text from our Twilio number "+44..." (account "AC...")": the app is
+    named once, where the number is (reviews 133, 134 read "send them a message via Twilio
+    ... For Twilio, our account is ... and our number is ..." as a form's settings)."""
+    calls = [
+        GoldCall(tool="shop__list_customers", service="shop", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "c1", "name": "Ann Lee",
+                                                "phone": "+447700900123"}]}),
+        GoldCall(tool="sms__create_message", service="sms", effect="create",
+                 arguments={"To": "+447700900123", "From": "+447700900999",
+                            "AccountSid": "AC42", "Body": "Welcome aboard, Ann!"},
+                 bindings={"To": Binding(kind="hidden", type="phone", step=0,
+                                         field="data[].phone", path="data[0].phone",
+                                         selector=Selector(field="name", value="Ann Lee")),
+                           "From": Binding(kind="visible", type="phone"),
+                           "AccountSid": Binding(kind="visible", type="sms.accounts.id"),
+                           "Body": Binding(kind="free", type="text")},
+                 result={"sid": "SM1"}),
+    ]
+    titles = {"shop": "Shop", "sms": "Twilio"}
+    resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
+    for seed in range(12):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
+                              resources=resources)
+        assert text is not None
+        assert re.search(r"\b(text them|send them a text|drop them a text)\b", text), text
+        assert text.count("Twilio") == 1 and "via Twilio" not in text, text
+        assert re.search(r'(We text from|Texts go out from|Our) (our )?Twilio number '
+                         r'(is )?"\+447700900999" \(account "AC42"\)\.$', text), text

@@ -367,24 +367,28 @@ def test_a_new_contact_takes_who_they_are_not_every_detail():
 
 def test_a_text_goes_out_from_our_number_in_the_recipient_s_country():
     """One sender per service, world and country: review 131 read every text of a pack
-    crossing a border (`+234...` to `+1312...`)."""
+    crossing a border (`+234...` to `+1312...`). It is bound once its recipient is, so it
+    is drawn once; with no recipient's phone it is the world's one number."""
     from types import SimpleNamespace
 
-    from compoworld.compose.walk import _local_sender
+    from compoworld.compose.walk import _bind_sender
     from compoworld.world.words import phone_country
 
-    def sent(to: str, world: int) -> str:
-        arguments = {"From": "+2348067898426", "To": to}
+    def sent(to: str | None, world: int) -> str:
+        arguments = {"From": None, "To": to}
         bindings = {"From": Binding(kind="visible", type="phone"),
                     "To": Binding(kind="hidden", type="phone", step=0, field="[].phone",
                                   path="[0].phone")}
-        _local_sender(SimpleNamespace(name="twilio"), arguments, bindings, {}, world)
+        _bind_sender(SimpleNamespace(name="twilio"), arguments, bindings,
+                     {"From": {"type": "string"}}, world)
         return arguments["From"]
 
     assert phone_country(sent("+13123019365", 1)) == "US"
     assert phone_country(sent("+351924393955", 1)) == "PT"
     assert sent("+13123019365", 1) == sent("+14155550123", 1)  # one US number a world
     assert sent("+13123019365", 1) != sent("+13123019365", 2)
+    fallback = sent(None, 1)  # no recipient's phone: our one number at the service
+    assert isinstance(fallback, str) and fallback == sent(None, 1) != sent(None, 2)
 
 
 def test_a_note_about_a_meeting_that_is_over_follows_it_up():
