@@ -33,6 +33,7 @@ from compoworld.compose.scenario import reads_midway, write_scenario
 from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
+from compoworld.graph.roles import role_of
 from compoworld.world.state import canonical_json, json_text
 
 DISTRACTORS = 2
@@ -161,6 +162,8 @@ def compose_task(
         return Rejected("an update on an order with no status to give says nothing")
     if plan and _stale(plan, walk.calls):
         return Rejected("a reminder of an event that is over, or its copy")
+    if plan and _half_span(library, plan, walk.calls):
+        return Rejected("a copied event with only its start or its end")
     if any(_echoed(walk.calls, item) for item in walk.answer):
         return Rejected("the answer is a value its read was looked up by")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
@@ -214,6 +217,29 @@ def _stale(plan: Pattern, calls: list[GoldCall]) -> bool:
     three February meetings "scheduled" in March)."""
     return ("reminding" in plan.gist.split() or SITUATION_OF.get(plan.name) == "copy") \
         and over(calls)
+
+
+_SPAN = frozenset({"start", "end"})
+
+
+def _half_span(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) -> bool:
+    """Whether an event copied into another calendar carries only its start or only its end
+    where the calendar takes both (review 133: a copy "at the same time" holding only its
+    end time; 4 of 11 copies of stop 29's compose)."""
+    if SITUATION_OF.get(plan.name) != "copy":
+        return False
+    for call in calls[1:]:
+        node = library.graph.nodes[call.tool]
+        offered = {role.meaning for param, kind in node.params.items()
+                   if kind in ("date", "datetime") and (role := role_of(param, kind,
+                                                                        node.resource))}
+        carried = {role.meaning for param, b in call.bindings.items()
+                   if b.kind == "hidden" and b.type in ("date", "datetime")
+                   and (role := role_of(param, b.type, node.resource))}
+        if call.effect != "read" and _SPAN <= offered and carried & _SPAN \
+                and not _SPAN <= carried:
+            return True
+    return False
 
 
 def _echoed(calls: list[GoldCall], item: AnswerItem) -> bool:

@@ -139,3 +139,42 @@ def test_an_event_that_is_over_is_neither_copied_nor_reminded_of():
     for name in ("event_copy", "event_reminder"):
         assert _stale(BY_NAME[name], chain(past)) and not _stale(BY_NAME[name], chain(ahead))
     assert not _stale(BY_NAME["attendee_message"], chain(past))  # (a follow-up may be)
+
+
+def test_a_copied_event_carries_both_its_start_and_its_end():
+    """An event copied "at the same time" into a calendar that takes a start and an end
+    carries both (review 133: a copy holding only its end time)."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.build import _half_span
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.graph.depgraph import ToolNode
+
+    def node(name: str, params: dict[str, str]) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="create",
+                        implementation="builtin", resource="appointments", params=params,
+                        required=(), outputs={})
+
+    def chain(carried: list[str], offered: dict[str, str]) -> tuple[object, list[GoldCall]]:
+        event = {"id": "e1", "title": "Budget review", "start_time": "2025-03-10T10:00:00Z",
+                 "end_time": "2025-03-10T11:00:00Z"}
+        bindings = {p: Binding(kind="hidden", type="datetime", step=0, field=f"[].{p}_time",
+                               path=f"[0].{p}_time") for p in carried}
+        calls = [GoldCall(tool="cal__list_events", service="cal", effect="read", arguments={},
+                          bindings={}, result=[event]),
+                 GoldCall(tool="book__create_appointment", service="book", effect="create",
+                          arguments={p: event[f"{p}_time"] for p in carried},
+                          bindings=bindings, result={"id": "a1"})]
+        nodes = {"book__create_appointment": node("book__create_appointment", offered)}
+        return SimpleNamespace(graph=SimpleNamespace(nodes=nodes)), calls
+
+    def half(carried: list[str], offered: dict[str, str], name: str = "event_copy") -> bool:
+        library, calls = chain(carried, offered)
+        return _half_span(library, BY_NAME[name], calls)
+
+    both = {"start": "datetime", "end": "datetime", "title": "text"}
+    assert half(["end"], both) and half(["start"], both)
+    assert not half(["start", "end"], both)
+    assert not half(["start"], {"start": "datetime", "title": "text"})  # (takes a start alone)
+    assert not half(["end"], both, "attendee_message")  # (no copy)
