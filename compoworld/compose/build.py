@@ -25,7 +25,7 @@ from compoworld.compose.instruction import (
     write_instruction,
 )
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.patterns import Pattern
+from compoworld.compose.patterns import Pattern, tool_entity
 from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
 from compoworld.compose.references import acted_in, followed, item_head, over, status_of
 from compoworld.compose.rubric import build_rubric
@@ -141,11 +141,13 @@ def compose_task(
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     resources = {c.tool: library.graph.nodes[c.tool].resource for c in walk.calls}
     style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
+    distractors = choose_distractors(library.infos, services, DISTRACTORS, world_seed)
     instruction = None
     if plan and style == "goal":  # a workflow's request; goal.py's writer maps fields one by
         instruction = write_scenario(  # one, which no person asks for, so it only says the
             walk.calls, walk.answer, titles, rng, plan, resources=resources,  # mid-read
-            domains={name: library.infos[name].domain for name in services})  # chains
+            domains={name: library.infos[name].domain for name in services},  # chains
+            sole=_sole_bookings(library, walk.calls, [*services, *distractors]))
         if instruction is None and not reads_midway(walk.calls):
             return Rejected("no request a person would make says this chain")
     if instruction is None:
@@ -175,7 +177,7 @@ def compose_task(
     return Task(
         task_id=task_id,
         services=services,
-        distractors=choose_distractors(library.infos, services, DISTRACTORS, world_seed),
+        distractors=distractors,
         world_seed=world_seed,
         instruction=instruction,
         visible_values=visible,
@@ -190,6 +192,20 @@ def compose_task(
         pattern=plan.name if plan else None,
         domain=plan.domain if plan else _domain(library, services),
     )
+
+
+def _sole_bookings(library: ServiceLibrary, calls: list[GoldCall], offered: list[str]
+                   ) -> frozenset[str]:
+    """The chain's meeting bookings made in the one app of the task's (services and
+    distractors) that books meetings: "book them in on Monday ..." says where, as a person
+    with one calendar does not (reviews 133, 134: every act named its app)."""
+    sole = set()
+    for call in calls:
+        node = library.graph.nodes[call.tool]
+        if call.effect == "create" and tool_entity(node) == "event" \
+                and library.makers("event") & set(offered) == {call.service}:
+            sole.add(call.tool)
+    return frozenset(sole)
 
 
 def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:

@@ -31,6 +31,7 @@ from compoworld.compose.patterns import (
     feasible,
     keeps_customers,
     patterns_from,
+    tool_entity,
 )
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
@@ -128,6 +129,7 @@ class ServiceLibrary:
     _plans: dict[str, list[Pattern]] = field(default_factory=dict)
     _apps: Apps | None = None
     _meaning: dict[str, float] = field(default_factory=dict)
+    _makers: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def meaning(self, service: str) -> float:
         """How much a service is a business app: the share of its tools on a business
@@ -148,6 +150,15 @@ class ServiceLibrary:
                                   if self.apps().allow(node.service, p.steps[0])
                                   and feasible(self.graph, start, p, self.apps().allow)]
         return self._plans[start]
+
+    def makers(self, entity: str) -> frozenset[str]:
+        """The services with a tool that creates a record of `entity` (`event`: the apps a
+        meeting can be booked in)."""
+        if entity not in self._makers:
+            self._makers[entity] = frozenset(
+                node.service for node in self.graph.nodes.values()
+                if node.effect == "create" and tool_entity(node) == entity)
+        return self._makers[entity]
 
     def work_apps(self) -> frozenset[str]:
         """The services whose corpus category is one people run business workflows in."""

@@ -86,10 +86,12 @@ _ACTS = {
 }
 _COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
+# a meeting booked in the one app that books them: no app to name
+_BOOK = ("book {a} with {them}", "book {them} in", "set up {a} with {them}")
 # a text from our number: the app is said once, with the number (`_setting`)
 _TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
 # a meeting's date in the note, as people ask for it
-_DATED = (", mentioning its date", ", with the date", ", saying when it is")
+_DATED = (", mentioning its date", ", saying when it is", ", with the day and time")
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
 # A record's own name (`account name`, `company name`) tells apart a person or company; a
@@ -148,10 +150,11 @@ _IMPLIED = frozenset({"name", "email address"})
 def write_scenario(
     calls: list[GoldCall], answer: list[AnswerItem], titles: Mapping[str, str],
     rng: random.Random, pattern: Pattern, *, resources: Mapping[str, str | None] | None = None,
-    domains: Mapping[str, str | None] | None = None,
+    domains: Mapping[str, str | None] | None = None, sole: frozenset[str] = frozenset(),
 ) -> str | None:
     """The request for a patterned chain, or None when its shape is not one this writer
-    says (see the module doc)."""
+    says (see the module doc). A booking by a tool of `sole` is made in the one app the
+    task offers for it, and goes unnamed ("book them in on Monday ...")."""
     writes = [i for i, c in enumerate(calls) if c.effect != "read"]
     steps = list(pattern.steps[1:])
     if len(answer) == 1 and not writes and len(calls) == len(pattern.steps) == 2:
@@ -167,6 +170,7 @@ def write_scenario(
             or any(s.effects == ("update",) for s in acts):
         return None
     writer = _Scenario(calls, titles, rng, resources or {}, pattern, domains)
+    writer.sole = sole
     return writer.text(writes, acts, found=found)
 
 
@@ -199,6 +203,7 @@ class _Scenario(_Goal):
         self.subject_step = 0  # the call whose record the acts are about (1 past a find)
         self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
         self.where = ""  # where the subject is kept, said after the situation
+        self.sole: frozenset[str] = frozenset()  # bookings in the only app that books
 
     def _subject_item(self) -> tuple[str, Selector | None] | None:
         """The list item (and its selector) of the first call the chain took values from."""
@@ -419,6 +424,8 @@ class _Scenario(_Goal):
                 carried = [c for c in carried if c not in to]
                 them = self.them if self.them == "them" or self.subject_step else \
                     self._holder_of(to[0][1])  # (past a find: who the found record is)
+        if forms is _ACTS["event"] and call.tool in self.sole and self.them != "it":
+            forms = _BOOK  # (the calendar is the only one: "book them in on Monday ...")
         if kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent
         elif kind.entity == "message" and any(b.kind == "visible" and is_sender(p, b.type)

@@ -511,3 +511,34 @@ def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
         assert text.count("Twilio") == 1 and "via Twilio" not in text, text
         assert re.search(r'(We text from|Texts go out from|Our) (our )?Twilio number '
                          r'(is )?"\+447700900999" \(account "AC42"\)\.$', text), text
+
+
+def test_a_meeting_in_the_only_app_that_books_them_names_no_app():
+    """"Please book them in on Monday ...": where one app of the task books meetings the
+    request does not name it (reviews 133, 134: each act named its app); where another
+    could, it does."""
+    calls = [
+        GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "c1", "name": "Ann Lee",
+                                                "email": "ann.lee@example.org"}]}),
+        GoldCall(tool="book__create_appointment", service="book", effect="create",
+                 arguments={"email": "ann.lee@example.org", "start": "2025-03-10T12:30:00Z",
+                            "end": "2025-03-10T13:30:00Z"},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email",
+                                            selector=Selector(field="name", value="Ann Lee")),
+                           "start": Binding(kind="visible", type="datetime"),
+                           "end": Binding(kind="visible", type="datetime")},
+                 result={"id": "a1"}),
+    ]
+    titles = {"crm": "CRM", "book": "Booker"}
+    resources = {"crm__list_contacts": "contacts", "book__create_appointment": "appointments"}
+    for seed in range(8):
+        alone = write_scenario(calls, [], titles, random.Random(seed),
+                               BY_NAME["meeting_invite"], resources=resources,
+                               sole=frozenset({"book__create_appointment"}))
+        shared = write_scenario(calls, [], titles, random.Random(seed),
+                                BY_NAME["meeting_invite"], resources=resources)
+        assert alone is not None and shared is not None
+        assert "Booker" not in alone and "March 10, 2025" in alone, alone
+        assert "in Booker" in shared, shared
