@@ -87,7 +87,7 @@ _ACTS = {
 _COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
 # a meeting booked in the one app that books them: no app to name
-_BOOK = ("book {a} with {them}", "book {them} in", "set up {a} with {them}")
+_BOOK = ("book {a} with {them}", "set up {a} with {them}")
 # a text from our number: the app is said once, with the number (`_setting`)
 _TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
 # a meeting's date in the note, as people ask for it
