@@ -690,7 +690,9 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     `start` and `end` map service names to the states before and after the gold calls;
     `titles` gives each service's human title for the descriptions; `params` (tool ->
     its parameters' semantic types) lets an action's logged event accept a value in
-    another parameter of its kind (a supplier's phone in `mobile` or `phone`). Criteria are numbered
+    another parameter of its kind (a supplier's phone in `mobile` or `phone`), and a created
+    record a person's name in the other shape its create tool takes (`name` or `firstname`
+    and `lastname`). Criteria are numbered
     `c0, c1, ...`: services sorted, collections sorted (created, updated, deleted), then
     the answer items in order, then the `no_collateral_change` guard. Each is labelled
     with whether a do-nothing run passes it (only the guard does). Descriptions are whole
