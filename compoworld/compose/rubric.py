@@ -43,6 +43,7 @@ from compoworld.reward.rubric import (
     fact_in_text,
     json_equal,
     value_in_text,
+    whole_name,
 )
 from compoworld.services.modeled import ACTION_LOG
 from compoworld.world.state import State, canonical_json, diff
@@ -192,6 +193,23 @@ def _alternatives(fields: dict[str, Any], kinds: dict[str, str]) -> dict[str, li
     return out
 
 
+def _name_shapes(fields: dict[str, Any], offered: dict[str, str]) -> dict[str, Any] | None:
+    """Where else a checked person's name may sit (`offered`: the create tool's parameters'
+    semantic types): a tool that takes both a whole name (`name`) and a first and last name
+    (`firstname`, `lastname`) is as well filled in one shape as in the other. None unless
+    the tool takes both shapes and a name field is a key field."""
+    def sole(kind: str) -> str | None:  # the one field of a kind (the checked one, if any)
+        names = [name for name, k in offered.items() if k == kind]
+        names = [name for name in names if name in fields] or names
+        return names[0] if len(names) == 1 else None
+
+    full = [name for name, kind in offered.items() if kind == "person_name"]
+    first, last = sole("first_name"), sole("last_name")
+    if not full or first is None or last is None or not {first, last, *full} & fields.keys():
+        return None
+    return {"full": full, "first": first, "last": last}
+
+
 def _key_fields(record: dict[str, Any], id_field: str, given: list[tuple[str, Any]],
                 generated: set[str]) -> dict[str, Any]:
     fields = {name: value for name, value in record.items()
@@ -226,10 +244,13 @@ def _show(value: Any) -> str:
 
 def _or(others: list[str]) -> str:
     """` (or phone)`, ` (or phone, or another field of its kind)`: where else a value may sit."""
-    if not others:
-        return ""
-    shown = " or ".join(o.replace("_", " ") for o in others[:2])
-    return f" (or {shown}{', or another field of its kind' if len(others) > 2 else ''})"
+    return f" (or {_any_of(others)})" if others else ""
+
+
+def _any_of(names: list[str]) -> str:
+    """`phone`, `phone or mobile, or another field of its kind`: the fields a value may sit in."""
+    shown = " or ".join(name.replace("_", " ") for name in names[:2])
+    return shown + (", or another field of its kind" if len(names) > 2 else "")
 
 
 def _named(fact: str) -> str:
@@ -239,13 +260,50 @@ def _named(fact: str) -> str:
     return f"the date {forms[0]} (in any form, such as {forms[1]})" if forms else _show(fact)
 
 
-def _describe(fields: dict[str, Any], alternatives: dict[str, list[str]] | None = None) -> str:
+def _describe(fields: dict[str, Any], alternatives: dict[str, list[str]] | None = None,
+              shapes: dict[str, Any] | None = None) -> str:
     """`mobile (or phone) '+41...' and name 'Wayne Foods'`: each key field with its value,
-    and the other fields of its kind it may sit in."""
+    and the other fields of its kind it may sit in; a person's name last, with the other
+    shape it may take (`_shaped`)."""
     alternatives = alternatives or {}
-    parts = [f"{name.replace('_', ' ')}{_or(alternatives.get(name, []))} {_show(value)}"
-             for name, value in fields.items()]
+    named = {shapes["first"], shapes["last"], *shapes["full"]} if shapes else set()
+    parts = [_field(name, value, alternatives) for name, value in fields.items()
+             if name not in named]
+    if shapes and named & fields.keys():
+        parts += _shaped(fields, shapes, alternatives)
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _field(name: str, value: Any, alternatives: dict[str, list[str]]) -> str:
+    """`mobile (or phone) '+41...'`: a key field, where else it may sit, and its value."""
+    return f"{name.replace('_', ' ')}{_or(alternatives.get(name, []))} {_show(value)}"
+
+
+def _shaped(fields: dict[str, Any], shapes: dict[str, Any],
+            alternatives: dict[str, list[str]]) -> list[str]:
+    """The checked name fields with the other shape the name may take: `name 'Ana Ruiz' (or
+    firstname 'Ana' and lastname 'Ruiz')`, `firstname 'Ana'`, `lastname 'Ruiz' (or name 'Ana
+    Ruiz')`, `lastname 'Ruiz' (or a name ending in 'Ruiz')`, or both shapes, either of
+    which will do."""
+    first, last = shapes["first"], shapes["last"]
+    full = [name for name in shapes["full"] if name in fields]
+    parts = [_field(name, fields[name], alternatives)
+             for name in (*full, first, last) if name in fields]
+    whole, held = whole_name(fields, shapes), _any_of(shapes["full"])
+    if whole is None:  # a first or a last name alone (`_names` in the reward's check)
+        part = fields.get(first, fields.get(last))
+        how = "starting with" if first in fields else "ending in"
+        return parts if len(parts) > 1 or not isinstance(part, str) or not part.strip() else [
+            f"{parts[0]} (or {held} {how} {_show(part)})"]
+    words = whole.split()
+    split = (f"{first} {_show(words[0])} and {last} {_show(words[1])}" if len(words) == 2
+             else f"{first} and {last} together reading {_show(whole)}").replace("_", " ")
+    if not full:
+        return parts[:-1] + [f"{parts[-1]} (or {held} {_show(whole)})"]
+    if len(parts) == 1:
+        return [f"{parts[0]} (or {split})"]
+    return parts[:-1] + [f"{parts[-1]} (either {full[0].replace('_', ' ')} {_show(whole)} "
+                         f"alone or {split} alone will do)"]
 
 
 def _label(record: dict[str, Any]) -> str:
@@ -294,6 +352,13 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
             alternatives = _alternatives(fields, kinds)  # other parameters of their kind
             if alternatives:  # the name in `customerName` as well as in `contactName`
                 params["alternatives"] = alternatives
+            offered = kinds  # the create tool's parameters (an action's: its event's)
+            if collection != ACTION_LOG:
+                creator = _creating_call(calls, service, str(record.get(id_field)))
+                offered = params_of.get(creator.tool, {}) if creator else {}
+            shapes = _name_shapes(fields, offered)
+            if shapes:  # `name` 'Ana Ruiz' as well as `firstname` 'Ana', `lastname` 'Ruiz'
+                params["name_shapes"] = shapes
             criteria.append(_Target(Criterion(
                 id="", kind="record_created", service=service, description="",
                 params=params,
@@ -324,7 +389,9 @@ def _describe_change(target: _Target, title: str) -> str:
     fields = params["fields"]
     if criterion.kind == "record_created":
         text = _made(noun, target.record or {}, params["collection"], title)
-        text += f" with {_describe(fields, params.get('alternatives'))}" if fields else ""
+        if fields:
+            text += " with " + _describe(fields, params.get("alternatives"),
+                                         params.get("name_shapes"))
         written = params.get("written", [])
         if written:
             said, topic = params.get("mentions", []), params.get("topic", [])
@@ -417,17 +484,23 @@ def _covers(call: GoldCall, index: int, target: _Target, namers: list[int],
     return named and (_gave(call, target, generated) or len(namers) == 1)
 
 
+def _creating_call(calls: list[GoldCall], service: str, record_id: str) -> GoldCall | None:
+    """The write that created a record: its result holds the record's id and its arguments
+    do not (a later write names the record it edits)."""
+    return next((c for c in calls if c.service == service and c.effect != "read"
+                 and isinstance(c.result, dict) and record_id in _scalars(c.result, 1)
+                 and record_id not in _scalars(c.arguments)), None)
+
+
 def _edited_after_create(target: _Target, calls: list[GoldCall]) -> None:
     """Make a created record's fields that a later write changed key fields (`later`): the
     record as its create returned it, against the record at the end (a closed issue)."""
     if target.criterion.kind != "record_created" or target.record is None:
         return
-    created = next((c.result for c in calls if c.service == target.criterion.service
-                    and c.effect != "read" and isinstance(c.result, dict)
-                    and target.record_id in _scalars(c.result, 1)
-                    and target.record_id not in _scalars(c.arguments)), None)
-    if created is None:
+    creator = _creating_call(calls, target.criterion.service or "", target.record_id)
+    if creator is None:
         return
+    created = creator.result
     target.later = {name: value for name, value in target.record.items()
                     if name in created and not json_equal(created[name], value)
                     and not _auto_maintained(name)}
@@ -617,7 +690,9 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     `start` and `end` map service names to the states before and after the gold calls;
     `titles` gives each service's human title for the descriptions; `params` (tool ->
     its parameters' semantic types) lets an action's logged event accept a value in
-    another parameter of its kind (a supplier's phone in `mobile` or `phone`). Criteria are numbered
+    another parameter of its kind (a supplier's phone in `mobile` or `phone`), and a created
+    record a person's name in the other shape its create tool takes (`name` or `firstname`
+    and `lastname`). Criteria are numbered
     `c0, c1, ...`: services sorted, collections sorted (created, updated, deleted), then
     the answer items in order, then the `no_collateral_change` guard. Each is labelled
     with whether a do-nothing run passes it (only the guard does). Descriptions are whole

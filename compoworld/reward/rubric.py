@@ -12,7 +12,13 @@ Semantics, per criterion kind:
   A `written` that is not a list of names is malformed.
   An optional `alternatives` (key field -> other field names) lets the value sit in another
   field of the same kind: a customer's name in `customerName` where the gold call filled
-  `contactName`.
+  `contactName`. An optional `name_shapes` (`full`: the fields that take a whole name,
+  `first`, `last`: the first- and last-name fields) lets a person's name sit in the other
+  shape the create tool takes: `name` 'Ana Ruiz' passes as `firstname` 'Ana' and `lastname`
+  'Ruiz', and the other way round (`whole_name`; case and spacing aside); a last name
+  checked alone passes as a whole name ending in it (a first name, starting with it), so
+  long as the record leaves the checked name fields it did not fill empty (no
+  contradicting name).
 - `field_equals`: the record with that id exists in the end state and each named field
   equals its value (a missing field reads as null). An empty `fields` is malformed.
 - `record_deleted`: the id existed in the start state and does not in the end state.
@@ -182,6 +188,68 @@ def _fields(params: dict[str, Any]) -> dict[str, Any]:
     return fields
 
 
+def _name_shapes(params: dict[str, Any]) -> dict[str, Any]:
+    shapes = params.get("name_shapes", {"full": [], "first": "", "last": ""})
+    if not (isinstance(shapes, dict) and isinstance(shapes.get("full"), list)
+            and all(isinstance(name, str) for name in shapes["full"])
+            and isinstance(shapes.get("first"), str) and isinstance(shapes.get("last"), str)):
+        raise TypeError("name_shapes must give full (a list), first and last field names")
+    return shapes
+
+
+def whole_name(fields: dict[str, Any], shapes: dict[str, Any]) -> str | None:
+    """The whole name of the person a criterion's name fields check: its full-name field's
+    value, else its first and last name; None where they give no whole name (a last name
+    alone)."""
+    whole = next((fields[name] for name in shapes["full"] if name in fields), None)
+    if whole is None and shapes["first"] in fields and shapes["last"] in fields:
+        whole = f"{fields[shapes['first']]} {fields[shapes['last']]}"
+    return whole if isinstance(whole, str) and whole.strip() else None
+
+
+def _blank(value: Any) -> bool:
+    return value is None or isinstance(value, str) and not value.strip()
+
+
+def _names(held: Any, fields: dict[str, Any], shapes: dict[str, Any]) -> bool:
+    """Whether a whole name a record holds is the checked person's: the checked whole name,
+    or where only a first (last) name is checked, a name starting (ending) with it."""
+    if not isinstance(held, str):
+        return False
+    words, whole = _collapse(held).split(), whole_name(fields, shapes)
+    if whole is not None:
+        return _same_text(held, whole)
+    first, last = fields.get(shapes["first"]), fields.get(shapes["last"])
+    if isinstance(first, str) and first.strip():
+        part = _collapse(first).split()
+        return words[:len(part)] == part
+    if isinstance(last, str) and last.strip():
+        part = _collapse(last).split()
+        return words[-len(part):] == part
+    return False
+
+
+def _named_as(record: dict[str, Any], fields: dict[str, Any], shapes: dict[str, Any]) -> bool:
+    """Whether a record holds the checked person's name in either shape (one full-name
+    field, or first and last name), and no other value in a checked name field."""
+    first, last = record.get(shapes["first"]), record.get(shapes["last"])
+    held = [record.get(name) for name in shapes["full"]]
+    if isinstance(first, str) and isinstance(last, str):
+        held.append(f"{first} {last}")
+    checked = [name for name in (*shapes["full"], shapes["first"], shapes["last"])
+               if name in fields]
+    return any(_names(name, fields, shapes) for name in held) and all(
+        _blank(record.get(name)) or _same_text(record.get(name), fields[name])
+        for name in checked)
+
+
+def _same_text(left: Any, right: Any) -> bool:
+    """JSON equality, texts compared case-insensitively ('ana ruiz' is 'Ana Ruiz')."""
+    if isinstance(left, str) and isinstance(right, str):
+        return _collapse(left) == _collapse(right)
+    return json_equal(left, right)
+
+
 def _record_created(criterion: Criterion, start: States, end: States, answer: str) -> bool:
     before, after = _states(criterion, start, end)
     collection = _name(criterion.params, "collection")
@@ -200,12 +268,19 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
     topic = criterion.params.get("topic", [])
     if not isinstance(topic, list) or not all(isinstance(w, str) and w for w in topic):
         raise TypeError("topic must be a list of words")
+    shapes = _name_shapes(criterion.params)
+    named = {shapes["first"], shapes["last"], *shapes["full"]}
+
+    def holds(record: dict[str, Any], name: str) -> bool:
+        return any(json_equal(record.get(field), fields[name])
+                   for field in (name, *alternatives.get(name, ())))
+
     old = before.records(collection)
     new = after.records(collection)
     return any(
-        all(any(json_equal(record.get(field), value)
-                for field in (name, *alternatives.get(name, ())))
-            for name, value in fields.items())
+        all(holds(record, name) for name in fields if name not in named)
+        and (all(holds(record, name) for name in fields if name in named)
+             or _named_as(record, fields, shapes))
         and all(_says_something(record.get(name)) for name in written)
         and all(any(fact_in_text(fact, record.get(name)) for name in written)
                 for fact in mentions)

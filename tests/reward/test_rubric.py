@@ -496,3 +496,111 @@ def test_an_action_s_value_may_sit_in_another_parameter_of_its_kind() -> None:
     assert evaluate_criterion(created, start, logged(mobile=None), "") is False
     assert "alternatives" not in next(c for c in build_rubric(
         start, logged(), calls, [], {"books": "Books"}) if c.kind == "record_created").params
+
+
+def _customer_run(**arguments: Any) -> tuple[list[Criterion], dict[str, State], Any]:
+    """An OnSched-like customer created by a tool that takes both `name` and `firstname` +
+    `lastname`: the rubric of the gold run, its start state, and a maker of other runs' end
+    states (the customer record holding the given fields)."""
+    from compoworld.compose.records import Binding, GoldCall
+
+    schema = {"type": "object", "properties": {
+        name: {"type": "string"} for name in ("id", "name", "firstname", "lastname", "email")}}
+
+    def made(**fields: Any) -> dict[str, State]:
+        return {"book": State(schemas={"customers": schema},
+                              collections={"customers": {"cus_1": {"id": "cus_1", **fields}}})}
+
+    start = {"book": State(schemas={"customers": schema})}
+    record = {"email": "ana.ruiz@example.com", **arguments}
+    calls = [GoldCall(tool="book__create_customer", service="book", effect="create",
+                      arguments=record, result={"id": "cus_1", **record},
+                      bindings={name: Binding(kind="hidden", type="person_name", step=0,
+                                              field=name, path=name) for name in record})]
+    params = {"book__create_customer": {"name": "person_name", "firstname": "first_name",
+                                        "lastname": "last_name", "email": "email"}}
+    rubric = build_rubric(start, made(**record), calls, [], {"book": "OnSched"}, params)
+    return rubric, start, made
+
+
+@pytest.mark.parametrize(("gold", "fields", "passes"), [
+    ({"name": "Ana Ruiz"}, {"firstname": "Ana", "lastname": "Ruiz"}, True),
+    ({"name": "Ana Ruiz"}, {"firstname": " ana", "lastname": "RUIZ "}, True),
+    ({"name": "Ana Ruiz"}, {"name": "Ana Ruiz"}, True),
+    ({"name": "Ana Ruiz"}, {"firstname": "Ana", "lastname": "Lopez"}, False),
+    ({"name": "Ana Ruiz"}, {"firstname": "Ana"}, False),
+    ({"name": "Ana Ruiz"}, {"name": "Ana Lopez", "firstname": "Ana", "lastname": "Ruiz"}, False),
+    ({"firstname": "Ana", "lastname": "Ruiz"}, {"name": "Ana Ruiz"}, True),
+    ({"firstname": "Ana", "lastname": "Ruiz"}, {"name": "ana  ruiz"}, True),
+    ({"firstname": "Ana", "lastname": "Ruiz"}, {"name": "Ana Lopez"}, False),
+    ({"firstname": "Ana", "lastname": "Ruiz"}, {"name": "Ana Ruiz", "lastname": "Lopez"}, False),
+    ({"name": "Ana Ruiz", "firstname": "Ana", "lastname": "Ruiz"}, {"name": "Ana Ruiz"}, True),
+    ({"name": "Ana Ruiz", "firstname": "Ana", "lastname": "Ruiz"},
+     {"firstname": "Ana", "lastname": "Ruiz"}, True),
+    ({"name": "Ana Ruiz", "firstname": "Ana", "lastname": "Ruiz"},
+     {"name": "Ana Ruiz", "firstname": "Eva"}, False),
+    ({"lastname": "Ruiz"}, {"name": "Ana Ruiz"}, True),
+    ({"lastname": "Ruiz"}, {"name": "Ruiz Ana"}, False),
+])
+def test_a_person_s_name_passes_in_either_shape_the_create_tool_takes(
+        gold: dict[str, str], fields: dict[str, str], passes: bool) -> None:
+    """An OnSched customer is as well created with `name` 'Ana Ruiz' as with `firstname`
+    'Ana' and `lastname` 'Ruiz' (the tool takes both): a check built from either shape
+    passes the other, case and spacing aside; a wrong name, or a checked name field that
+    says another name, still fails."""
+    rubric, start, made = _customer_run(**gold)
+    created = next(c for c in rubric if c.kind == "record_created")
+    assert evaluate_rubric(rubric, start, made(email="ana.ruiz@example.com", **gold), "x")[
+        :-1] == [True] * (len(rubric) - 1)
+    assert created.noop_passes is False
+    assert evaluate_criterion(created, start, made(email="ana.ruiz@example.com", **fields),
+                              "") is passes
+    assert evaluate_criterion(created, start, made(email="bo@example.com", **fields), "") is False
+
+
+@pytest.mark.parametrize(("gold", "said"), [
+    ({"name": "Ana Ruiz"},
+     "with email 'ana.ruiz@example.com' and name 'Ana Ruiz' (or firstname 'Ana' and lastname "
+     "'Ruiz')."),
+    ({"firstname": "Ana", "lastname": "Ruiz"},
+     "with email 'ana.ruiz@example.com', firstname 'Ana' and lastname 'Ruiz' (or name "
+     "'Ana Ruiz')."),
+    ({"name": "Ana Maria Ruiz"},
+     "with email 'ana.ruiz@example.com' and name 'Ana Maria Ruiz' (or firstname and lastname "
+     "together reading 'Ana Maria Ruiz')."),
+    ({"lastname": "Ruiz"},
+     "with email 'ana.ruiz@example.com' and lastname 'Ruiz' (or name ending in 'Ruiz')."),
+])
+def test_a_name_check_says_the_other_shape_it_accepts(gold: dict[str, str], said: str) -> None:
+    rubric, _, _ = _customer_run(**gold)
+    created = next(c for c in rubric if c.kind == "record_created")
+    assert created.description == f"A customer is created in OnSched {said}"
+
+
+def test_a_name_has_one_shape_where_the_create_tool_takes_one() -> None:
+    """Without the create tool's parameters (or with a tool that takes no first and last
+    name) the name is checked as given: the record might hold no other shape."""
+    from compoworld.compose.records import GoldCall
+
+    start = {"book": State()}
+    record = {"id": "cus_1", "name": "Ana Ruiz"}
+    end = {"book": State(collections={"customers": {"cus_1": record}})}
+    calls = [GoldCall(tool="book__create_customer", service="book", effect="create",
+                      arguments={"name": "Ana Ruiz"}, bindings={}, result=record)]
+    for params in (None, {"book__create_customer": {"name": "person_name"}}):
+        created = next(c for c in build_rubric(start, end, calls, [], {"book": "OnSched"},
+                                               params) if c.kind == "record_created")
+        assert "name_shapes" not in created.params
+        split = {"book": State(collections={"customers": {"cus_1": {
+            "id": "cus_1", "firstname": "Ana", "lastname": "Ruiz"}}})}
+        assert evaluate_criterion(created, start, split, "") is False
+
+
+def test_malformed_name_shapes_fail_without_raising() -> None:
+    rubric, start, made = _customer_run(name="Ana Ruiz")
+    created = next(c for c in rubric if c.kind == "record_created")
+    end = made(email="ana.ruiz@example.com", name="Ana Ruiz")
+    for shapes in ("name", {"full": "name", "first": "firstname", "last": "lastname"},
+                   {"full": ["name"], "first": 1, "last": "lastname"}, {"full": ["name"]}):
+        broken = created.model_copy(update={"params": {**created.params, "name_shapes": shapes}})
+        assert evaluate_criterion(broken, start, end, "") is False
