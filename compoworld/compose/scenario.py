@@ -91,7 +91,7 @@ _BOOK = ("book {a} with {them}", "set up {a} with {them}")
 # a text from our number: the app is said once, with the number (`_setting`)
 _TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
 # a meeting's date in the note, as people ask for it
-_DATED = (", mentioning its date", ", saying when it is", ", with the day and time")
+_DATED = (", mentioning its date", ", saying which day it is", ", with the date")
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
 # A record's own name (`account name`, `company name`) tells apart a person or company; a
