@@ -28,6 +28,7 @@ from compoworld.graph.semtypes import (
 )
 from compoworld.world.addresses import compile_addresses
 from compoworld.world.banking import country_rule
+from compoworld.world.cards import card_rule
 from compoworld.world.coherence import (
     all_day_rule,
     final_rule,
@@ -126,16 +127,24 @@ _COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": 
                   "region": "region", "region_name": "region_name"}
 
 
-def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
-    """The rule that makes an object's IBAN, BIC, tax id, currency and region its
-    country's, when it has fields of those kinds."""
+def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]:
+    """The vocabulary kind of each plain leaf (`vocab.field_kind`: `iban`, `card_brand`),
+    or its type where that is a kind a rule reads (`tax_id`, `currency`, `region`)."""
     kinds = {}
     for key, type_name in types.items():
         kind = type_name if type_name in ("tax_id", "currency", "region") else None
         if kind is None and type_name in ("string", "title"):
             kind = field_kind(key, props[key])
-        if kind in _COUNTRY_KINDS:
-            kinds[key] = _COUNTRY_KINDS[kind]
+        if kind is not None:
+            kinds[key] = kind
+    return kinds
+
+
+def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
+    """The rule that makes an object's IBAN, BIC, tax id, currency and region its
+    country's, when it has fields of those kinds."""
+    kinds = {key: _COUNTRY_KINDS[kind] for key, kind in _named_kinds(props, types).items()
+             if kind in _COUNTRY_KINDS}
     countries = [key for key, kind in types.items() if kind == "country"]
     cities = [key for key, kind in types.items() if kind == "city"]
     return country_rule(kinds, countries, cities, checks)
@@ -340,7 +349,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                final_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
-                               _country_rule(leaf_props, leaf_types, checks)) if rule]
+                               _country_rule(leaf_props, leaf_types, checks),
+                               card_rule(_named_kinds(leaf_props, leaf_types), checks)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})

@@ -37,3 +37,24 @@ def test_an_address_s_locality_and_state_are_in_its_country():
                            service="squareup_com"):
         address = location["address"]
         assert _CITY_COUNTRY[address["locality"]] == address["country"], address
+
+
+SQUARE_CARD = _object({"id": _STR, "card_brand": _STR, "card_type": _STR,
+                       "bin": {"type": "string", "maxLength": 6}, "last_4": _STR,
+                       "cardholder_name": _STR})
+_PREFIXES = {"VISA": ("4",), "MASTERCARD": ("51", "52", "53", "55"),
+             "AMERICAN_EXPRESS": ("34", "37"), "DISCOVER": ("6011", "65")}
+
+
+def test_a_card_s_brand_type_and_bin_are_one_card_s():
+    for card in _draws(SQUARE_CARD, "cards", service="squareup_com"):
+        assert card["card_type"] in ("CREDIT", "DEBIT", "PREPAID"), card
+        assert card["bin"].startswith(_PREFIXES[card["card_brand"]]), card
+        assert len(card["last_4"]) == 4 and card["last_4"].isdigit(), card
+
+
+def test_two_brand_fields_of_one_card_name_one_brand():
+    schema = _object({"card_brand": _STR, "card_network": _STR, "card_bin": _STR})
+    for card in _draws(schema, "payments"):
+        assert card["card_network"] == card["card_brand"], card
+        assert card["card_bin"].startswith(_PREFIXES[card["card_brand"]]), card
