@@ -419,6 +419,7 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
     # Street" x3]`, no `["email", "call", "email"]`: review 127)
     distinct = schema.get("uniqueItems") is True or (
         not fixed and isinstance(items, dict) and json_type(items) not in ("object", "array"))
+    ids = _own_ids(items, item_name) if not distinct else ()
     stub = isinstance(items, dict) and not items.get("properties") and (
         items.get("x-recursive") or items.get("x-truncated"))
     if depth >= MAX_DEPTH or stub:  # no list of empty stand-ins for a cut-off schema
@@ -434,18 +435,38 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         seen: set[bytes] = set()
         for index in range(count):
             make = position[index] if index < len(position) else item
-            for _ in range(4 if distinct else 1):
+            for _ in range(4 if distinct or ids else 1):
                 value = make(ctx, child_scope(scope, contacts))
-                key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS) if distinct else b""
-                if key not in seen:
+                keys = _item_keys(value, distinct, ids)
+                if seen.isdisjoint(keys):
                     break
-            if distinct and key in seen:
-                continue
-            seen.add(key)
+            if not seen.isdisjoint(keys):
+                continue  # (no item found that the list does not hold yet)
+            seen.update(keys)
             out.append(value)
         return out
 
     return sample
+
+
+def _own_ids(items: Any, item_name: str | None) -> tuple[str, ...]:
+    """The keys of a list item's own id (`id`, a contact's `ContactID` in `Contacts`): no
+    two items of one list share it (review: two `InventoryItemID`s alike in one list)."""
+    props = items.get("properties") if isinstance(items, dict) else None
+    if not isinstance(props, dict):
+        return ()
+    words = split_words(item_name or "")
+    own = (["id"], [*words, "id"], [*words[-1:], "id"])
+    return tuple(key for key in props if split_words(key) in own)
+
+
+def _item_keys(value: Any, distinct: bool, ids: tuple[str, ...]) -> list[bytes]:
+    """What no two items of a list may share: the whole item, or each of its own ids."""
+    if distinct:
+        return [orjson.dumps(value, option=orjson.OPT_SORT_KEYS)]
+    if not isinstance(value, dict):
+        return []
+    return [orjson.dumps([key, value[key]]) for key in ids if value.get(key) is not None]
 
 
 class ValuePlan:

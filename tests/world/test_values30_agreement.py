@@ -58,3 +58,17 @@ def test_two_brand_fields_of_one_card_name_one_brand():
     for card in _draws(schema, "payments"):
         assert card["card_network"] == card["card_brand"], card
         assert card["card_bin"].startswith(_PREFIXES[card["card_brand"]]), card
+
+
+def test_no_two_items_of_one_list_share_their_own_id():
+    item = _object({"ContactID": {"type": "integer"}, "Firstname": _STR})
+    service = _object({"id": {"type": "integer"}, "serviceId": {"type": "integer"},
+                       "serviceName": _STR})
+    schema = _object({"CompanyID": {"type": "integer"},
+                      "Contacts": {"type": "array", "items": item, "minItems": 3},
+                      "services": {"type": "array", "items": service, "minItems": 3}})
+    for company in _draws(schema, "Companies", 60, service="avaza_com"):
+        for key, field in (("Contacts", "ContactID"), ("services", "serviceId"),
+                           ("services", "id")):
+            ids = [row[field] for row in company[key] if field in row]
+            assert len(ids) == len(set(ids)), company[key]
