@@ -201,6 +201,9 @@ _NAMED = {
     **dict.fromkeys(("nominal_code", "nominal_ac_code", "ac_code", "account_code",
                      "gl_code", "ledger_code", "gl_account_code", "nominal_account_code"),
                     "ledger_code"),
+    # a bank account's own code in the ledger, no payment reference (`PAY-3064`)
+    **dict.fromkeys(("bank_account_code", "bank_ac_code", "bank_nominal_code",
+                     "bank_ledger_code", "bank_gl_code"), "bank_ledger_code"),
     **dict.fromkeys(("product", "product_name", "item_name"), "product_title"),
     **dict.fromkeys(("brand",), "brand"),
     **dict.fromkeys(("middle_name", "middlename", "middle_initial"), "middle_initial"),

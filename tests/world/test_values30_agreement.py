@@ -72,3 +72,9 @@ def test_no_two_items_of_one_list_share_their_own_id():
                            ("services", "id")):
             ids = [row[field] for row in company[key] if field in row]
             assert len(ids) == len(set(ids)), company[key]
+
+
+def test_a_bank_account_code_is_a_ledger_code_not_a_payment_reference():
+    schema = _object({"bankAccountCode": _STR, "total": {"type": "number"}})
+    for payment in _draws(schema, "payments", service="bigredcloud_com"):
+        assert payment["bankAccountCode"].isdigit(), payment
