@@ -78,3 +78,10 @@ def test_a_bank_account_code_is_a_ledger_code_not_a_payment_reference():
     schema = _object({"bankAccountCode": _STR, "total": {"type": "number"}})
     for payment in _draws(schema, "payments", service="bigredcloud_com"):
         assert payment["bankAccountCode"].isdigit(), payment
+
+
+def test_a_cost_price_is_below_the_sale_price():
+    money = {"type": "number", "format": "double"}
+    schema = _object({"Name": _STR, "CostPrice": money, "SalePrice": money, "SKU": _STR})
+    for item in _draws(schema, "Inventory", service="avaza_com"):
+        assert 0.39 * item["SalePrice"] <= item["CostPrice"] <= 0.81 * item["SalePrice"], item
