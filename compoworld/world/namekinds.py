@@ -342,7 +342,7 @@ def described_values(schema: dict[str, Any], *, examples: bool = False) -> tuple
     cue, token, least = (_EXAMPLE_CUE, _EXAMPLE, 1) if examples else (_LIST_CUE, _TOKEN, 2)
     found = cue.search(text)
     if found is None:
-        return ()
+        return () if examples else _bare_codes(text)
     rest = re.split(r"\.(?:\s|$)|;|\n", found.group(1))[0]
     quoted = _QUOTED.findall(rest)
     if len(quoted) >= least:
@@ -353,6 +353,18 @@ def described_values(schema: dict[str, Any], *, examples: bool = False) -> tuple
         return tuple(dict.fromkeys(items))
     if examples and items and token.fullmatch(items[0]):
         return (items[0],)
+    return ()
+
+
+_CODE = re.compile(r"[A-Z][A-Z0-9_]+")
+
+
+def _bare_codes(text: str) -> tuple[str, ...]:
+    """The codes of a description that is nothing but a list of them (Ecwid's
+    `fulfillmentStatus`: "AWAITING_PROCESSING, PROCESSING, SHIPPED, DELIVERED")."""
+    items = [item.strip() for item in text.strip().rstrip(".").split(",")]
+    if len(items) >= 3 and all(_CODE.fullmatch(item) for item in items):
+        return tuple(dict.fromkeys(items))
     return ()
 
 

@@ -85,3 +85,20 @@ def test_a_cost_price_is_below_the_sale_price():
     schema = _object({"Name": _STR, "CostPrice": money, "SalePrice": money, "SKU": _STR})
     for item in _draws(schema, "Inventory", service="avaza_com"):
         assert 0.39 * item["SalePrice"] <= item["CostPrice"] <= 0.81 * item["SalePrice"], item
+
+
+_FULFILLMENT = ("AWAITING_PROCESSING, PROCESSING, SHIPPED, DELIVERED, WILL_NOT_DELIVER, "
+                "RETURNED, READY_FOR_PICKUP")
+_PAYMENT = "AWAITING_PAYMENT, PAID, CANCELLED, REFUNDED, PARTIALLY_REFUNDED, INCOMPLETE"
+
+
+def test_a_status_takes_the_words_its_description_lists_and_its_side_s_words():
+    schema = _object({
+        "fulfillmentStatus": {"type": "string", "description": _FULFILLMENT},
+        "paymentStatus": {"type": "string", "description": _PAYMENT},
+        "fulfillment_status": _STR, "payment_status": _STR})
+    for order in _draws(schema, "orders", service="cloud_elements_com_ecwid_0bd593e4"):
+        assert order["fulfillmentStatus"] in _FULFILLMENT.split(", "), order
+        assert order["paymentStatus"] in _PAYMENT.split(", "), order
+        assert order["fulfillment_status"] not in ("paid", "pending", "refunded"), order
+        assert order["payment_status"] not in ("shipped", "delivered", "processing"), order
