@@ -369,12 +369,15 @@ def _bare_codes(text: str) -> tuple[str, ...]:
 
 
 def custom_field(rng: random.Random, out: dict[str, Any], pair: tuple[str | None, str],
-                 props: dict[str, Any]) -> None:
+                 props: dict[str, Any]) -> str:
     """Write a custom field's label and a value of it over the two free strings of `out`
-    that `pair_keys` found (`{"name": "Account tier", "value": "Gold"}`)."""
+    that `pair_keys` found, where drawn (`{"name": "Account tier", "value": "Gold"}`);
+    the label's key (`account_tier`), for a map that holds the field under it."""
     label_key, value_key = pair
     label, value = custom_pair(rng)
-    out[value_key] = conform(value, "string", props[value_key], rng)
+    if value_key in out:
+        out[value_key] = conform(value, "string", props[value_key], rng)
     if label_key is not None and label_key in out:
         text = snake_case(label) if split_words(label_key) == ["key"] else label
         out[label_key] = conform(text, "string", props[label_key], rng)
+    return snake_case(label)

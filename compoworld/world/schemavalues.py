@@ -335,6 +335,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         if not props and isinstance(additional, dict) and additional and depth < MAX_DEPTH
         else None
     )
+    # a map of custom fields (OnSched's `customFields`): each under its own label's key,
+    # no `"owner": {"name": "Dietary requirements"}`
+    custom = pair_keys(additional["properties"]) if map_values is not None and isinstance(
+        additional.get("properties"), dict) else None
     chance = _OPTIONAL_P[depth] if depth < MAX_DEPTH else 0.0
     ranges = range_pairs({key: props[key] for key in leaf_types}, leaf_types)
     spans = {early for early, _ in ranges if leaf_types.get(early) == "datetime"
@@ -372,7 +376,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                 out[key] = sub(ctx, scope)
         if map_values is not None:
             for key in rng.sample(MAP_KEYS, rng.randint(1, 2)):
-                out.setdefault(key, map_values[key](ctx, {}))
+                value = map_values[key](ctx, {})
+                if custom is not None and isinstance(value, dict):
+                    key = custom_field(rng, value, custom, additional["properties"])
+                out.setdefault(key, value)
         for early, late in ranges:  # start before end, created before updated
             if (early in out and late in out and not (overrides and (
                     early in overrides or late in overrides))

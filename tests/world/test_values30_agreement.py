@@ -102,3 +102,14 @@ def test_a_status_takes_the_words_its_description_lists_and_its_side_s_words():
         assert order["paymentStatus"] in _PAYMENT.split(", "), order
         assert order["fulfillment_status"] not in ("paid", "pending", "refunded"), order
         assert order["payment_status"] not in ("shipped", "delivered", "processing"), order
+
+
+def test_a_custom_field_sits_under_its_own_label_s_key():
+    field = {"type": "object", "additionalProperties": False,
+             "properties": {"name": _STR, "value": _STR}}
+    schema = _object({"id": _STR, "customFields": {
+        "type": "object", "additionalProperties": field}})
+    for booking in _draws(schema, "appointments", 40, service="onsched_com_setup"):
+        for key, entry in booking["customFields"].items():
+            if "name" in entry:
+                assert key == entry["name"].lower().replace(" ", "_"), booking
