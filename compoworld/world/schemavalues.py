@@ -147,7 +147,8 @@ def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str
              if kind in _COUNTRY_KINDS}
     countries = [key for key, kind in types.items() if kind == "country"]
     cities = [key for key, kind in types.items() if kind == "city"]
-    return country_rule(kinds, countries, cities, checks)
+    postals = tuple(key for key, kind in types.items() if kind == "postal_code")
+    return country_rule(kinds, countries, cities, checks, postals)
 
 
 # Roles of who a mail comes from (`from_address`, `reply_to`, `sender_name`).

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 
+from compoworld.world.banking import REGION_NAMES
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.seeding import draw_pool
-from compoworld.world.words import CITIES
+from compoworld.world.words import CITIES, CITY_REGIONS
 
 _STR = {"type": "string"}
 _CITY_COUNTRY = {city: country for city, country, *_ in CITIES}
@@ -113,3 +114,14 @@ def test_a_custom_field_sits_under_its_own_label_s_key():
         for key, entry in booking["customFields"].items():
             if "name" in entry:
                 assert key == entry["name"].lower().replace(" ", "_"), booking
+
+
+def test_an_ecwid_state_name_is_the_state_of_its_zip_or_its_state_code():
+    person = _object({"name": _STR, "postalCode": _STR, "stateName": _STR,
+                      "stateOrProvinceCode": _STR, "phone": _STR}, ["name", "stateName"])
+    for order in _draws(_object({"billingPerson": person}), "orders", 40,
+                        service="cloud_elements_com_ecwid_0bd593e4"):
+        found = order["billingPerson"]
+        code = found.get("stateOrProvinceCode")
+        if code in REGION_NAMES and list(CITY_REGIONS.values()).count(code) == 1:
+            assert found["stateName"] == REGION_NAMES[code], found
