@@ -474,7 +474,8 @@ def _item_keys(value: Any, distinct: bool, ids: tuple[str, ...]) -> list[bytes]:
         return [orjson.dumps(value, option=orjson.OPT_SORT_KEYS)]
     if not isinstance(value, dict):
         return []
-    return [orjson.dumps([key, value[key]]) for key in ids if value.get(key) is not None]
+    # (repr: an id may be an integer past what JSON writes)
+    return [repr((key, value[key])).encode() for key in ids if value.get(key) is not None]
 
 
 class ValuePlan:
