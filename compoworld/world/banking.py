@@ -13,13 +13,14 @@ drawing from the record's generator, so no later value of the world shifts.
 from __future__ import annotations
 
 import random
+import re
 import string
 import zlib
 from collections.abc import Callable
 from typing import Any
 
 from compoworld.graph.semtypes import split_words
-from compoworld.world.words import CITIES, CITY_REGIONS, COUNTRIES, phone_country
+from compoworld.world.words import CITIES, CITY_POSTAL, CITY_REGIONS, COUNTRIES, phone_country
 
 # BBAN shapes of the IBAN countries among the world's places (`#` a digit, `?` a letter).
 IBAN_SHAPES = {
@@ -53,6 +54,9 @@ _REGIONS: dict[str, tuple[str, ...]] = {}
 for _city, _country, *_ in CITIES:
     _REGIONS[_country] = (*_REGIONS.get(_country, ()), CITY_REGIONS[_city])
 _CITY_OF = {city: (country, CITY_REGIONS[city]) for city, country, *_ in CITIES}
+# The city of each region code only one city has (`NH` Amsterdam; not `11`, Lisbon or Seoul).
+_REGION_CITY = {region: city for city, region in CITY_REGIONS.items()
+                if list(CITY_REGIONS.values()).count(region) == 1}
 _ALPHA3 = {row[1]: code for code, row in COUNTRIES.items()}
 _NAMES = {row[0].lower(): code for code, row in COUNTRIES.items()}
 
@@ -158,8 +162,22 @@ def _fixes(country: str, out: dict[str, Any], city: Any) -> dict[str, Callable[[
     }
 
 
+def _postal_city(code: Any) -> str | None:
+    """The one city whose postal range (`words.CITY_POSTAL`) holds `code`, or None."""
+    if not isinstance(code, str):
+        return None
+    found = [city for city, pattern in _POSTAL_RANGES.items() if pattern.fullmatch(code)]
+    return found[0] if len(found) == 1 else None
+
+
+_POSTAL_RANGES = {city: re.compile("".join(
+    r"\d" if c == "#" else "[A-Z]" if c == "?" else re.escape(c) for c in shape))
+    for city, shape in CITY_POSTAL.items()}
+
+
 def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
-                 checks: dict[str, Callable[[Any], bool]]) -> Rule | None:
+                 checks: dict[str, Callable[[Any], bool]],
+                 postals: tuple[str, ...] = ()) -> Rule | None:
     """For an object whose fields of `kinds` (key -> iban, bic, tax_id, currency, region,
     region_name) should follow its country (`countries`: its country keys; an address
     child's country counts too), a rule that rewrites them to agree. A field the caller
@@ -169,6 +187,11 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
         city = next((out[k] for k in cities if k in out), None)
+        if city is None:  # an Ecwid `billingPerson` with a zip and no city: the zip's city
+            city = next((found for k in postals if (found := _postal_city(out.get(k)))), None)
+        if city is None:  # a state code alone (`stateOrProvinceCode`): its state's city
+            city = next((_REGION_CITY[out[k]] for k, kind in kinds.items()
+                         if kind == "region" and out.get(k) in _REGION_CITY), None)
         country = _find_country(out, countries)
         only = None
         if country is None and isinstance(city, str) and city in _CITY_OF:

@@ -54,6 +54,8 @@ _TYPE_WORDS = frozenset(
     "content message comment note notes summary bio amount price cost fee balance subtotal "
     "total unit state province region person iana sms industry sector tax vat reg taxcode "
     "vatreg gst "
+    # Square's `locality` and `administrative_district_level_1`: the city and the state
+    "locality administrative district level county "
     # one-word compounds (`Firstname`, `Fullname`): the record's own name, no role of theirs
     "firstname lastname fullname givenname familyname surname displayname username "
     "emailaddress phonenumber mobilenumber companyname nickname".split()

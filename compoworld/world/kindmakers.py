@@ -256,6 +256,7 @@ def name_maker(kind: str, noun: str = "") -> Maker | None:
         "payment_terms": _pick(_TERMS),
         "error_message": _pick(_ERRORS),
         "ledger_code": lambda rng: str(rng.randrange(1000, 8000, 10)),
+        "bank_ledger_code": lambda rng: str(rng.randrange(1200, 1300, 10)),  # current assets
         "product_title": lambda rng: rng.choice(PRODUCTS)[0],
         "brand": lambda rng: rng.choice(COMPANY_NAMES).split()[0],
         "middle_initial": lambda rng: rng.choice("ABCDEJLMRS"),

@@ -1,5 +1,6 @@
 """The amounts of one record, made to agree: a fee is a small share of the amount, the net
-is the amount less its fees, a total is the subtotal with its tax and shipping.
+is the amount less its fees, a total is the subtotal with its tax and shipping, a cost
+price is 40-80% of the sale price.
 
 Money leaves are drawn field by field (`values.py`), so before this a payment could show a
 net amount larger than its amount, or a total of 83,760 over a subtotal of 578. The
@@ -13,6 +14,7 @@ the others when it is a base amount.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Callable
 from typing import Any
 
@@ -28,6 +30,8 @@ _FEES = frozenset({"fee", "fees", "commission", "surcharge", "handling"})
 _ADDED = frozenset({"tax", "taxes", "vat", "gst", "shipping", "freight", "delivery", "handling"})
 _NET = frozenset({"net"})
 _TOTAL = frozenset({"total", "gross", "grand"})
+# What the seller paid for what it sells (`CostPrice` beside `SalePrice`): below the price.
+_COST = frozenset({"cost", "purchase", "buying", "wholesale"})
 # Money that is no amount of this record's transaction: keep its own draw.
 _OWN = frozenset("limit limits max maximum min minimum threshold budget cap target goal "
                  "credit overdraft allowance quota estimated estimate".split())
@@ -46,7 +50,14 @@ def _role(key: str) -> str | None:
         return "net"
     if words & _TOTAL:
         return "total"
+    if words & _COST:
+        return "cost"
     return "base"
+
+
+def _margin(base: float) -> float:
+    """The share of a sale price its cost is (0.40-0.80), by the price itself."""
+    return 0.4 + zlib.crc32(repr(base).encode()) % 41 / 100
 
 
 def _major(value: Any, kind: str | None) -> float | None:
@@ -81,6 +92,8 @@ def money_agreement(kinds: dict[str, str | None], checks: dict[str, Callable[[An
     makes a sampled record's amounts agree in place (given `overrides` stay), or None when
     the object has fewer than two amounts of one transaction."""
     roles = {key: role for key in kinds if (role := _role(key)) is not None}
+    if "base" not in roles.values():  # an expense's `cost` is its amount
+        roles = {key: "base" if role == "cost" else role for key, role in roles.items()}
     if len(roles) < 2 or "base" not in roles.values():
         return None
 
@@ -104,7 +117,8 @@ def money_agreement(kinds: dict[str, str | None], checks: dict[str, Callable[[An
         fees = sum(value for name, value in parts.items() if name in _FEES)
         added = sum(value for name, value in parts.items() if name in _ADDED)
         worth = {"base": base, "net": base - (fees or round(base * 0.03, 2)),
-                 "total": base + added - parts.get("discount", 0.0)}  # cents that add up
+                 "total": base + added - parts.get("discount", 0.0),  # cents that add up
+                 "cost": round(base * _margin(base), 2)}
         for key in present:
             if key == anchor or key in given:
                 continue

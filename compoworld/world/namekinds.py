@@ -201,6 +201,9 @@ _NAMED = {
     **dict.fromkeys(("nominal_code", "nominal_ac_code", "ac_code", "account_code",
                      "gl_code", "ledger_code", "gl_account_code", "nominal_account_code"),
                     "ledger_code"),
+    # a bank account's own code in the ledger, no payment reference (`PAY-3064`)
+    **dict.fromkeys(("bank_account_code", "bank_ac_code", "bank_nominal_code",
+                     "bank_ledger_code", "bank_gl_code"), "bank_ledger_code"),
     **dict.fromkeys(("product", "product_name", "item_name"), "product_title"),
     **dict.fromkeys(("brand",), "brand"),
     **dict.fromkeys(("middle_name", "middlename", "middle_initial"), "middle_initial"),
@@ -339,7 +342,7 @@ def described_values(schema: dict[str, Any], *, examples: bool = False) -> tuple
     cue, token, least = (_EXAMPLE_CUE, _EXAMPLE, 1) if examples else (_LIST_CUE, _TOKEN, 2)
     found = cue.search(text)
     if found is None:
-        return ()
+        return () if examples else _bare_codes(text)
     rest = re.split(r"\.(?:\s|$)|;|\n", found.group(1))[0]
     quoted = _QUOTED.findall(rest)
     if len(quoted) >= least:
@@ -353,13 +356,28 @@ def described_values(schema: dict[str, Any], *, examples: bool = False) -> tuple
     return ()
 
 
+_CODE = re.compile(r"[A-Z][A-Z0-9_]+")
+
+
+def _bare_codes(text: str) -> tuple[str, ...]:
+    """The codes of a description that is nothing but a list of them (Ecwid's
+    `fulfillmentStatus`: "AWAITING_PROCESSING, PROCESSING, SHIPPED, DELIVERED")."""
+    items = [item.strip() for item in text.strip().rstrip(".").split(",")]
+    if len(items) >= 3 and all(_CODE.fullmatch(item) for item in items):
+        return tuple(dict.fromkeys(items))
+    return ()
+
+
 def custom_field(rng: random.Random, out: dict[str, Any], pair: tuple[str | None, str],
-                 props: dict[str, Any]) -> None:
+                 props: dict[str, Any]) -> str:
     """Write a custom field's label and a value of it over the two free strings of `out`
-    that `pair_keys` found (`{"name": "Account tier", "value": "Gold"}`)."""
+    that `pair_keys` found, where drawn (`{"name": "Account tier", "value": "Gold"}`);
+    the label's key (`account_tier`), for a map that holds the field under it."""
     label_key, value_key = pair
     label, value = custom_pair(rng)
-    out[value_key] = conform(value, "string", props[value_key], rng)
+    if value_key in out:
+        out[value_key] = conform(value, "string", props[value_key], rng)
     if label_key is not None and label_key in out:
         text = snake_case(label) if split_words(label_key) == ["key"] else label
         out[label_key] = conform(text, "string", props[label_key], rng)
+    return snake_case(label)

@@ -28,6 +28,7 @@ from compoworld.graph.semtypes import (
 )
 from compoworld.world.addresses import compile_addresses
 from compoworld.world.banking import country_rule
+from compoworld.world.cards import card_rule
 from compoworld.world.coherence import (
     all_day_rule,
     final_rule,
@@ -126,19 +127,28 @@ _COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": 
                   "region": "region", "region_name": "region_name"}
 
 
-def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
-    """The rule that makes an object's IBAN, BIC, tax id, currency and region its
-    country's, when it has fields of those kinds."""
+def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]:
+    """The vocabulary kind of each plain leaf (`vocab.field_kind`: `iban`, `card_brand`),
+    or its type where that is a kind a rule reads (`tax_id`, `currency`, `region`)."""
     kinds = {}
     for key, type_name in types.items():
         kind = type_name if type_name in ("tax_id", "currency", "region") else None
         if kind is None and type_name in ("string", "title"):
             kind = field_kind(key, props[key])
-        if kind in _COUNTRY_KINDS:
-            kinds[key] = _COUNTRY_KINDS[kind]
+        if kind is not None:
+            kinds[key] = kind
+    return kinds
+
+
+def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
+    """The rule that makes an object's IBAN, BIC, tax id, currency and region its
+    country's, when it has fields of those kinds."""
+    kinds = {key: _COUNTRY_KINDS[kind] for key, kind in _named_kinds(props, types).items()
+             if kind in _COUNTRY_KINDS}
     countries = [key for key, kind in types.items() if kind == "country"]
     cities = [key for key, kind in types.items() if kind == "city"]
-    return country_rule(kinds, countries, cities, checks)
+    postals = tuple(key for key, kind in types.items() if kind == "postal_code")
+    return country_rule(kinds, countries, cities, checks, postals)
 
 
 # Roles of who a mail comes from (`from_address`, `reply_to`, `sender_name`).
@@ -326,6 +336,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         if not props and isinstance(additional, dict) and additional and depth < MAX_DEPTH
         else None
     )
+    # a map of custom fields (OnSched's `customFields`): each under its own label's key,
+    # no `"owner": {"name": "Dietary requirements"}`
+    custom = pair_keys(additional["properties"]) if map_values is not None and isinstance(
+        additional.get("properties"), dict) else None
     chance = _OPTIONAL_P[depth] if depth < MAX_DEPTH else 0.0
     ranges = range_pairs({key: props[key] for key in leaf_types}, leaf_types)
     spans = {early for early, _ in ranges if leaf_types.get(early) == "datetime"
@@ -340,7 +354,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                final_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
-                               _country_rule(leaf_props, leaf_types, checks)) if rule]
+                               _country_rule(leaf_props, leaf_types, checks),
+                               card_rule(_named_kinds(leaf_props, leaf_types), checks)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
@@ -362,7 +377,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                 out[key] = sub(ctx, scope)
         if map_values is not None:
             for key in rng.sample(MAP_KEYS, rng.randint(1, 2)):
-                out.setdefault(key, map_values[key](ctx, {}))
+                value = map_values[key](ctx, {})
+                if custom is not None and isinstance(value, dict):
+                    key = custom_field(rng, value, custom, additional["properties"])
+                out.setdefault(key, value)
         for early, late in ranges:  # start before end, created before updated
             if (early in out and late in out and not (overrides and (
                     early in overrides or late in overrides))
@@ -409,6 +427,7 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
     # Street" x3]`, no `["email", "call", "email"]`: review 127)
     distinct = schema.get("uniqueItems") is True or (
         not fixed and isinstance(items, dict) and json_type(items) not in ("object", "array"))
+    ids = _own_ids(items, item_name) if not distinct else ()
     stub = isinstance(items, dict) and not items.get("properties") and (
         items.get("x-recursive") or items.get("x-truncated"))
     if depth >= MAX_DEPTH or stub:  # no list of empty stand-ins for a cut-off schema
@@ -424,18 +443,39 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         seen: set[bytes] = set()
         for index in range(count):
             make = position[index] if index < len(position) else item
-            for _ in range(4 if distinct else 1):
+            for _ in range(4 if distinct or ids else 1):
                 value = make(ctx, child_scope(scope, contacts))
-                key = orjson.dumps(value, option=orjson.OPT_SORT_KEYS) if distinct else b""
-                if key not in seen:
+                keys = _item_keys(value, distinct, ids)
+                if seen.isdisjoint(keys):
                     break
-            if distinct and key in seen:
-                continue
-            seen.add(key)
+            if not seen.isdisjoint(keys):
+                continue  # (no item found that the list does not hold yet)
+            seen.update(keys)
             out.append(value)
         return out
 
     return sample
+
+
+def _own_ids(items: Any, item_name: str | None) -> tuple[str, ...]:
+    """The keys of a list item's own id (`id`, a contact's `ContactID` in `Contacts`): no
+    two items of one list share it (review: two `InventoryItemID`s alike in one list)."""
+    props = items.get("properties") if isinstance(items, dict) else None
+    if not isinstance(props, dict):
+        return ()
+    words = split_words(item_name or "")
+    own = (["id"], [*words, "id"], [*words[-1:], "id"])
+    return tuple(key for key in props if split_words(key) in own)
+
+
+def _item_keys(value: Any, distinct: bool, ids: tuple[str, ...]) -> list[bytes]:
+    """What no two items of a list may share: the whole item, or each of its own ids."""
+    if distinct:
+        return [orjson.dumps(value, option=orjson.OPT_SORT_KEYS)]
+    if not isinstance(value, dict):
+        return []
+    # (repr: an id may be an integer past what JSON writes)
+    return [repr((key, value[key])).encode() for key in ids if value.get(key) is not None]
 
 
 class ValuePlan:

@@ -49,6 +49,10 @@ _STATUS = {
     "booking": "pending confirmed cancelled completed",
     "reservation": "pending confirmed cancelled completed",
     "": "active pending inactive suspended archived completed",
+    # a status of one side of an order (`fulfillment_status`, `paymentStatus`): its words
+    **dict.fromkeys(("fulfillment", "fulfilment", "shipment", "shipping", "delivery"),
+                    "unfulfilled processing shipped delivered returned"),
+    "financial": "pending authorized paid partially_refunded refunded voided",
 }
 _CATEGORY = {
     "expense": "travel meals lodging software office_supplies training",
@@ -252,6 +256,14 @@ def fresh_status(noun: str) -> str:
     return (_STATUS.get(noun) or _STATUS[""]).split()[0]
 
 
+def _status_noun(field: str, noun: str) -> str:
+    """Whose status a field is: the side of a record its name says (`paymentStatus` of an
+    order is a payment's), else the record's."""
+    words = split_words(field)
+    side = words[-2] if len(words) > 1 and words[-1] in ("status", "state") else ""
+    return side if side in _STATUS else noun
+
+
 def _by_noun(table: dict[str, str], noun: str) -> Maker:
     return _pick(table.get(noun) or table[""])
 
@@ -295,7 +307,8 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
     """The generator of one vocabulary kind for records of `noun` (`field`: the field)."""
     upper = (noun[:3] or field[:3] or "ref").upper()
     simple: dict[str, Maker] = {
-        "status": _by_noun(_STATUS, noun), "category": _by_noun(_CATEGORY, noun),
+        "status": _by_noun(_STATUS, _status_noun(field, noun)),
+        "category": _by_noun(_CATEGORY, noun),
         "role": _pick(_ROLE), "job_title": lambda rng: rng.choice(_JOB_TITLES),
         "http_method": _pick(_HTTP_METHOD), "sort": _pick(_SORT),
         "sort_by": _pick(_SORT_BY), "priority": _pick(_PRIORITY),
