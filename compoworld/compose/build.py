@@ -34,6 +34,7 @@ from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.graph.roles import role_of
+from compoworld.graph.semtypes import is_tenant_id
 from compoworld.world.state import canonical_json, json_text
 
 DISTRACTORS = 2
@@ -166,6 +167,10 @@ def compose_task(
         return Rejected("a reminder of an event that is over, or its copy")
     if plan and _half_span(library, plan, walk.calls):
         return Rejected("a copied event with only its start or its end")
+    if plan and _relabelled(walk.calls):
+        return Rejected("an amount carried into a currency the request makes up")
+    if plan and _plumbing(walk.calls):
+        return Rejected("a write that needs two of our account ids said")
     if any(_echoed(walk.calls, item) for item in walk.answer):
         return Rejected("the answer is a value its read was looked up by")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
@@ -256,6 +261,25 @@ def _half_span(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) ->
                 and not _SPAN <= carried:
             return True
     return False
+
+
+def _relabelled(calls: list[GoldCall]) -> bool:
+    """Whether a write carries an amount and states a currency of its own (review 136:
+    an Avaza price of 39 put into Billingo as 39 "IDR"; review 135: 449 "NOK" for a desk)."""
+    return any(call.effect != "read"
+               and any(b.kind == "hidden" and b.type == "money" for b in call.bindings.values())
+               and any(b.kind == "visible" and b.type == "currency"
+                       for b in call.bindings.values())
+               for call in calls)
+
+
+def _plumbing(calls: list[GoldCall]) -> bool:
+    """Whether a write needs two or more of our own account ids said (Codat's company and
+    connection UUIDs): an integration layer's plumbing, not where anyone says they keep
+    customers (reviews 135, 136: "the user quotes Codat UUIDs"; "Codat is an aggregator,
+    not where a firm invoices")."""
+    return any(sum(b.kind == "visible" and is_tenant_id(b.type) for b in call.bindings.values())
+               >= 2 for call in calls if call.effect != "read")
 
 
 def _echoed(calls: list[GoldCall], item: AnswerItem) -> bool:

@@ -178,3 +178,29 @@ def test_a_copied_event_carries_both_its_start_and_its_end():
     assert not half(["start", "end"], both)
     assert not half(["start"], {"start": "datetime", "title": "text"})  # (takes a start alone)
     assert not half(["end"], both, "attendee_message")  # (no copy)
+
+
+def test_no_amount_is_relabelled_and_no_write_needs_two_account_ids():
+    """A price carried into a currency the request makes up (39 "IDR" for a board game)
+    and a write that needs two of our account ids said (Codat's company and connection)
+    are rejected (reviews 135, 136)."""
+    from compoworld.compose.build import _plumbing, _relabelled
+    from compoworld.compose.records import Binding, GoldCall
+
+    def write(**bindings: Binding) -> list[GoldCall]:
+        return [GoldCall(tool="shop__list_products", service="shop", effect="read",
+                         arguments={}, bindings={}, result=[{"id": "p1", "price": 39.0}]),
+                GoldCall(tool="books__create_item", service="books", effect="create",
+                         arguments=dict.fromkeys(bindings, "x"), bindings=bindings,
+                         result={"id": "i1"})]
+
+    carried = Binding(kind="hidden", type="money", step=0, field="[].price",
+                      path="[0].price")
+    assert _relabelled(write(price=carried, currency=Binding(kind="visible", type="currency")))
+    assert not _relabelled(write(price=carried, currency=Binding(
+        kind="hidden", type="currency", step=0, field="[].currency", path="[0].currency")))
+    assert not _relabelled(write(price=carried))
+    company = Binding(kind="visible", type="books.companies.id")
+    connection = Binding(kind="visible", type="books.connections.id")
+    assert _plumbing(write(companyId=company, connectionId=connection))
+    assert not _plumbing(write(companyId=company))
