@@ -39,10 +39,10 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "could you join us for {meeting} on {when}?",
     ),
     "with an update on their order": (
-        "an update on your order {title}: it is {status}.",
+        "an update on your order {title}: it is now marked {status}.",
         "your order {title} is now {status}.",
-        "a quick update: your order {title} is {status}.",
-        "an update on your order: it is {status}.",
+        "a quick update: your order {title} is marked {status}.",
+        "an update on your order: it is now marked {status}.",
         "your order is now {status}.",
     ),
     "about the event": (
@@ -91,6 +91,10 @@ _GENERIC = ("a quick note {said}.", "just a short note {said}.")
 _GREETINGS = ("Hello {name}!", "Hi {name},", "Dear {name},", "{name},")
 _NAMELESS = ("Hello!", "Hi there,", "Hello,")
 _CLOSINGS = ("", "", " Best regards.", " Thanks!", " Let us know if you have any questions.")
+_SIGN_OFFS = ("", " Best regards.", " Thanks!")
+# a body that already invites questions takes no second invitation (review 136: "Let us
+# know if there is anything you need. Let us know if you have any questions.")
+_ASKS = re.compile(r"let us know|reach out|any questions|\?$", re.IGNORECASE)
 
 
 def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Random, *,
@@ -113,7 +117,8 @@ def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Ra
     body = rng.choice(forms).format(**facts) if forms else _generic(gist, facts, rng)
     greeting = rng.choice(_GREETINGS if name else _NAMELESS).format(name=name)
     opening = body[:1].upper() + body[1:] if greeting.endswith("!") else body
-    text = f"{greeting} {opening}{rng.choice(_CLOSINGS)}"
+    closings = _CLOSINGS if not _ASKS.search(body) else _SIGN_OFFS  # (one "let us know")
+    text = f"{greeting} {opening}{rng.choice(closings)}"
     limit = schema.get("maxLength") if isinstance(schema, dict) else None
     if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)
                                                         and len(text) > limit):
@@ -130,7 +135,7 @@ def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
         said += (f": {facts['meeting']}" if facts["meeting"] != "the meeting" else "") + (
             f" on {facts['when']}" if facts["when"] else "")
     if facts["status"]:
-        said += f": it is {facts['status']}"
+        said += f": it is now marked {facts['status']}"
     return rng.choice(_GENERIC).format(said=about + said)
 
 

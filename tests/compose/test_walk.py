@@ -407,3 +407,20 @@ def test_a_note_about_a_meeting_that_is_over_follows_it_up():
         assert "heads-up" not in before and ("joining" in before or "follow-up" in before)
         assert '"Kickoff"' in before and '"Kickoff"' in after
         assert "joining" not in after and "follow-up" not in after
+
+
+def test_a_note_invites_questions_once_and_says_an_order_s_status_as_marked():
+    """Review 136: "Let us know if there is anything you need. Let us know if you have any
+    questions."; "an update on your order: it is processing."."""
+    from compoworld.compose.notes import reference_note
+
+    for seed in range(40):
+        note = reference_note("letting them know they're all set up", {}, "x",
+                              random.Random(seed), name="Ana")
+        asks = sum(any(p in sentence.lower() for p in ("let us know", "reach out",
+                                                        "any questions"))
+                   for sentence in re.split(r"(?<=[.!?]) ", note))
+        assert asks <= 1, note
+        update = reference_note("with an update on their order", {}, "x", random.Random(seed),
+                                status="processing")
+        assert "processing" in update and "it is processing" not in update, update
