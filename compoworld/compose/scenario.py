@@ -88,6 +88,10 @@ _COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
 # a meeting booked in the one app that books them: no app to name
 _BOOK = ("book {a} with {them}", "set up {a} with {them}")
+# a new colleague's booking is their induction, not "an appointment" (review 135: "books
+# a new colleague in the customer-booking system")
+_INDUCTION = ("book an onboarding session with {them} in {app}",
+              "book {them} in for an induction session in {app}")
 # a text from our number: the app is said once, with the number (`_setting`)
 _TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
 # a meeting's date in the note, as people ask for it
@@ -424,7 +428,10 @@ class _Scenario(_Goal):
                 carried = [c for c in carried if c not in to]
                 them = self.them if self.them == "them" or self.subject_step else \
                     self._holder_of(to[0][1])  # (past a find: who the found record is)
-        if forms is _ACTS["event"] and call.tool in self.sole and self.them != "it":
+        if forms is _ACTS["event"] and SITUATION_OF.get(self.pattern.name) == "hire":
+            forms = tuple(f.replace(" in {app}", "") for f in _INDUCTION) \
+                if call.tool in self.sole else _INDUCTION
+        elif forms is _ACTS["event"] and call.tool in self.sole and self.them != "it":
             forms = _BOOK  # (the calendar is the only one: "book them in on Monday ...")
         if kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent

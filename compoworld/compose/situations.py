@@ -37,6 +37,10 @@ SITUATIONS = {
     "copy": ("I keep two calendars, and {s} is only in one of them.",
              "{s} is missing from our other calendar.",
              "{s} should be in our other calendar too."),
+    # a meeting put into the booking app customers book in: its slot is blocked there
+    # (review 135: "I keep two calendars" of a customer-booking app)
+    "copy_booking": ("{s} isn't blocked in our booking system yet, so customers could still "
+                     "book that slot.", "Customers can still book the slot of {s}."),
     "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
     "look": ("I'm looking at {s}.", "I have a question about {s}."),
     # who placed an order, looked up elsewhere (review 130: "I have a question about the

@@ -542,3 +542,45 @@ def test_a_meeting_in_the_only_app_that_books_them_names_no_app():
         assert alone is not None and shared is not None
         assert "Booker" not in alone and "March 10, 2025" in alone, alone
         assert "in Booker" in shared, shared
+
+
+def test_a_copy_into_a_booking_app_blocks_its_slot_and_a_new_colleague_is_inducted():
+    """Review 135: "I keep two calendars" said of a customer-booking app, and a new
+    colleague booked "an appointment" in it."""
+    from compoworld.compose.situations import situation
+
+    copy = BY_NAME["event_copy"]
+    for seed in range(6):
+        said = situation(copy, 'the "Budget review" event in CRM', random.Random(seed),
+                         into="booking")
+        assert "booking system" in said or "book the slot" in said, said
+        assert "two calendars" not in said, said
+        other = situation(copy, "The event", random.Random(seed), into="crm")
+        assert other in [f.format(s="The event") for f in SITUATIONS["copy"]], other
+    calls = [
+        GoldCall(tool="crm__list_people", service="crm", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "p1", "name": "Ann Lee",
+                                                "email": "ann.lee@example.org"}]}),
+        GoldCall(tool="lms__create_user", service="lms", effect="create",
+                 arguments={"email": "ann.lee@example.org"},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email",
+                                            selector=Selector(field="name", value="Ann Lee"))},
+                 result={"id": "u1"}),
+        GoldCall(tool="book__create_appointment", service="book", effect="create",
+                 arguments={"email": "ann.lee@example.org", "start": "2025-03-10T12:30:00Z",
+                            "end": "2025-03-10T13:30:00Z"},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email"),
+                           "start": Binding(kind="visible", type="datetime"),
+                           "end": Binding(kind="visible", type="datetime")},
+                 result={"id": "a1"}),
+    ]
+    titles = {"crm": "CRM", "lms": "Academy", "book": "Booker"}
+    resources = {"crm__list_people": "people", "lms__create_user": "users",
+                 "book__create_appointment": "appointments"}
+    for seed in range(6):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["new_hire"],
+                              resources=resources)
+        assert text is not None and re.search(r"onboarding session|induction session",
+                                              text), text
