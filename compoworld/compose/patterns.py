@@ -100,8 +100,9 @@ GISTS = {
 _TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced"),
            ("payment", "payments", "paid"), ("ticket", "tickets"),
-           ("set", "ready"))  # (a customer we have already is told they are all set
-# up, or that all is ready for them)
+           ("set", "ready", "added", "all done", "can now"))  # (a customer we have
+# already is told they are all set up, that all is ready or done for them, or what they can
+# now do: review 136 failed "You can now book with us online")
 
 
 def topic_of(text: str) -> list[str]:

@@ -396,7 +396,8 @@ def _describe_change(target: _Target, title: str) -> str:
         if written:
             said, topic = params.get("mentions", []), params.get("topic", [])
             says = [f"naming {' and '.join(_named(m) for m in said)}"] if said else []
-            says += [f"saying the word {_either(topic)}"] if topic else []  # (as a word:
+            says += [f"saying {'the word ' if all(' ' not in w for w in topic) else ''}"
+                     f"{_either(topic)}"] if topic else []  # (as a word:
             # "reset" does not say "set"; review 132 read it as a letter match)
             text += f"{',' if fields else ''} and {_words_of(written)} " + (
                 " and ".join(says) or "saying something (two words at least)")

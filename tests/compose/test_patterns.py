@@ -268,3 +268,17 @@ def test_a_product_variant_is_no_listing():
         step = BY_NAME[pattern].steps[1]
         assert fits(maker("product_add", "products"), step)
         assert not fits(maker("product_variant_add", "products"), step)
+
+
+def test_a_set_up_note_may_say_it_in_any_of_the_ways_people_do():
+    """"You can now book with us online" tells a customer they are set up as well as "all
+    set" (review 136 failed it: the check wanted "set" or "ready")."""
+    from compoworld.compose.patterns import topic_of
+    from compoworld.reward.rubric import value_in_text
+
+    forms = topic_of("Hi Ana, you're all set up on our side.")
+    assert "set" in forms
+    for said in ("You can now book with us online.", "Everything is ready for you.",
+                 "We've added you to our booking system.", "All done on our side!"):
+        assert any(value_in_text(form, said) for form in forms), said
+    assert not any(value_in_text(form, "Thanks for your order.") for form in forms)
