@@ -33,6 +33,22 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "just a note to say everything is set up for you now.",
         "you're all set! Reach out any time if you need anything.",
     ),
+    "letting them know they can now book with us online": (
+        "you can now book your appointments with us online.",
+        "just a note to say you can book time with us online from now on.",
+    ),
+    "letting them know their invoices will come from us directly": (
+        "from now on your invoices will come from us directly.",
+        "just a note that we'll be invoicing you directly from now on.",
+    ),
+    "letting them know we're ready for their orders": (
+        "we're all ready for your orders now.",
+        "just a note to say your orders will now be handled by our team directly.",
+    ),
+    "letting them know they can now pay us directly": (
+        "you can now pay us directly.",
+        "just a note that you can make your payments to us directly from now on.",
+    ),
     "inviting them to the meeting": (
         "we'd like to invite you to {meeting} on {when}.",
         "you're invited to {meeting} on {when}. We look forward to seeing you.",

@@ -98,8 +98,9 @@ GISTS = {
 # "welcome" (or a receipt never named) was not the message asked for (review 125: a
 # welcome's check wanted only "two words at least").
 _TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
-           ("receipt", "receipts"), ("invoice", "invoices", "invoiced"),
-           ("payment", "payments", "paid"), ("ticket", "tickets"),
+           ("receipt", "receipts"), ("invoice", "invoices", "invoiced", "invoicing"),
+           ("payment", "payments", "paid", "pay"), ("ticket", "tickets"),
+           ("order", "orders"), ("book", "booking", "bookings", "booked"),
            ("set", "ready", "added", "all done", "can now"))  # (a customer we have
 # already is told they are all set up, that all is ready or done for them, or what they can
 # now do: review 136 failed "You can now book with us online")

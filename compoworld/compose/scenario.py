@@ -120,6 +120,18 @@ _GIST_FORMS = {
                               "with a warm welcome"),
     "letting them know they're all set up": ("letting them know they're all set up",
                                              "to tell them they're all set up"),
+    "letting them know they can now book with us online": (
+        "letting them know they can now book with us online",
+        "to tell them they can book online now"),
+    "letting them know their invoices will come from us directly": (
+        "letting them know their invoices will come from us directly",
+        "to tell them we'll invoice them directly from now on"),
+    "letting them know we're ready for their orders": (
+        "letting them know we're ready for their orders",
+        "to tell them we're ready for their orders"),
+    "letting them know they can now pay us directly": (
+        "letting them know they can now pay us directly",
+        "to tell them they can pay us directly now"),
     "inviting them to the meeting": ("inviting them to the meeting", "to invite them",
                                      "with an invitation"),
     "with an update on their order": ("with an update on their order",
@@ -198,9 +210,12 @@ class _Scenario(_Goal):
                  resources: Mapping[str, str | None], pattern: Pattern,
                  domains: Mapping[str, str | None] | None = None) -> None:
         super().__init__(calls, titles, rng, resources, pattern.gist)
-        self.gist = gist_for(pattern, self.nouns[0])  # (the walk wrote its message by it)
         self.pattern = pattern
         self.domains = domains or {}
+        into = acted_in(calls)
+        self.gist = gist_for(pattern, self.nouns[0], app_kind(  # (the walk wrote its
+            self.title(into), self.domains.get(into)) if into is not None else "")  # note
+        # by it, once the app was known)
         entity = pattern.steps[0].entity
         self.it, self.them, self.its = _pronouns(entity)
         self.item = self._subject_item()
@@ -290,9 +305,14 @@ class _Scenario(_Goal):
         colleague says it: `our SalesLoft Platform contact Ana Ruiz`, or the name alone with
         a sentence after the situation (`_say_where`). Reviews 128 and 129 read the `Ana
         Ruiz (a customer in Big Red Cloud)` label of 34 of 40 requests as a template's."""
+        shown = _SHOWN.get(noun, noun)
+        if "@" in value and entity in _PEOPLE:  # a person known by their email is said so
+            value = f"the {shown} with the email address {value}"  # (review 136: "We expect
+            self._say_where(noun, app)  # regular orders from amara.laurent@...")
+            return value
         into = acted_in(self.calls)  # (no "They're in OnSched Consumer. Please book ... in
         if into is not None and self.title(into) == app and entity in _PEOPLE:  # OnSched
-            return f"our {_SHOWN.get(noun, noun)} {value}"  # Consumer")
+            return f"our {shown} {value}"  # Consumer")
         if entity in _PEOPLE and SITUATION_OF.get(self.pattern.name) != "hire" \
                 and self.rng.random() < 0.5:  # (no "our company" we are only starting to
             # work with, no "new colleague: our SalesLoft user")

@@ -117,16 +117,29 @@ def known(noun: str | None) -> bool:
 
 
 # What a lead workflow's message says to a customer we have already: they are set up, not
-# welcomed aboard (`known`).
+# welcomed aboard (`known`); by the kind of app they went into, what that changes for them
+# (review 137: "you're all set up" of a record in our books tells a customer nothing).
 SET_UP = "letting them know they're all set up"
+SET_UP_BY_KIND = {
+    "booking": "letting them know they can now book with us online",
+    "books": "letting them know their invoices will come from us directly",
+    "shop": "letting them know we're ready for their orders",
+    "payments": "letting them know they can now pay us directly",
+}
 
 
-def gist_for(pattern: Pattern, noun: str | None) -> str:
+def gist_for(pattern: Pattern, noun: str | None, into: str = "") -> str:
     """What `pattern`'s message says when its workflow begins at a record of `noun`: a
-    lead's welcome is a note that all is set up to a customer we have already."""
+    lead's welcome is, to a customer we have already, a note of what the app they went
+    `into` (`app_kind`; "" while not known) changes for them."""
     if SITUATION_OF.get(pattern.name) == "lead" and "welcom" in pattern.gist and known(noun):
-        return SET_UP
+        return set_up(into)
     return pattern.gist
+
+
+def set_up(into: str) -> str:
+    """The set-up note's gist for a customer added to an app of kind `into`."""
+    return SET_UP_BY_KIND.get(into, SET_UP)
 
 
 def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool = False,

@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
-from compoworld.compose.naming import record_noun
+from compoworld.compose.naming import app_name, record_noun
 from compoworld.compose.notes import reference_note
 from compoworld.compose.patterns import (
     Apps,
@@ -50,13 +50,14 @@ from compoworld.compose.patterns import (
 )
 from compoworld.compose.records import AnswerItem, Binding, GoldCall
 from compoworld.compose.references import (
+    acted_in,
     followed,
     is_sender,
     item_head,
     start_of,
     status_of,
 )
-from compoworld.compose.situations import gist_for
+from compoworld.compose.situations import SET_UP, app_kind, gist_for, set_up
 from compoworld.compose.values import Found, find_values, mentions, value_at
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
@@ -536,6 +537,7 @@ def _bind(
             # dictates three random sentences as a refund notice.
             free = patterned and kind == "text" and node.effect != "read"
             if free:  # the reference writes what the workflow means, not a stock sentence
+                walk.gist = _settled(world, walk)
                 arguments[param] = reference_note(
                     walk.gist, properties[param], arguments[param], rng,
                     name=_first_name(walk), title=_subject_title(walk, bindings),
@@ -902,6 +904,16 @@ def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Rando
 # 19 of 40 requests), unsaid, its check fails an agent that left it out (reviews 128, 129)
 _DETAILS = frozenset({"phone", "address", "city", "postal_code", "country", "region"})
 _WHO_ENTITIES = frozenset({"person", "staff", "org", "event"})
+
+
+def _settled(world: WalkWorld, walk: Walk) -> str:
+    """The walk's gist once its first write is made: a set-up note to a customer we have
+    already says what the app they went into changes for them (`situations.set_up`)."""
+    into = acted_in(walk.calls)
+    if walk.gist != SET_UP or into is None:
+        return walk.gist
+    spec = world.service(into).spec
+    return set_up(app_kind(app_name(into, spec.title), spec.domain))
 
 
 def _identity(node: ToolNode, kind: str) -> bool:

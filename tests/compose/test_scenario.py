@@ -584,3 +584,25 @@ def test_a_copy_into_a_booking_app_blocks_its_slot_and_a_new_colleague_is_induct
                               resources=resources)
         assert text is not None and re.search(r"onboarding session|induction session",
                                               text), text
+
+
+def test_a_customer_we_have_is_told_what_the_new_app_changes_for_them():
+    """Review 137: "you're all set up" of a record in our books tells a customer nothing;
+    they are told their invoices come from us, that they can book online, pay us, order."""
+    from compoworld.compose.notes import reference_note
+    from compoworld.compose.patterns import topic_of
+    from compoworld.compose.situations import SET_UP, gist_for
+
+    lead = BY_NAME["lead_to_contact_welcome"]
+    assert gist_for(lead, "customers", "books") == \
+        "letting them know their invoices will come from us directly"
+    assert gist_for(lead, "customers", "booking") == \
+        "letting them know they can now book with us online"
+    assert gist_for(lead, "customers", "") == SET_UP  # (the app not known yet)
+    assert gist_for(lead, "leads", "books") == lead.gist  # (a new lead is welcomed)
+    for kind, word in (("books", "invoice"), ("booking", "book"), ("shop", "order"),
+                       ("payments", "payment")):
+        for seed in range(4):
+            note = reference_note(gist_for(lead, "customers", kind), {}, "x",
+                                  random.Random(seed), name="Ana")
+            assert word in topic_of(note), (kind, note)
