@@ -65,6 +65,7 @@ from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
 from compoworld.world.phones import national_number
 from compoworld.world.tallies import subcount_rule, twin_rule
+from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
 from compoworld.world.words import COUNTRIES
@@ -355,7 +356,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
                                _country_rule(leaf_props, leaf_types, checks),
-                               card_rule(_named_kinds(leaf_props, leaf_types), checks)) if rule]
+                               card_rule(_named_kinds(leaf_props, leaf_types), checks),
+                               text_rule(leaf_props, leaf_types, noun, flags.product)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})

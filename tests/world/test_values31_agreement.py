@@ -1,0 +1,54 @@
+"""What a record's free text, phones, dates and tax ids say agrees with the record itself:
+a ticket's description tells of its subject, a fee's names the fee, a meeting is on a
+weekday in office hours. The schemas are excerpts of real ones (Salesloft, Ecwid, Square,
+OnSched, Big Red Cloud)."""
+
+from __future__ import annotations
+
+import random
+
+from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.seeding import draw_pool
+from compoworld.world.words import SENTENCES
+
+_STR = {"type": "string"}
+_TEXT = {"type": "string", "description": "A description."}
+
+
+def _object(props: dict, required: list[str] | None = None) -> dict:
+    return {"type": "object", "properties": props, "required": required or list(props)}
+
+
+def _draws(schema: dict, resource: str, count: int = 30, service: str = ""):
+    for seed in range(count):
+        yield value_from_schema(schema, random.Random(seed), resource=resource,
+                                service=service, pool=draw_pool(seed))
+
+
+def test_a_ticket_s_description_tells_of_its_subject():
+    schema = _object({"subject": _STR, "description": _TEXT, "status": _STR})
+    for ticket in _draws(schema, "tickets"):
+        subject = ticket["subject"]
+        assert subject.lower() in ticket["description"].lower(), ticket
+
+
+def test_an_event_s_description_and_body_fit_its_title():
+    schema = _object({"title": _STR, "description": _TEXT, "body_html": _STR})
+    for event in _draws(schema, "calendar_events", service="salesloft_com"):
+        title = event["title"][:1].lower() + event["title"][1:]
+        assert title in event["description"].lower(), event
+        assert event["body_html"].startswith("<p>") and title in event["body_html"].lower()
+
+
+def test_a_fee_s_description_names_the_fee():
+    fee = _object({"value": {"type": "number"}, "description": _TEXT})
+    order = _object({"id": {"type": "integer"}, "handlingFee": fee})
+    for drawn in _draws(order, "orders"):
+        text = drawn["handlingFee"]["description"]
+        assert text not in SENTENCES and "Handling fee" in text, drawn
+
+
+def test_a_message_without_a_subject_keeps_its_sentence():
+    schema = _object({"from": _STR, "body": _TEXT})
+    bodies = [m["body"] for m in _draws(schema, "messages")]
+    assert any(sentence in body for body in bodies for sentence in SENTENCES)
