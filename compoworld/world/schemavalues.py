@@ -10,7 +10,6 @@ and name agree).
 from __future__ import annotations
 
 import random
-import zlib
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
@@ -63,12 +62,11 @@ from compoworld.world.leafplans import (
 )
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
-from compoworld.world.phones import national_number
+from compoworld.world.phonelines import other_line, phone_rule
 from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
-from compoworld.world.words import COUNTRIES
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -106,23 +104,6 @@ _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
 _STAFF_NOUNS = frozenset("contact employee member person people staff colleague".split())
 
 
-def _fax_of(phone: Any) -> Any:
-    """A fax line (or second phone) of the owner of `phone`: an office line of the same
-    country, seeded by the phone itself so it is the same wherever it is written. (It was
-    the phone with its last digit changed, `+33638656408` beside `+33638656402`, which
-    reviewers read as one number mistyped.)"""
-    if not isinstance(phone, str) or not phone.startswith("+") or not phone[1:].isdigit():
-        return phone
-    code = next((code for code in sorted(_CALLING, key=len, reverse=True)
-                 if phone[1:].startswith(code)), None)
-    if code is None:
-        return phone
-    rng = random.Random(zlib.crc32(phone.encode()))
-    return f"+{code}{national_number(rng, _CALLING[code], landline=True)}"
-
-
-# Calling codes to their (first) country: `1` is the US, a fax of `+1416...` too.
-_CALLING = {row[2]: code for code, row in reversed(COUNTRIES.items())}
 # Kinds of fields that follow a record's country (`banking.country_rule`), by field kind.
 _COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": "currency",
                   "region": "region", "region_name": "region_name"}
@@ -239,7 +220,7 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     def sample(ctx: Ctx, scope: dict) -> Any:
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
         if fax:  # their fax line: the phone number's neighbour, not the phone itself
-            value = _fax_of(value)
+            value = other_line(value)
         return conform(value, type_name, schema, ctx.rng)
 
     return sample
@@ -357,7 +338,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                twin_rule(leaf_props, leaf_types),
                                _country_rule(leaf_props, leaf_types, checks),
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
-                               text_rule(leaf_props, leaf_types, noun, flags.product)) if rule]
+                               text_rule(leaf_props, leaf_types, noun, flags.product),
+                               phone_rule(leaf_types, required)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})

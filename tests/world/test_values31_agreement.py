@@ -52,3 +52,27 @@ def test_a_message_without_a_subject_keeps_its_sentence():
     schema = _object({"from": _STR, "body": _TEXT})
     bodies = [m["body"] for m in _draws(schema, "messages")]
     assert any(sentence in body for body in bodies for sentence in SENTENCES)
+
+
+def test_one_owner_s_phone_fields_are_each_another_line():
+    schema = _object({"name": _STR, "email": _STR, "homePhone": _STR, "mobilePhone": _STR,
+                      "businessPhone": _STR, "Fax": _STR})
+    for person in _draws(schema, "customers", service="onsched_com_setup"):
+        phones = [person[k] for k in ("homePhone", "mobilePhone", "businessPhone", "Fax")]
+        assert len(set(phones)) == 4, person
+
+
+def test_an_extension_stands_beside_its_phone():
+    schema = _object({"name": _STR, "email": _STR, "businessPhone": _STR,
+                      "businessPhoneExt": _STR}, required=["name"])
+    for person in _draws(schema, "customers", count=60):
+        if "businessPhoneExt" in person:
+            assert "businessPhone" in person and person["businessPhoneExt"].isdigit(), person
+
+
+def test_a_phone_number_s_extension_is_digits():
+    phone = _object({"number": _STR, "extension": _STR, "type": _STR})
+    schema = _object({"name": _STR, "phone_numbers": {"type": "array", "items": phone}})
+    for contact in _draws(schema, "contacts"):
+        for number in contact["phone_numbers"]:
+            assert number["extension"].isdigit(), contact
