@@ -76,3 +76,15 @@ def test_a_phone_number_s_extension_is_digits():
     for contact in _draws(schema, "contacts"):
         for number in contact["phone_numbers"]:
             assert number["extension"].isdigit(), contact
+
+
+def test_months_and_days_of_a_month_are_in_range():
+    card = _object({"card_brand": _STR, "exp_month": {"type": "integer", "format": "int64"},
+                    "exp_year": {"type": "integer", "format": "int64"}})
+    for drawn in _draws(card, "cards", service="squareup_com"):
+        assert 1 <= drawn["exp_month"] <= 12 and 2026 <= drawn["exp_year"] <= 2031, drawn
+    year = _object({"firstMonth": {"type": "integer"}, "startMonth": {"type": "integer"},
+                    "day": {"type": "integer"}, "bookingsPerDay": {"type": "integer"}})
+    for drawn in _draws(year, "financial_years"):
+        assert 1 <= drawn["firstMonth"] <= 12 and 1 <= drawn["startMonth"] <= 12, drawn
+        assert 1 <= drawn["day"] <= 31, drawn
