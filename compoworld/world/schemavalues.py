@@ -33,6 +33,7 @@ from compoworld.world.coherence import (
     final_rule,
     range_pairs,
     span_end,
+    span_start,
     status_rule,
 )
 from compoworld.world.fieldsources import (
@@ -375,6 +376,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     out[late] = out[early]
                 if early in spans:  # a meeting ends hours after it starts, not months
                     out[late] = span_end(out[early], out[late])
+            elif early in spans and late in out and early not in out and not overrides:
+                start = span_start(out[late])  # a meeting with an end has a start
+                if start is not None and checks[early](start):
+                    out[early], out[late] = start, span_end(start, out[late])
         for rule in rules:  # all-day events at midnight, a closing stamp with its status
             rule(out, overrides)
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):

@@ -88,3 +88,26 @@ def test_months_and_days_of_a_month_are_in_range():
     for drawn in _draws(year, "financial_years"):
         assert 1 <= drawn["firstMonth"] <= 12 and 1 <= drawn["startMonth"] <= 12, drawn
         assert 1 <= drawn["day"] <= 31, drawn
+
+
+_EVENT = _object({"title": _STR, "all_day": {"type": "boolean"},
+                  "start_time": {"type": "string", "format": "date-time"},
+                  "end_time": {"type": "string", "format": "date-time"}},
+                 required=["title", "all_day", "end_time"])
+
+
+def test_a_meeting_is_timed_on_a_weekday_in_office_hours():
+    from datetime import datetime
+    for event in _draws(_EVENT, "calendar_events", count=60, service="salesloft_com"):
+        assert event["all_day"] is False and "start_time" in event, event
+        start = datetime.fromisoformat(event["start_time"].replace("Z", "+00:00"))
+        end = datetime.fromisoformat(event["end_time"].replace("Z", "+00:00"))
+        assert start.weekday() < 5 and 8 <= start.hour and end.hour * 60 + end.minute <= 18 * 60
+        assert 30 <= (end - start).total_seconds() / 60 <= 120, event
+
+
+def test_a_day_long_event_may_stay_all_day():
+    overrides = {"title": "Annual team offsite", "all_day": True}
+    event = value_from_schema(_EVENT, random.Random(1), resource="calendar_events",
+                              pool=draw_pool(1), overrides=overrides)
+    assert event["all_day"] is True and event["end_time"].endswith("T00:00:00Z"), event
