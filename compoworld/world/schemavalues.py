@@ -131,7 +131,19 @@ def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str
     countries = [key for key, kind in types.items() if kind == "country"]
     cities = [key for key, kind in types.items() if kind == "city"]
     postals = tuple(key for key, kind in types.items() if kind == "postal_code")
-    return country_rule(kinds, countries, cities, checks, postals)
+    return country_rule(kinds, countries, cities, checks, postals, _vat_children(props))
+
+
+def _vat_children(props: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The VAT keys of each tax child of an object (Square's `tax_ids.eu_vat`)."""
+    out = {}
+    for key, sub in props.items():
+        inner = sub.get("properties") if isinstance(sub, dict) else None
+        if "tax" in split_words(key) and isinstance(inner, dict):
+            vats = tuple(k for k in inner if "vat" in split_words(k))
+            if vats:
+                out[key] = vats
+    return out
 
 
 # Roles of who a mail comes from (`from_address`, `reply_to`, `sender_name`).
@@ -337,7 +349,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                final_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
-                               _country_rule(leaf_props, leaf_types, checks),
+                               _country_rule({**props, **leaf_props}, leaf_types, checks),
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
                                text_rule(leaf_props, leaf_types, noun, flags.product),
                                phone_rule(leaf_types, required)) if rule]

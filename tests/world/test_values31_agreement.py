@@ -111,3 +111,20 @@ def test_a_day_long_event_may_stay_all_day():
     event = value_from_schema(_EVENT, random.Random(1), resource="calendar_events",
                               pool=draw_pool(1), overrides=overrides)
     assert event["all_day"] is True and event["end_time"].endswith("T00:00:00Z"), event
+
+
+def test_a_location_s_vat_number_is_its_country_s():
+    address = _object({"locality": _STR, "postal_code": _STR, "country": _STR})
+    tax_ids = _object({"eu_vat": _STR, "fr_siret": _STR})
+    schema = _object({"name": _STR, "address": address, "tax_ids": tax_ids})
+    seen = 0
+    for location in _draws(schema, "locations", count=60, service="squareup_com"):
+        vat = location["tax_ids"].get("eu_vat")
+        country = location["address"]["country"]
+        if vat is not None:
+            seen += 1
+            assert vat.startswith(country), location
+        else:
+            assert country in ("US", "CA", "JP", "KR", "SG", "AU", "IN", "BR", "MX", "NG",
+                               "KE"), location
+    assert seen
