@@ -175,14 +175,32 @@ _POSTAL_RANGES = {city: re.compile("".join(
     for city, shape in CITY_POSTAL.items()}
 
 
+# Countries whose VAT numbers carry their code (`FR12345678901`); elsewhere there is none.
+VAT_COUNTRIES = frozenset("FR DE ES IT NL SE PT IE PL GB CH".split())
+
+
+def _vat_fix(child: dict[str, Any], keys: tuple[str, ...], country: str,
+             fix: Callable[[Any], Any]) -> None:
+    """A `tax_ids` child's VAT numbers in the record's country, or none where it has no
+    VAT (Square's `eu_vat` of a US location)."""
+    for key in keys:
+        if isinstance(child.get(key), str):
+            if country in VAT_COUNTRIES:
+                child[key] = fix(child[key])
+            else:
+                del child[key]
+
+
 def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
                  checks: dict[str, Callable[[Any], bool]],
-                 postals: tuple[str, ...] = ()) -> Rule | None:
+                 postals: tuple[str, ...] = (),
+                 vats: dict[str, tuple[str, ...]] | None = None) -> Rule | None:
     """For an object whose fields of `kinds` (key -> iban, bic, tax_id, currency, region,
     region_name) should follow its country (`countries`: its country keys; an address
-    child's country counts too), a rule that rewrites them to agree. A field the caller
+    child's country counts too), a rule that rewrites them to agree; so are the VAT
+    numbers of its tax children (`vats`: child key -> its VAT keys). A field the caller
     gave, or a rewrite its schema rejects, keeps its value."""
-    if not kinds:
+    if not kinds and not vats:
         return None
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
@@ -207,5 +225,8 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
             value = fixes[kind](out[key])
             if value != out[key] and checks[key](value):
                 out[key] = value
+        for key, keys in (vats or {}).items():
+            if isinstance(out.get(key), dict) and not only and not (overrides and key in overrides):
+                _vat_fix(out[key], keys, country, fixes["tax_id"])
 
     return rule

@@ -3,9 +3,10 @@
 Fields are drawn one by one; these rules, worked out once per object schema, then make
 the record one story:
 
-- a meeting's or booking's end is 30 minutes to 3 hours after its start (`span_end`);
-- an all-day event (`all_day`, `isAllDay`) runs midnight to midnight, no clock times
-  (`all_day_rule`);
+- a meeting's or booking's end is 30 minutes to 2 hours after its start (`span_end`), and
+  one with an end has a start (`span_start`);
+- an all-day event (`all_day`, `isAllDay`) runs midnight to midnight, no clock times, and
+  only a day-long one is all-day: no "Weekly budget review" from midnight (`all_day_rule`);
 - a lifecycle stamp (`closed_at`, `canceledAt`, `resolved_on`, `deletedTime`) goes with the
   status it names (`closed`, `cancelled`), and that status with its stamp: a stamp beside
   another status is left out (or, where the schema requires it, the status follows the
@@ -18,6 +19,7 @@ the record one story:
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Callable
 from datetime import datetime, timedelta
@@ -29,7 +31,7 @@ Rule = Callable[[dict[str, Any], dict[str, Any] | None], None]
 
 # --- spans ------------------------------------------------------------------------------
 
-_SPAN_MINUTES = (30, 45, 60, 60, 90, 120, 180)
+_SPAN_MINUTES = (30, 45, 60, 60, 90, 120)
 
 
 def _parse(text: Any) -> datetime | None:
@@ -53,14 +55,29 @@ def _write(moment: datetime, like: str) -> str:
 
 
 def span_end(start: Any, end: Any) -> Any:
-    """An end 30 minutes to 3 hours after `start`, in `end`'s format; `end` as it was when
+    """An end 30 minutes to 2 hours after `start`, in `end`'s format; `end` as it was when
     either is no ISO time."""
     begin = _parse(start)
     if begin is None or _parse(end) is None:
         return end
-    # the length from the start itself: a draw of `rng` would shift every later value
-    minutes = _SPAN_MINUTES[zlib.crc32(start.encode()) % len(_SPAN_MINUTES)]
-    return _write(begin + timedelta(minutes=minutes), end)
+    return _write(begin + timedelta(minutes=_span(start)), end)
+
+
+def span_start(end: Any) -> Any:
+    """A start 30 minutes to 2 hours before `end`, no earlier than 08:00, in its format
+    (None when `end` is no ISO time): a meeting with an end has a start."""
+    finish = _parse(end)
+    if finish is None:
+        return None
+    begin = finish - timedelta(minutes=_span(end))
+    if begin.hour < 8 or begin.date() < finish.date():
+        begin = finish.replace(hour=8, minute=0, second=0, microsecond=0)
+    return _write(begin, end)
+
+
+def _span(text: str) -> int:
+    # the length from the time itself: a draw of `rng` would shift every later value
+    return _SPAN_MINUTES[zlib.crc32(text.encode()) % len(_SPAN_MINUTES)]
 
 
 # --- ordered pairs ---------------------------------------------------------------------
@@ -125,6 +142,9 @@ def _shape(schema: Any) -> Any:
 # --- all-day events ---------------------------------------------------------------------
 
 _START_WORDS = frozenset("start starts begin begins from".split())
+# Titles of happenings that take the whole day.
+_DAY_LONG = re.compile(r"offsite|off-site|holiday|conference|training day|vacation|leave|"
+                       r"retreat|trade show|fair|festival|day off|away day|trip", re.I)
 _END_WORDS = frozenset("end ends until to finish".split())
 
 
@@ -140,8 +160,16 @@ def all_day_rule(props: dict[str, Any], types: dict[str, str]) -> Rule | None:
     if flag is None or start is None and end is None:
         return None
 
+    titles = [key for key in props if split_words(key)[-1:] in (["title"], ["subject"],
+                                                                 ["name"], ["summary"])]
+
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
         if out.get(flag) is not True:
+            return
+        title = next((out[k] for k in titles if isinstance(out.get(k), str)), None)
+        if title is not None and not _DAY_LONG.search(title) and not (
+                overrides and flag in overrides):
+            out[flag] = False  # a meeting keeps its clock times
             return
         given = overrides.keys() & {start, end} if overrides else set()
         if given:

@@ -39,13 +39,14 @@ TIME_SPANS = {
 
 def time_maker(kind: str) -> Maker:
     """A `datetime` of one time kind (`TIME_SPANS`); meetings start on the quarter hour in
-    working hours, other instants fall at any minute of the day."""
+    working hours of a weekday, other instants fall at any minute of the day."""
     (low, high), _ = TIME_SPANS[kind]
 
     def make(rng: random.Random) -> datetime:
         day = _NOW.replace(hour=0, minute=0, second=0) + timedelta(days=rng.randint(low, high))
-        if kind in ("event", "event_day"):
-            return day + timedelta(hours=rng.randint(8, 17), minutes=rng.choice((0, 15, 30, 45)))
+        if kind in ("event", "event_day"):  # a weekday, ending by 18:00 (2 hours at most)
+            day += timedelta(days=(7 - day.weekday()) % 7 if day.weekday() >= 5 else 0)
+            return day + timedelta(hours=rng.randint(8, 15), minutes=rng.choice((0, 15, 30, 45)))
         return day + timedelta(minutes=rng.randrange(24 * 60))
 
     return make

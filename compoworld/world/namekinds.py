@@ -239,8 +239,9 @@ def name_kind(words: list[str], schema: dict[str, Any], resource: str | None = N
         return "when"
     if set(words) & _NOTE_WORDS:
         return "sentence"  # `orderComments`, `notesBefore` (no cursor)
-    if last in ("ext", "extension") and (len(words) == 1 and last == "ext" or set(words) & (
-            _PHONE_WORDS | {"business", "office", "work", "home"})):
+    if last in ("ext", "extension") and (len(words) == 1 and (
+            last == "ext" or set(split_words(resource or "")) & _PHONE_WORDS) or set(words) & (
+            _PHONE_WORDS | {"business", "office", "work", "home"})):  # a phone number's too
         return "extension"
     if words[-1].isdigit() and words[-2:-1] and words[-2] in _STREET_WORDS:
         return "line2"  # line2, street2, addressLine2 (the first line is an address)

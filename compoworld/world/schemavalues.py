@@ -10,7 +10,6 @@ and name agree).
 from __future__ import annotations
 
 import random
-import zlib
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +33,7 @@ from compoworld.world.coherence import (
     final_rule,
     range_pairs,
     span_end,
+    span_start,
     status_rule,
 )
 from compoworld.world.fieldsources import (
@@ -63,11 +63,11 @@ from compoworld.world.leafplans import (
 )
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
-from compoworld.world.phones import national_number
+from compoworld.world.phonelines import other_line, phone_rule
 from compoworld.world.tallies import subcount_rule, twin_rule
+from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
-from compoworld.world.words import COUNTRIES
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -105,23 +105,6 @@ _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
 _STAFF_NOUNS = frozenset("contact employee member person people staff colleague".split())
 
 
-def _fax_of(phone: Any) -> Any:
-    """A fax line (or second phone) of the owner of `phone`: an office line of the same
-    country, seeded by the phone itself so it is the same wherever it is written. (It was
-    the phone with its last digit changed, `+33638656408` beside `+33638656402`, which
-    reviewers read as one number mistyped.)"""
-    if not isinstance(phone, str) or not phone.startswith("+") or not phone[1:].isdigit():
-        return phone
-    code = next((code for code in sorted(_CALLING, key=len, reverse=True)
-                 if phone[1:].startswith(code)), None)
-    if code is None:
-        return phone
-    rng = random.Random(zlib.crc32(phone.encode()))
-    return f"+{code}{national_number(rng, _CALLING[code], landline=True)}"
-
-
-# Calling codes to their (first) country: `1` is the US, a fax of `+1416...` too.
-_CALLING = {row[2]: code for code, row in reversed(COUNTRIES.items())}
 # Kinds of fields that follow a record's country (`banking.country_rule`), by field kind.
 _COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": "currency",
                   "region": "region", "region_name": "region_name"}
@@ -148,7 +131,19 @@ def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str
     countries = [key for key, kind in types.items() if kind == "country"]
     cities = [key for key, kind in types.items() if kind == "city"]
     postals = tuple(key for key, kind in types.items() if kind == "postal_code")
-    return country_rule(kinds, countries, cities, checks, postals)
+    return country_rule(kinds, countries, cities, checks, postals, _vat_children(props))
+
+
+def _vat_children(props: dict[str, Any]) -> dict[str, tuple[str, ...]]:
+    """The VAT keys of each tax child of an object (Square's `tax_ids.eu_vat`)."""
+    out = {}
+    for key, sub in props.items():
+        inner = sub.get("properties") if isinstance(sub, dict) else None
+        if "tax" in split_words(key) and isinstance(inner, dict):
+            vats = tuple(k for k in inner if "vat" in split_words(k))
+            if vats:
+                out[key] = vats
+    return out
 
 
 # Roles of who a mail comes from (`from_address`, `reply_to`, `sender_name`).
@@ -238,7 +233,7 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     def sample(ctx: Ctx, scope: dict) -> Any:
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
         if fax:  # their fax line: the phone number's neighbour, not the phone itself
-            value = _fax_of(value)
+            value = other_line(value)
         return conform(value, type_name, schema, ctx.rng)
 
     return sample
@@ -354,8 +349,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                final_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
-                               _country_rule(leaf_props, leaf_types, checks),
-                               card_rule(_named_kinds(leaf_props, leaf_types), checks)) if rule]
+                               _country_rule({**props, **leaf_props}, leaf_types, checks),
+                               card_rule(_named_kinds(leaf_props, leaf_types), checks),
+                               text_rule(leaf_props, leaf_types, noun, flags.product),
+                               phone_rule(leaf_types, required)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
@@ -391,6 +388,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     out[late] = out[early]
                 if early in spans:  # a meeting ends hours after it starts, not months
                     out[late] = span_end(out[early], out[late])
+            elif early in spans and late in out and early not in out and not overrides:
+                start = span_start(out[late])  # a meeting with an end has a start
+                if start is not None and checks[early](start):
+                    out[early], out[late] = start, span_end(start, out[late])
         for rule in rules:  # all-day events at midnight, a closing stamp with its status
             rule(out, overrides)
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):

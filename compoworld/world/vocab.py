@@ -199,7 +199,7 @@ _PAGE_PHRASES = {"per_page": "limit", "page_size": "limit", "max_results": "limi
                  "max_items": "limit", "page_number": "page", "max_records": "limit"}
 _NUMERIC_KINDS = frozenset("year quantity limit page offset age port seconds minutes rating "
                            "percent weight height width http_status duration "
-                           "expiry_year".split())
+                           "expiry_year month month_day".split())
 # Numeric kinds a string field may hold as digits (`"quantity": "3"`): its count or measure,
 # no paging parameter.
 _TEXT_NUMBERS = frozenset("quantity rating percent weight height width age".split())
@@ -230,10 +230,12 @@ def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *
             place or (len(words) > 1 and words[-2] in _ADDRESS_ROLES)):
         kind = "region"
     if json_kind in ("integer", "number"):
+        if kind == "weekday" and "per" not in words:
+            kind = "month_day"  # a number of a day is its day of the month (`day: 12`)
         return kind if kind in _NUMERIC_KINDS or kind in ("version", "reference",
                                                            "account_number") else None
     return None if kind in _NUMERIC_KINDS - {"year", "duration", "http_status",
-                                             "expiry_year"} - _TEXT_NUMBERS else kind
+                                             "expiry_year", "month"} - _TEXT_NUMBERS else kind
 
 
 def resource_noun(resource: str | None) -> str:
@@ -358,6 +360,7 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
         "year": lambda rng: rng.randint(2019, 2026),
         "expiry_year": lambda rng: rng.randint(2026, 2031),  # a card still valid after now
         "month": lambda rng: rng.randint(1, 12),
+        "month_day": lambda rng: rng.randint(1, 28),
         "quantity": lambda rng: rng.randint(1, 12),
         "limit": lambda rng: rng.choice((10, 20, 25, 50, 100)),
         "page": lambda rng: rng.randint(1, 5),

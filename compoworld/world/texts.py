@@ -1,0 +1,150 @@
+"""Free text that fits its record: a ticket's description tells of its subject's problem.
+
+Text fields (`description`, `body_html`, `notes`) are drawn one by one from stock
+sentences, so reviewers read a ticket "Checkout delay" described as "Can we move our call
+to next Tuesday afternoon?" and an order's handling fee described as "I have shared the
+latest figures with the finance team". `text_rule` rewrites such a field once the record
+is drawn, from lines of the record's kind (by its noun, else by its title's words) that
+name its title, subject or name where it has one. A record of no known kind keeps its
+stock sentence: a message or a comment may say anything.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+from compoworld.graph.semtypes import ORG_COLLECTIONS, pluralize, split_words
+from compoworld.world.fieldsources import PERSON_NOUNS
+from compoworld.world.vocab import field_kind
+from compoworld.world.words import PRODUCT_LINES, TITLES_BY_NOUN
+
+Rule = Callable[[dict[str, Any], dict[str, Any] | None], None]
+
+# Lines of each kind of record; `{title}` is its title as said mid-sentence.
+_LINES = {
+    "meeting": ("Agenda for the {title}: go through open actions and agree next steps.",
+                "{Title} with the team; notes and actions will follow.",
+                "Please bring updates on your open items to the {title}.",
+                "We will use the {title} to agree priorities for the coming weeks."),
+    "ticket": ("The customer wrote in about their {title} and is waiting for an update.",
+               "{Title} reported by the customer; first reply sent, waiting on their answer.",
+               "Following up on the customer's {title}: we asked for the order number.",
+               "Escalated to second line: the customer's {title} is still unresolved."),
+    "billed": ("Covers {title} as agreed with the client.",
+               "{Title}, billed as per the signed proposal.",
+               "Charges for {title}; see the attached breakdown."),
+    "todo": ("{Title} before the end of the week.",
+             "{Title}, as agreed on the last call.",
+             "{Title} and let the team know when it is done."),
+    "deal": ("{Title}: the client is comparing our offer with one competitor.",
+             "{Title} under discussion; a decision is expected this quarter.",
+             "{Title}: proposal sent, follow-up call booked."),
+    "fee": ("{Title} for this order.", "{Title} added to this order.",
+            "{Title} charged on this order."),
+    "person": ("Prefers to be contacted by email.",
+               "Met at the spring trade show; interested in a demo.",
+               "Handles purchasing for their team.",
+               "Usually orders at the start of each quarter.",
+               "Asked to be called back after 2 pm."),
+    "company": ("Customer since 2019; pays on time.",
+                "Key account; reviews the contract each January.",
+                "Prefers invoices by email to accounts payable.",
+                "Head office handles all purchasing."),
+    "address": ("Deliver to reception.", "Ring the bell at the side entrance.",
+                "Loading dock at the back of the building.",
+                "Leave parcels at the front desk if nobody answers."),
+    "message": ("Following up on {title}: details below.", "Quick update on {title}.",
+                "Re {title}: thanks, I will get back to you by Friday."),
+    "titled": ("Working notes for {title}.", "{Title}: next steps agreed with the team.",
+               "Latest status of {title}, updated weekly."),
+}
+_KIND_OF_TITLES = {"event": "meeting", "invoice": "billed", "ticket": "ticket",
+                   "task": "todo", "deal": "deal"}
+# A record's kind by its noun: the nouns of `words.TITLES_BY_NOUN`, then these.
+_NOUN_KINDS = {
+    **{noun: _KIND_OF_TITLES[next(n for n in _KIND_OF_TITLES if TITLES_BY_NOUN[n] is table)]
+       for noun, table in TITLES_BY_NOUN.items()},
+    **dict.fromkeys("fee surcharge charge tax discount shipping handling".split(), "fee"),
+    **dict.fromkeys(PERSON_NOUNS | {"lead", "client", "consumer", "patient", "student",
+                                    "learner", "subscriber", "candidate", "people"}, "person"),
+    "address": "address",
+}
+# Records of mail: their body follows up on their subject.
+_MAIL_NOUNS = frozenset("message email mail reply post chat sms thread".split())
+# Last words of a free-text field (`description`, `body_html`, `notes`).
+_TEXT_WORDS = frozenset("description desc body details notes note comment comments summary "
+                        "text content message memo remarks html".split())
+_TITLE_WORDS = ("title", "subject", "name", "headline", "summary")
+_OFFERED = frozenset({"enum", "const", "example", "examples", "default", "pattern"})
+
+
+def _kind(noun: str, title: Any) -> str | None:
+    """The kind of a record: by its noun (its last word's, then its first's), else by the
+    title's words (`Weekly budget review` is a meeting's)."""
+    words = noun.split("_")
+    for word in (noun, words[-1], words[0]):
+        if word in _NOUN_KINDS:
+            return _NOUN_KINDS[word]
+        if pluralize(word) in ORG_COLLECTIONS or word in ("company", "organization"):
+            return "company"
+    if isinstance(title, str):
+        for noun_of, table in TITLES_BY_NOUN.items():
+            heads, topics = table
+            if any(title.endswith(" " + topic) for topic in topics) and title.split()[0] in heads:
+                return _NOUN_KINDS[noun_of]
+        return "message" if words[-1] in _MAIL_NOUNS else "titled"
+    return None
+
+
+def _is_text(key: str, schema: Any, type_name: str) -> bool:
+    if not isinstance(schema, dict) or _OFFERED & set(schema):
+        return False
+    words = split_words(key)
+    return bool(words) and words[-1] in _TEXT_WORDS and (
+        type_name == "text" or field_kind(key, schema) in ("sentence", "html"))
+
+
+def _said(title: str) -> str:
+    """A title as said mid-sentence: `Weekly budget review` -> `weekly budget review`
+    (`Q3 consulting services` keeps its capitals)."""
+    return title[:1].lower() + title[1:] if title[1:2].islower() else title
+
+
+def text_rule(props: dict[str, Any], types: dict[str, str], noun: str,
+              product: bool = False) -> Rule | None:
+    """A rule that rewrites a record's free-text fields to fit its kind and its title (a
+    product's are lines of its listing, as `words.make_product` writes them)."""
+    texts = [key for key in props if _is_text(key, props[key], types.get(key, ""))]
+    if not texts:
+        return None
+    # its own title (`title`, `ProjectTitle` of a project), no other record's (`CompanyName`)
+    own = set(noun.split("_")) | {"display", "full", "event", "ticket", "short"}
+    titles = [key for word in _TITLE_WORDS for key in props if key not in texts
+              and (words := split_words(key))[-1:] == [word]
+              and (len(words) == 1 or set(words[:-1]) <= own)]
+    if not titles and "summary" in {split_words(k)[-1] for k in texts}:
+        titles = [k for k in texts if split_words(k)[-1] == "summary"]  # a Jira summary
+        texts = [k for k in texts if k not in titles]
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        title = next((out[k] for k in titles if isinstance(out.get(k), str) and out[k]), None)
+        kind = "product" if product and title is not None else _kind(noun, title)
+        if kind is None:
+            return
+        name = title if title is not None and kind not in ("person", "company", "address") \
+            else " ".join(noun.split("_")).capitalize()
+        for key in texts:
+            value = out.get(key)
+            if not isinstance(value, str) or (overrides and key in overrides) or (
+                    kind == "product" and value.startswith(name)):
+                continue  # (a product's own listing line stays)
+            # seeded by the record itself: no draw of the run's rng shifts later values
+            rng = random.Random(zlib.crc32(f"{kind}|{name}|{key}".encode()))
+            line = f"{name}. {rng.choice(PRODUCT_LINES)}" if kind == "product" else rng.choice(
+                _LINES[kind]).format(title=_said(name), Title=name)
+            out[key] = f"<p>{line}</p>" if value.startswith("<") else line
+
+    return rule

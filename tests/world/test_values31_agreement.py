@@ -1,0 +1,130 @@
+"""What a record's free text, phones, dates and tax ids say agrees with the record itself:
+a ticket's description tells of its subject, a fee's names the fee, a meeting is on a
+weekday in office hours. The schemas are excerpts of real ones (Salesloft, Ecwid, Square,
+OnSched, Big Red Cloud)."""
+
+from __future__ import annotations
+
+import random
+
+from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.seeding import draw_pool
+from compoworld.world.words import SENTENCES
+
+_STR = {"type": "string"}
+_TEXT = {"type": "string", "description": "A description."}
+
+
+def _object(props: dict, required: list[str] | None = None) -> dict:
+    return {"type": "object", "properties": props, "required": required or list(props)}
+
+
+def _draws(schema: dict, resource: str, count: int = 30, service: str = ""):
+    for seed in range(count):
+        yield value_from_schema(schema, random.Random(seed), resource=resource,
+                                service=service, pool=draw_pool(seed))
+
+
+def test_a_ticket_s_description_tells_of_its_subject():
+    schema = _object({"subject": _STR, "description": _TEXT, "status": _STR})
+    for ticket in _draws(schema, "tickets"):
+        subject = ticket["subject"]
+        assert subject.lower() in ticket["description"].lower(), ticket
+
+
+def test_an_event_s_description_and_body_fit_its_title():
+    schema = _object({"title": _STR, "description": _TEXT, "body_html": _STR})
+    for event in _draws(schema, "calendar_events", service="salesloft_com"):
+        title = event["title"][:1].lower() + event["title"][1:]
+        assert title in event["description"].lower(), event
+        assert event["body_html"].startswith("<p>") and title in event["body_html"].lower()
+
+
+def test_a_fee_s_description_names_the_fee():
+    fee = _object({"value": {"type": "number"}, "description": _TEXT})
+    order = _object({"id": {"type": "integer"}, "handlingFee": fee})
+    for drawn in _draws(order, "orders"):
+        text = drawn["handlingFee"]["description"]
+        assert text not in SENTENCES and "Handling fee" in text, drawn
+
+
+def test_a_message_without_a_subject_keeps_its_sentence():
+    schema = _object({"from": _STR, "body": _TEXT})
+    bodies = [m["body"] for m in _draws(schema, "messages")]
+    assert any(sentence in body for body in bodies for sentence in SENTENCES)
+
+
+def test_one_owner_s_phone_fields_are_each_another_line():
+    schema = _object({"name": _STR, "email": _STR, "homePhone": _STR, "mobilePhone": _STR,
+                      "businessPhone": _STR, "Fax": _STR})
+    for person in _draws(schema, "customers", service="onsched_com_setup"):
+        phones = [person[k] for k in ("homePhone", "mobilePhone", "businessPhone", "Fax")]
+        assert len(set(phones)) == 4, person
+
+
+def test_an_extension_stands_beside_its_phone():
+    schema = _object({"name": _STR, "email": _STR, "businessPhone": _STR,
+                      "businessPhoneExt": _STR}, required=["name"])
+    for person in _draws(schema, "customers", count=60):
+        if "businessPhoneExt" in person:
+            assert "businessPhone" in person and person["businessPhoneExt"].isdigit(), person
+
+
+def test_a_phone_number_s_extension_is_digits():
+    phone = _object({"number": _STR, "extension": _STR, "type": _STR})
+    schema = _object({"name": _STR, "phone_numbers": {"type": "array", "items": phone}})
+    for contact in _draws(schema, "contacts"):
+        for number in contact["phone_numbers"]:
+            assert number["extension"].isdigit(), contact
+
+
+def test_months_and_days_of_a_month_are_in_range():
+    card = _object({"card_brand": _STR, "exp_month": {"type": "integer", "format": "int64"},
+                    "exp_year": {"type": "integer", "format": "int64"}})
+    for drawn in _draws(card, "cards", service="squareup_com"):
+        assert 1 <= drawn["exp_month"] <= 12 and 2026 <= drawn["exp_year"] <= 2031, drawn
+    year = _object({"firstMonth": {"type": "integer"}, "startMonth": {"type": "integer"},
+                    "day": {"type": "integer"}, "bookingsPerDay": {"type": "integer"}})
+    for drawn in _draws(year, "financial_years"):
+        assert 1 <= drawn["firstMonth"] <= 12 and 1 <= drawn["startMonth"] <= 12, drawn
+        assert 1 <= drawn["day"] <= 31, drawn
+
+
+_EVENT = _object({"title": _STR, "all_day": {"type": "boolean"},
+                  "start_time": {"type": "string", "format": "date-time"},
+                  "end_time": {"type": "string", "format": "date-time"}},
+                 required=["title", "all_day", "end_time"])
+
+
+def test_a_meeting_is_timed_on_a_weekday_in_office_hours():
+    from datetime import datetime
+    for event in _draws(_EVENT, "calendar_events", count=60, service="salesloft_com"):
+        assert event["all_day"] is False and "start_time" in event, event
+        start = datetime.fromisoformat(event["start_time"].replace("Z", "+00:00"))
+        end = datetime.fromisoformat(event["end_time"].replace("Z", "+00:00"))
+        assert start.weekday() < 5 and 8 <= start.hour and end.hour * 60 + end.minute <= 18 * 60
+        assert 30 <= (end - start).total_seconds() / 60 <= 120, event
+
+
+def test_a_day_long_event_may_stay_all_day():
+    overrides = {"title": "Annual team offsite", "all_day": True}
+    event = value_from_schema(_EVENT, random.Random(1), resource="calendar_events",
+                              pool=draw_pool(1), overrides=overrides)
+    assert event["all_day"] is True and event["end_time"].endswith("T00:00:00Z"), event
+
+
+def test_a_location_s_vat_number_is_its_country_s():
+    address = _object({"locality": _STR, "postal_code": _STR, "country": _STR})
+    tax_ids = _object({"eu_vat": _STR, "fr_siret": _STR})
+    schema = _object({"name": _STR, "address": address, "tax_ids": tax_ids})
+    seen = 0
+    for location in _draws(schema, "locations", count=60, service="squareup_com"):
+        vat = location["tax_ids"].get("eu_vat")
+        country = location["address"]["country"]
+        if vat is not None:
+            seen += 1
+            assert vat.startswith(country), location
+        else:
+            assert country in ("US", "CA", "JP", "KR", "SG", "AU", "IN", "BR", "MX", "NG",
+                               "KE"), location
+    assert seen
