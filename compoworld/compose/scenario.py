@@ -421,7 +421,11 @@ class _Scenario(_Goal):
         titled = False
         for param, binding, value in self.args(call):
             source = self.resolve(binding, value)
-            if source.kind == "hidden" and source.step == self.subject_step \
+            if source.kind == "hidden" and is_tenant_id(source.type) \
+                    and source.selector is not None and source.step != self.subject_step:
+                self.settings.setdefault(self.title(call.service), []).append(
+                    ("account", quote(source.selector.value)))  # our account, by its name
+            elif source.kind == "hidden" and source.step == self.subject_step \
                     and item_head(source.path or "") == self.item[0]:
                 carried.append((param, source))
             elif source.kind == "hidden" and source.step is not None and source.step < step \

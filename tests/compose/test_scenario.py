@@ -606,3 +606,37 @@ def test_a_customer_we_have_is_told_what_the_new_app_changes_for_them():
             note = reference_note(gist_for(lead, "customers", kind), {}, "x",
                                   random.Random(seed), name="Ana")
             assert word in topic_of(note), (kind, note)
+
+
+def test_our_account_looked_up_is_named_by_its_name():
+    """`(account "Support")`, never its id: the agent finds the id (review 138: "Real users
+    don't recite account IDs")."""
+    calls = [
+        GoldCall(tool="shop__list_customers", service="shop", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "c1", "name": "Ann Lee",
+                                                "phone": "+447700900123"}]}),
+        GoldCall(tool="sms__list_account", service="sms", effect="read", arguments={},
+                 bindings={}, result={"accounts": [{"sid": "AC4",
+                                                    "friendly_name": "Support"}]}),
+        GoldCall(tool="sms__create_message", service="sms", effect="create",
+                 arguments={"To": "+447700900123", "From": "+447700900999",
+                            "AccountSid": "AC4", "Body": "Welcome aboard, Ann!"},
+                 bindings={"To": Binding(kind="hidden", type="phone", step=0,
+                                         field="data[].phone", path="data[0].phone",
+                                         selector=Selector(field="name", value="Ann Lee")),
+                           "From": Binding(kind="visible", type="phone"),
+                           "AccountSid": Binding(
+                               kind="hidden", type="sms.accounts.id", step=1,
+                               field="accounts[].sid", path="accounts[0].sid",
+                               selector=Selector(field="friendly_name", value="Support")),
+                           "Body": Binding(kind="free", type="text")},
+                 result={"sid": "SM1"}),
+    ]
+    titles = {"shop": "Shop", "sms": "Twilio"}
+    resources = {"shop__list_customers": "customers", "sms__list_account": "accounts",
+                 "sms__create_message": "messages"}
+    for seed in range(6):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
+                              resources=resources)
+        assert text is not None and "AC4" not in text, text
+        assert text.endswith('"+447700900999" (account "Support").'), text

@@ -424,3 +424,43 @@ def test_a_note_invites_questions_once_and_says_an_order_s_status_as_marked():
         update = reference_note("with an update on their order", {}, "x", random.Random(seed),
                                 status="processing")
         assert "processing" in update and "it is processing" not in update, update
+
+
+def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
+    """Twilio's `AccountSid`: the service's list of accounts read, and the first one in use
+    whose name no other shares taken (reviews 135-138: "(account "AC7cfcca...")" pasted into
+    32 of 40 requests). None, and nothing kept, where none is in use and named."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.walk import Walk, _our_account
+    from compoworld.graph.depgraph import ToolNode
+
+    def node(name: str, effect: str, outputs: dict[str, str]) -> ToolNode:
+        return ToolNode(name=name, service="sms", effect=effect, implementation="builtin",
+                        resource="accounts" if "account" in name else "messages",
+                        params={}, required=(), outputs=outputs)
+
+    lister = node("sms__list_account", "read", {"accounts[].sid": "string",
+                                                 "accounts[].friendly_name": "title"})
+    send = node("sms__create_message", "create", {})
+    graph = SimpleNamespace(nodes={lister.name: lister, send.name: send})
+
+    def world(accounts: list[dict]) -> SimpleNamespace:
+        return SimpleNamespace(call=lambda tool, args: {"success": True,
+                                                        "data": {"accounts": accounts}},
+                               service=lambda name: None)
+
+    accounts = [{"sid": "AC1", "friendly_name": "Main", "status": "closed"},
+                {"sid": "AC2", "friendly_name": "Sales", "status": "active"},
+                {"sid": "AC3", "friendly_name": "Sales", "status": "active"},
+                {"sid": "AC4", "friendly_name": "Support", "status": "active"}]
+    walk, found = Walk(), []
+    step, value = _our_account(graph, world(accounts), send, "sms.accounts.id", walk, found,
+                               set())
+    assert value.value == "AC4" and value.path == "accounts[3].sid"
+    assert value.selector.field == "friendly_name" and value.selector.value == "Support"
+    assert walk.calls[step].tool == "sms__list_account"
+    walk, found = Walk(), []
+    assert _our_account(graph, world(accounts[:3]), send, "sms.accounts.id", walk, found,
+                        set()) is None
+    assert walk.calls == [] and found == []
