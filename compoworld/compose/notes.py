@@ -43,7 +43,7 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
     ),
     "letting them know we're ready for their orders": (
         "we're all ready for your orders now.",
-        "just a note to say your orders will now be handled by our team directly.",
+        "just a note to say we're ready for your orders.",
     ),
     "letting them know they can now pay us directly": (
         "you can now pay us directly.",

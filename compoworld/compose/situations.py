@@ -40,7 +40,8 @@ SITUATIONS = {
     # a meeting put into the booking app customers book in: its slot is blocked there
     # (review 135: "I keep two calendars" of a customer-booking app)
     "copy_booking": ("{s} isn't blocked in our booking system yet, so customers could still "
-                     "book that slot.", "Customers can still book the slot of {s}."),
+                     "book that time.", "{s} needs to be blocked out in our booking system "
+                     "as well."),
     "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
     "look": ("I'm looking at {s}.", "I have a question about {s}."),
     # who placed an order, looked up elsewhere (review 130: "I have a question about the

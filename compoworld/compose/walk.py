@@ -556,7 +556,8 @@ def _bind(
                                        and _sameitem_head(f, link[2])))
                  and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)
                                         and _own_id(graph, walk, i, f)
-                                        and "fax" not in split_words(f.field or "")))
+                                        and "fax" not in split_words(f.field or "")
+                                        and _textable(walk, i, f, node)))
                  and f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated) and _same_units(f, properties.get(param, {}))
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
@@ -859,6 +860,40 @@ def _taken(value: Found, step: int, bindings: dict[str, Binding]) -> bool:
     """Whether a call already takes this very value (one phone number is no fax as well)."""
     return any(b.kind == "hidden" and b.step == step and b.path == value.path
                for b in bindings.values())
+
+
+# a number no text reaches (review 140: texts to a businessPhone beside a mobile)
+_LANDLINES = frozenset("business work office home landline fax company main".split())
+_NO_CONTACT = frozenset("unsubscribed opted optout dnc".split())
+_TURNED_DOWN = frozenset({"declined", "rejected", "unsubscribed", "bounced"})
+
+
+def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
+    """Whether a message may go to this address of a record: a phone that is no landline,
+    of a person who has not asked not to be messaged (`contact_restrictions: ["message"]`,
+    `do_not_contact`) and did not decline the meeting it is about (review 140: four texts
+    to a business line, two to people who asked for none, a thank-you for a meeting the
+    attendee declined)."""
+    if node.effect == "read" or tool_entity(node) != "message" \
+            or value.type not in ("phone", "email"):
+        return True
+    if value.type == "phone" and set(split_words(value.field or "")) & _LANDLINES:
+        return False
+    try:
+        item = value_at(walk.calls[step].result, item_head(value.path))
+    except KeyError:
+        return True
+    if not isinstance(item, dict):
+        return True
+    for key, held in item.items():
+        words = set(split_words(key))
+        if words & {"restriction", "restrictions"} and held:
+            return False
+        if held is True and ({"do", "not"} <= words or words & _NO_CONTACT):
+            return False
+        if words & {"status", "response"} and str(held).lower() in _TURNED_DOWN:
+            return False
+    return True
 
 
 def _on_subject(walk: Walk, step: int, value: Found) -> bool:

@@ -464,3 +464,30 @@ def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
     assert _our_account(graph, world(accounts[:3]), send, "sms.accounts.id", walk, found,
                         set()) is None
     assert walk.calls == [] and found == []
+
+
+def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
+    """Review 140: texts to a `businessPhone` beside a mobile, to people whose record says
+    `contact_restrictions: ["message"]`, a thank-you to an attendee who declined."""
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import Walk, _textable
+    from compoworld.graph.depgraph import ToolNode
+
+    send = ToolNode(name="sms__create_message", service="sms", effect="create",
+                    implementation="builtin", resource="messages", params={}, required=(),
+                    outputs={})
+
+    def ok(item: dict, field: str) -> bool:
+        walk = Walk(calls=[GoldCall(tool="crm__list_people", service="crm", effect="read",
+                                    arguments={}, bindings={}, result={"data": [item]})])
+        found = Found(field=f"data[].{field}", path=f"data[0].{field}", value=item[field],
+                      type="phone", selector=None)
+        return _textable(walk, 0, found, send)
+
+    person = {"name": "Ann Lee", "mobilePhone": "+447700900123",
+              "businessPhone": "+442079460000"}
+    assert ok(person, "mobilePhone") and not ok(person, "businessPhone")
+    assert not ok({**person, "contact_restrictions": ["message"]}, "mobilePhone")
+    assert not ok({**person, "do_not_contact": True}, "mobilePhone")
+    assert not ok({**person, "status": "declined"}, "mobilePhone")
+    assert ok({**person, "status": "accepted", "contact_restrictions": []}, "mobilePhone")
