@@ -27,7 +27,14 @@ from compoworld.compose.instruction import (
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import Pattern, tool_entity
 from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
-from compoworld.compose.references import acted_in, followed, item_head, over, status_of
+from compoworld.compose.references import (
+    acted_in,
+    followed,
+    item_head,
+    over,
+    start_of,
+    status_of,
+)
 from compoworld.compose.rubric import build_rubric
 from compoworld.compose.scenario import reads_midway, write_scenario
 from compoworld.compose.situations import SITUATION_OF, app_kind
@@ -35,6 +42,7 @@ from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.graph.roles import role_of
 from compoworld.graph.semtypes import is_tenant_id
+from compoworld.world.clock import NOW
 from compoworld.world.state import canonical_json, json_text
 
 DISTRACTORS = 2
@@ -165,6 +173,8 @@ def compose_task(
         return Rejected("an update on an order with no status to give says nothing")
     if plan and _stale(plan, walk.calls):
         return Rejected("a reminder of an event that is over, or its copy")
+    if plan and _answered(plan, walk.calls):
+        return Rejected("a ticket said to wait for an answer is closed")
     if plan and _half_span(library, plan, walk.calls):
         return Rejected("a copied event with only its start or its end")
     if plan and _relabelled(walk.calls):
@@ -236,8 +246,21 @@ def _stale(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a workflow reminds people of an event that is over (review 127: "on my
     list today" of a February meeting) or copies it into another calendar (review 129:
     three February meetings "scheduled" in March)."""
-    return ("reminding" in plan.gist.split() or SITUATION_OF.get(plan.name) == "copy") \
-        and over(calls)
+    if SITUATION_OF.get(plan.name) == "copy":  # (one under way is no slot to block either:
+        start = start_of(followed(calls))  # review 142, 08:45-09:15 at 09:00)
+        return bool(start) and start[:19] < NOW.isoformat()[:19]
+    return "reminding" in plan.gist.split() and over(calls)
+
+
+_DONE = frozenset("closed resolved solved inactive archived done completed cancelled "
+                  "canceled".split())
+
+
+def _answered(plan: Pattern, calls: list[GoldCall]) -> bool:
+    """Whether a ticket a request says is waiting for an answer is closed (review 142: "A
+    customer is waiting" on an inactive ticket)."""
+    return SITUATION_OF.get(plan.name) == "ticket" and \
+        status_of(followed(calls)).lower() in _DONE
 
 
 _SPAN = frozenset({"start", "end"})

@@ -52,7 +52,7 @@ from compoworld.compose.references import (
     role_of_field,
     say,
 )
-from compoworld.graph.semtypes import is_entity_id, singularize, split_words
+from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 
 _NAME_FIELDS = {"name", "full name", "display name"}
 _SAY_PARAMS = {"text", "body", "message", "content", "description", "note", "comment"}
@@ -285,7 +285,12 @@ class _Goal(Carried):
             words = param_words(param, noun)
             other = is_entity_id(binding.type) and not is_key(param, binding.type, noun)
             whole = self._whole(binding, noun) if other and binding.kind == "hidden" else None
-            if whole is not None:
+            ours = self.resolve(binding, value).selector if binding.kind == "hidden" \
+                and is_tenant_id(binding.type) else None
+            if ours is not None:  # our own account, found by its name (walk._our_account)
+                parts.insert(0, f"{near(noun)} our {self._other(binding.type)} "
+                                f"{quote(ours.value)}")
+            elif whole is not None:
                 parts.insert(0, f"{near(noun)} {whole}")
             elif binding.kind == "hidden":
                 ref = self.value(binding, value)

@@ -265,6 +265,8 @@ def _step(
             continue  # an api key or a page size never carries a found value
         if not _same_units(source, _schema(world, node, param)):
             continue  # Velo's 84470 (minor units) is no Avaza amount of 84,470
+        if plan and not _textable(walk, step, source, node):
+            continue  # (the value the step is linked by, too: review 141's business line)
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)

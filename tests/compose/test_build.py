@@ -204,3 +204,33 @@ def test_no_amount_is_relabelled_and_no_write_needs_two_account_ids():
     connection = Binding(kind="visible", type="books.connections.id")
     assert _plumbing(write(companyId=company, connectionId=connection))
     assert not _plumbing(write(companyId=company))
+
+
+def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
+    """Review 142: a meeting of 08:45-09:15 "blocked out" at 09:00; "a customer is waiting"
+    on an inactive ticket."""
+    from datetime import timedelta
+
+    from compoworld.compose.build import _answered, _stale
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.world.clock import NOW
+
+    def chain(record: dict) -> list[GoldCall]:
+        return [GoldCall(tool="cal__list_events", service="cal", effect="read", arguments={},
+                         bindings={}, result=[record]),
+                GoldCall(tool="book__create_appointment", service="book", effect="create",
+                         arguments={"title": "x"},
+                         bindings={"title": Binding(kind="hidden", type="title", step=0,
+                                                    field="[].title", path="[0].title")},
+                         result={"id": "a1"})]
+
+    def at(minutes: int) -> str:
+        return (NOW + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    copy = BY_NAME["event_copy"]
+    assert _stale(copy, chain({"title": "Sync", "start_time": at(-15)}))
+    assert not _stale(copy, chain({"title": "Sync", "start_time": at(60 * 24)}))
+    reply = BY_NAME["ticket_reply"]
+    assert _answered(reply, chain({"subject": "Login delay", "status": "inactive"}))
+    assert not _answered(reply, chain({"subject": "Login delay", "status": "open"}))

@@ -128,3 +128,16 @@ def test_a_location_s_vat_number_is_its_country_s():
             assert country in ("US", "CA", "JP", "KR", "SG", "AU", "IN", "BR", "MX", "NG",
                                "KE"), location
     assert seen
+
+
+def test_a_time_in_an_rfc_2822_format_is_ordered_like_any_time():
+    """Twilio's `date_created`/`date_updated` (`format: date-time-rfc-2822`) were plain
+    strings to the ordering rules: review 142 read accounts created after their last update."""
+    from compoworld.world.coherence import range_pairs
+    from compoworld.world.namekinds import value_type
+
+    props = {key: {"type": "string", "format": "date-time-rfc-2822"}
+             for key in ("date_created", "date_updated")}
+    types = {key: value_type(key, sub, "string") for key, sub in props.items()}
+    assert types == {"date_created": "datetime", "date_updated": "datetime"}
+    assert range_pairs(props, types) == [("date_created", "date_updated")]
