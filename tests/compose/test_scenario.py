@@ -482,25 +482,32 @@ def test_a_person_kept_where_the_act_happens_is_not_placed_twice():
         assert text.count("CRM") == 1, text
 
 
-def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
-    """"text them ... We text from our Twilio number "+44..." (account "AC...")": the app is
-    named once, where the number is (reviews 133, 134 read "send them a message via Twilio
-    ... For Twilio, our account is ... and our number is ..." as a form's settings)."""
-    calls = [
+def texted_ann(account: Binding, sid: str, *between: GoldCall) -> list[GoldCall]:
+    """A shop's customer Ann Lee texted a welcome from our number +447700900999 in account
+    `sid` (bound by `account`), with the reads `between` the two."""
+    return [
         GoldCall(tool="shop__list_customers", service="shop", effect="read", arguments={},
                  bindings={}, result={"data": [{"id": "c1", "name": "Ann Lee",
                                                 "phone": "+447700900123"}]}),
+        *between,
         GoldCall(tool="sms__create_message", service="sms", effect="create",
                  arguments={"To": "+447700900123", "From": "+447700900999",
-                            "AccountSid": "AC42", "Body": "Welcome aboard, Ann!"},
+                            "AccountSid": sid, "Body": "Welcome aboard, Ann!"},
                  bindings={"To": Binding(kind="hidden", type="phone", step=0,
                                          field="data[].phone", path="data[0].phone",
                                          selector=Selector(field="name", value="Ann Lee")),
                            "From": Binding(kind="visible", type="phone"),
-                           "AccountSid": Binding(kind="visible", type="sms.accounts.id"),
+                           "AccountSid": account,
                            "Body": Binding(kind="free", type="text")},
                  result={"sid": "SM1"}),
     ]
+
+
+def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
+    """"text them ... We text from our Twilio number "+44..." (account "AC...")": the app is
+    named once, where the number is (reviews 133, 134 read "send them a message via Twilio
+    ... For Twilio, our account is ... and our number is ..." as a form's settings)."""
+    calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
     titles = {"shop": "Shop", "sms": "Twilio"}
     resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
     for seed in range(12):
@@ -611,27 +618,12 @@ def test_a_customer_we_have_is_told_what_the_new_app_changes_for_them():
 def test_our_account_looked_up_is_named_by_its_name():
     """`(account "Support")`, never its id: the agent finds the id (review 138: "Real users
     don't recite account IDs")."""
-    calls = [
-        GoldCall(tool="shop__list_customers", service="shop", effect="read", arguments={},
-                 bindings={}, result={"data": [{"id": "c1", "name": "Ann Lee",
-                                                "phone": "+447700900123"}]}),
-        GoldCall(tool="sms__list_account", service="sms", effect="read", arguments={},
-                 bindings={}, result={"accounts": [{"sid": "AC4",
-                                                    "friendly_name": "Support"}]}),
-        GoldCall(tool="sms__create_message", service="sms", effect="create",
-                 arguments={"To": "+447700900123", "From": "+447700900999",
-                            "AccountSid": "AC4", "Body": "Welcome aboard, Ann!"},
-                 bindings={"To": Binding(kind="hidden", type="phone", step=0,
-                                         field="data[].phone", path="data[0].phone",
-                                         selector=Selector(field="name", value="Ann Lee")),
-                           "From": Binding(kind="visible", type="phone"),
-                           "AccountSid": Binding(
-                               kind="hidden", type="sms.accounts.id", step=1,
-                               field="accounts[].sid", path="accounts[0].sid",
-                               selector=Selector(field="friendly_name", value="Support")),
-                           "Body": Binding(kind="free", type="text")},
-                 result={"sid": "SM1"}),
-    ]
+    account = Binding(kind="hidden", type="sms.accounts.id", step=1, field="accounts[].sid",
+                      path="accounts[0].sid",
+                      selector=Selector(field="friendly_name", value="Support"))
+    calls = texted_ann(account, "AC4", GoldCall(
+        tool="sms__list_account", service="sms", effect="read", arguments={}, bindings={},
+        result={"accounts": [{"sid": "AC4", "friendly_name": "Support"}]}))
     titles = {"shop": "Shop", "sms": "Twilio"}
     resources = {"shop__list_customers": "customers", "sms__list_account": "accounts",
                  "sms__create_message": "messages"}

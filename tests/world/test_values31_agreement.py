@@ -10,19 +10,9 @@ import random
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.seeding import draw_pool
 from compoworld.world.words import SENTENCES
+from tests.world.test_values30_agreement import _STR, _draws, _object
 
-_STR = {"type": "string"}
 _TEXT = {"type": "string", "description": "A description."}
-
-
-def _object(props: dict, required: list[str] | None = None) -> dict:
-    return {"type": "object", "properties": props, "required": required or list(props)}
-
-
-def _draws(schema: dict, resource: str, count: int = 30, service: str = ""):
-    for seed in range(count):
-        yield value_from_schema(schema, random.Random(seed), resource=resource,
-                                service=service, pool=draw_pool(seed))
 
 
 def test_a_ticket_s_description_tells_of_its_subject():
