@@ -411,9 +411,8 @@ def _our_account(
     know their account's name). The same account in every task of a world. None (nothing
     kept) where the service lists no such records or none is in use and named."""
     resource = kind.split(".")[1]
-    readers = sorted(other.name for other in graph.nodes.values()
-                     if other.service == node.service and other.effect == "read"
-                     and not other.required and other.resource == resource)
+    readers = sorted(other.name for other in _reads(graph, node.service)
+                     if other.resource == resource)
     mark = len(walk.calls)
     for reader in readers[:2]:
         step = len(walk.calls)
@@ -441,21 +440,26 @@ def _our_account(
     return None
 
 
-def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
-    """The argument-free reads of `service` that list records holding ids of `kind`
-    (sorted; one scan of the graph per service, not per lookup)."""
-    def reads() -> dict[str, list[ToolNode]]:
+def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
+    """The argument-free reads of `service` (one scan of the graph, kept per graph)."""
+    def scan() -> dict[str, list[ToolNode]]:
         by_service: dict[str, list[ToolNode]] = {}
         for other in graph.nodes.values():
             if other.effect == "read" and not other.required:
                 by_service.setdefault(other.service, []).append(other)
         return by_service
 
+    return _per_graph(_LISTERS, graph, scan).get(service, [])
+
+
+def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
+    """The argument-free reads of `service` that list records holding ids of `kind`
+    (sorted; one scan of the graph per service, not per lookup)."""
     listed = _per_graph(_LISTED, graph, dict)
     key = (service, kind)
     if key not in listed:
         listed[key] = sorted(  # lists of the records those ids name: "the spot named"
-            other.name for other in _per_graph(_LISTERS, graph, reads).get(service, [])
+            other.name for other in _reads(graph, service)
             if other.resource and entity_id_type(service, other.resource) == kind
             and any(k == kind and "[]" in path for path, k in other.outputs.items()))
     return listed[key]

@@ -443,7 +443,7 @@ def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
     lister = node("sms__list_account", "read", {"accounts[].sid": "string",
                                                  "accounts[].friendly_name": "title"})
     send = node("sms__create_message", "create", {})
-    graph = SimpleNamespace(nodes={lister.name: lister, send.name: send})
+    graph = SimpleNamespace(nodes={lister.name: lister, send.name: send}, memo={})
 
     def world(accounts: list[dict]) -> SimpleNamespace:
         return SimpleNamespace(call=lambda tool, args: {"success": True,
