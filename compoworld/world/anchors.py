@@ -34,7 +34,7 @@ def index_pool(pool: Pool | None) -> dict[str, tuple[str, Any]]:
     for company in pool.companies:
         for text in (company.name, company.domain, company.url):
             index[text.lower()] = ("company", company)
-    for person in pool.people:
+    for person in pool.everyone:
         for text in (person.email, person.name, person.username, person.phone):
             index[text.lower()] = ("person", person)
     return index

@@ -60,13 +60,33 @@ class Pool:
     companies: tuple[Company, ...]
     places: tuple[Place, ...]
     products: tuple[Product, ...]
+    # people only a few services know (`own_people`): a lead of one app who is nobody in
+    # the next, so copying them there adds somebody new
+    locals: tuple[Person, ...] = ()
+
+    @property
+    def everyone(self) -> tuple[Person, ...]:
+        return self.people + self.locals
+
+
+OWN_PEOPLE = 6  # the locals a service may cast
+LOCAL_RECORDS = 2  # of each collection's records, those about the service's own locals
+
+
+def own_people(pool: Pool, service: str) -> list[Person]:
+    """The pool's locals `service` knows: `OWN_PEOPLE` of them, drawn from the world seed
+    and the service name alone (any two services share few)."""
+    rng = random.Random(derive_seed("locals", pool.seed, service))
+    return rng.sample(pool.locals, min(OWN_PEOPLE, len(pool.locals)))
 
 
 def draw_pool(
-    seed: int, *, people: int = 20, companies: int = 8, places: int = 10, products: int = 10
+    seed: int, *, people: int = 20, companies: int = 8, places: int = 10, products: int = 10,
+    locals: int = 30,
 ) -> Pool:
     """The pool of a world: distinct people (each with a pool company and place, an email
-    at the company's domain), companies with head offices in pool places, places, products.
+    at the company's domain), companies with head offices in pool places, places, products,
+    and `locals` more people (as many as last names are left) whom only a few services know.
     """
     rng = random.Random(derive_seed("pool", seed))
     place_list = tuple(make_place(rng, row) for row in rng.sample(CITIES, places))
@@ -76,14 +96,25 @@ def draw_pool(
     )
     firsts = rng.sample(FIRST_NAMES, people)
     lasts = rng.sample(LAST_NAMES, people)  # distinct last names: distinct emails
-    person_list = []
-    for first, last in zip(firsts, lasts, strict=True):
-        company = rng.choice(company_list)
-        # most people live where their company is
-        place = company.place if rng.random() < 0.6 else rng.choice(place_list)
-        person_list.append(make_person(rng, first, last, company, place))
+    person_list = [_person(rng, first, last, company_list, place_list)
+                   for first, last in zip(firsts, lasts, strict=True)]
     product_list = tuple(make_product(rng, row) for row in rng.sample(PRODUCTS, products))
-    return Pool(seed, tuple(person_list), company_list, place_list, product_list)
+    # (drawn last: the shared cast, companies, places and products are those of a pool
+    # without locals)
+    left = [name for name in LAST_NAMES if name not in lasts]
+    local_list = tuple(
+        _person(rng, first, last, company_list, place_list)
+        for first, last in zip(rng.sample(FIRST_NAMES, min(locals, len(left))),
+                               rng.sample(left, min(locals, len(left))), strict=True))
+    return Pool(seed, tuple(person_list), company_list, place_list, product_list, local_list)
+
+
+def _person(rng: random.Random, first: str, last: str, companies: tuple[Company, ...],
+            places: tuple[Place, ...]) -> Person:
+    company = rng.choice(companies)
+    # most people live where their company is
+    place = company.place if rng.random() < 0.6 else rng.choice(places)
+    return make_person(rng, first, last, company, place)
 
 
 def seed_state(
@@ -109,10 +140,11 @@ def seed_state(
              for c, s in spec.resources.items()}
     anchors: dict[str, list[dict[str, Any]]] = {}
     shapes = _param_shapes(spec)
+    own = own_people(pool, spec.name)
     for collection, schema in spec.resources.items():
-        companies = sample_weighted(rng, pool.companies, count)
+        companies, people = _cast(rng, pool, own, count)
         casts = {
-            "person": _working_at(companies, sample_weighted(rng, pool.people, count), pool),
+            "person": people,
             "company": companies,
             "place": sample_weighted(rng, pool.places, count),
             "product": sample_weighted(rng, pool.products, count),
@@ -168,7 +200,25 @@ def seed_state(
     return state
 
 
-def _working_at(companies: list[Company], people: list[Person], pool: Pool) -> list[Person]:
+def _cast(rng: random.Random, pool: Pool, own: list[Person], count: int
+          ) -> tuple[list[Company], list[Person]]:
+    """A collection's companies and people: the last `LOCAL_RECORDS` records (of more than
+    one) about the service's own locals, at companies of their own, the others about the
+    shared cast (rank-weighted, so a few recur everywhere) at the other companies."""
+    mine: list[Person] = []
+    for person in rng.sample(own, len(own)) if count > 1 else []:
+        if len(mine) < LOCAL_RECORDS and person.company not in {p.company for p in mine}:
+            mine.append(person)
+    theirs = {p.company for p in mine}
+    rest = count - len(mine)
+    companies = sample_weighted(rng, [c for c in pool.companies if c not in theirs], rest)
+    cast = [p for p in pool.people if p.company not in theirs] or list(pool.people)
+    people = _working_at(companies, sample_weighted(rng, cast, rest), cast)
+    return companies + [p.company for p in mine], people + mine
+
+
+def _working_at(companies: list[Company], people: list[Person], cast: list[Person]
+                ) -> list[Person]:
     """The records' people, each one who works at the record's company where the pool has
     one not cast yet: a company record's name comes from its person's employer once a
     person field is drawn first, so a person cast apart from the company made two records
@@ -178,9 +228,9 @@ def _working_at(companies: list[Company], people: list[Person], pool: Pool) -> l
         if person.company == company and person not in out:
             out.append(person)
             continue
-        staff = [p for p in pool.people if p.company == company and p not in out]
+        staff = [p for p in cast if p.company == company and p not in out]
         free = staff or ([person] if person not in out else [
-            p for p in pool.people if p not in out])
+            p for p in cast if p not in out])
         out.append(free[0] if free else person)
     return out + people[len(out):]
 

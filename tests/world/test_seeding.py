@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from compoworld.services.runtime import Service
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
-from compoworld.world.seeding import World, draw_pool, seed_state
+from compoworld.world.seeding import LOCAL_RECORDS, World, draw_pool, own_people, seed_state
 from compoworld.world.seeds import service_seed
 
 REPO = Path(__file__).resolve().parents[2]
@@ -89,6 +89,9 @@ def test_the_pool_is_a_cast_of_distinct_consistent_people():
         assert person.company in pool.companies and person.place in pool.places
     assert all(c.url == f"https://www.{c.domain}" for c in pool.companies)
     assert draw_pool(11) == pool and draw_pool(12) != pool
+    assert len(pool.locals) == 30  # the last names the shared cast left
+    assert len({p.email for p in pool.everyone}) == 50
+    assert draw_pool(11, locals=0).people == pool.people  # the shared cast is drawn first
 
 
 def test_every_seeded_record_is_valid_and_has_its_id():
@@ -110,7 +113,7 @@ def test_every_seeded_record_is_valid_and_has_its_id():
 
 def test_records_take_whole_people_and_foreign_ids_exist():
     pool = draw_pool(5)
-    people = {p.email: p for p in pool.people}
+    people = {p.email: p for p in pool.everyone}
     state = seed_state(crm_spec(), 5, pool)
     contacts = state.collections["contacts"]
     assert len({c["email"] for c in contacts.values()}) == 5  # distinct people
@@ -132,7 +135,7 @@ def test_products_and_nested_addresses_come_from_the_pool():
     titles = {p.title: p for p in pool.products}
     for product in state.collections["products"].values():
         assert product["price"] == titles[product["title"]].price
-    people = {p.email: p for p in pool.people}
+    people = {p.email: p for p in pool.everyone}
     for order in state.collections["orders"].values():
         assert order["product_id"] in state.collections["products"]
         person = people[order["customer_email"]]
@@ -148,10 +151,27 @@ def test_services_seeded_with_one_seed_share_people():
                       .values()}
         mail_emails = {r["to_email"] for r in seed_state(mail, seed, pool)
                        .collections["messages"].values()}
-        assert mail_emails <= {p.email for p in pool.people}
+        assert mail_emails <= {p.email for p in pool.everyone}
         shared += bool(crm_emails & mail_emails)
     # the pool's rank weights make a few people recur: nearly every world links the two
-    assert shared >= 27
+    assert shared >= 24  # (3 of each list are the shared cast, 2 the service's own)
+
+
+def test_each_service_also_knows_people_the_others_do_not():
+    # a lead of one app copied into another must be somebody new there (issue 16: 94 of
+    # 105 lead -> contact tasks added a customer the target app already had)
+    crm, mail = crm_spec(), mail_spec()
+    absent = 0
+    for seed in range(30):
+        pool = draw_pool(seed)
+        contacts = list(seed_state(crm, seed, pool).collections["contacts"].values())
+        mail_emails = {r["to_email"] for r in seed_state(mail, seed, pool)
+                       .collections["messages"].values()}
+        own = {p.email for p in own_people(pool, crm.name)}
+        assert own and own <= {p.email for p in pool.locals}
+        assert sum(c["email"] in own for c in contacts) == LOCAL_RECORDS
+        absent += any(c["email"] not in mail_emails for c in contacts)
+    assert absent == 30
 
 
 def test_seeding_is_deterministic_and_independent_of_other_services():
@@ -249,6 +269,6 @@ def test_a_list_of_companies_names_each_company_once():
         records = list(state.collections["companies"].values())
         names = [r["company_name"] for r in records]
         assert len(set(names)) == len(names) == 5, names
-        by_email = {p.email: p for p in pool.people}
+        by_email = {p.email: p for p in pool.everyone}
         for record in records:  # (and the contact works there)
             assert by_email[record["contact_email"]].company.name == record["company_name"]
