@@ -244,6 +244,7 @@ def _step(
                       and (walk.apps is None or walk.apps.allow(graph.nodes[c[0]].service, plan))
                       and not (copy and vendor(graph.nodes[c[0]].service) == vendor(here))
                       and not _sibling_api(plan, graph.nodes[c[0]].service, here)
+                      and not _odd_home(world, walk, plan, graph.nodes[c[0]].service)
                       and not _other_side(graph, walk, plan, graph.nodes[c[0]])]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it
@@ -267,6 +268,11 @@ def _step(
             continue  # Velo's 84470 (minor units) is no Avaza amount of 84,470
         if plan and not _textable(walk, step, source, node):
             continue  # (the value the step is linked by, too: review 141's business line)
+        if plan and copy:  # a lead copied where they are already known adds nobody new
+            source = _newcomer(world, node, found[step], sources, source, rng,
+                               _WHO_KEYS.get(walk.about, _WHO_KEYS[""]))
+            if source is None:
+                continue
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
@@ -328,6 +334,37 @@ def _business(graph: DependencyGraph, service: str) -> bool:
     shares = _per_graph(_BUSINESS, graph,  # one pass over the graph, not per service
                         lambda: business_shares(graph.nodes.values()))
     return shares.get(service, 0.0) >= BUSINESS_SHARE
+
+
+# What tells that an app knows the person (or the company) a copy would add: a new contact
+# at a company the app knows is still somebody new.
+_WHO_KEYS = {"org": frozenset({"company"}), "": frozenset({"email", "person_name"})}
+
+
+def _newcomer(world: WalkWorld, node: ToolNode, values: list[Found], sources: list[Found],
+              source: Found, rng: random.Random, keys: frozenset[str]) -> Found | None:
+    """`source`, or another item's value of the same field, whose item the app of `node`
+    does not know yet: a person by email or full name anywhere in its records, a company by
+    name among the records `node` makes (a CRM's contacts at Globex leave room for an
+    account of Globex). Adding a lead the target app already holds is no new contact (94
+    of 105 lead -> contact -> welcome tasks of compose f did). None when every item is
+    known there."""
+    held = world.service(node.service).state.collections
+    if "company" in keys and node.resource in held:
+        held = held[node.resource]
+    text = json_text(held).lower()
+
+    def known(candidate: Found) -> bool:
+        head = item_head(candidate.path)
+        return any(json_text(f.value).lower() in text for f in values
+                   if item_head(f.path) == head and f.type in keys
+                   and isinstance(f.value, str) and f.value)
+
+    if not known(source):
+        return source
+    fresh = [f for f in sources if f.field == source.field and f.type == source.type
+             and not known(f)]
+    return rng.choice(fresh) if fresh else None
 
 
 def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
@@ -998,14 +1035,27 @@ _DETAILS = frozenset({"phone", "address", "city", "postal_code", "country", "reg
 _WHO_ENTITIES = frozenset({"person", "staff", "org", "event"})
 
 
+def _kind(world: WalkWorld, service: str) -> str:
+    spec = world.service(service).spec
+    return app_kind(app_name(service, spec.title), spec.domain)
+
+
+def _odd_home(world: WalkWorld, walk: Walk, step: Step, service: str) -> bool:
+    """Whether `service` is no place to find who placed an order: a booking app keeps its
+    own appointments' customers (review 144: "I need to reach Hana Chen about their
+    order in Voodoo Manufacturing 3D Print ... The customer should be in OnSched
+    Consumer")."""
+    return walk.about == "order" and step.entity == "person" \
+        and _kind(world, service) == "booking"
+
+
 def _settled(world: WalkWorld, walk: Walk) -> str:
     """The walk's gist once its first write is made: a set-up note to a customer we have
     already says what the app they went into changes for them (`situations.set_up`)."""
     into = acted_in(walk.calls)
     if walk.gist != SET_UP or into is None:
         return walk.gist
-    spec = world.service(into).spec
-    return set_up(app_kind(app_name(into, spec.title), spec.domain))
+    return set_up(_kind(world, into))
 
 
 def _identity(node: ToolNode, kind: str) -> bool:
