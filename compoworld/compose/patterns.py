@@ -168,6 +168,11 @@ _UNMAKING = frozenset("mark like unlike flag archive unarchive read unread pin u
                       "void reject decline delete remove stop retry ocr recognize forward".split())
 
 
+# A customer's appointment is no copy of a calendar event (review 144: a calendar event
+# "blocked out" as a consumer booking with no customer, in 2 tasks).
+_APPOINTMENTS = frozenset("appointment appointments booking bookings".split())
+
+
 def _send(*takes: str) -> Step:
     """A message to the person the workflow is about."""
     return Step(MAKE, "message", takes or ("email", "phone"), words=_SENDS,
@@ -255,7 +260,8 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("event_reminder", "scheduling", "remind people of an event",
        Step(READ, "event"), _send("email", "phone", "name", "time", "url")),
     _p("event_copy", "scheduling", "put an event in another calendar",
-       Step(READ, "event"), Step(MAKE, "event", ("time", "name", "email", "address", "city"))),
+       Step(READ, "event"), Step(MAKE, "event", ("time", "name", "email", "address", "city"),
+                                 avoid=_APPOINTMENTS)),
     _p("venue_event", "scheduling", "hold an event at a place",
        Step(READ, "place"), Step(MAKE, "event", ("address", "city", "postal_code", "country"))),
     _p("meeting_notes_share", "collaboration", "share a meeting's notes",

@@ -197,7 +197,7 @@ def test_an_invitation_names_the_meeting_booked_before_it_and_its_day():
 def test_an_update_says_where_the_order_stands_and_the_request_asks_for_it():
     """A message about an order the workflow read names its status; the request asks for
     "its status" and never states it, and a reminder of an event asks for "its date"."""
-    from compoworld.compose.notes import reference_note
+    from compoworld.compose.notes import reference_note, status_news
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.compose.references import mentioned, mentioning, status_of, subject_facts
 
@@ -222,6 +222,12 @@ def test_an_update_says_where_the_order_stands_and_the_request_asks_for_it():
         note = reference_note("with an update on their order", {}, "x", random.Random(seed),
                               title="Lamp", status="shipped")
         assert '"Lamp"' in note and "shipped" in note, note
+    for seed in range(6):  # a code is news in words, its word kept (review 144: "RETURNED")
+        news = reference_note("with an update on their order", {}, "x", random.Random(seed),
+                              title="Lamp", status="RETURNED")
+        assert "has been returned" in news and "RETURNED" not in news, news
+    assert status_news("awaitingPayment") == "is now awaitingPayment"
+    assert status_news("Shipped") == "has shipped" and status_news("") == ""
     calls = [GoldCall(tool="shop__list_orders", service="shop", effect="read",
                       arguments={"title": "Lamp"},
                       bindings={"title": Binding(kind="visible", type="title")}, result=order),
