@@ -73,6 +73,7 @@ from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infras
 from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.seeding import IN_USE
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
 from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
@@ -432,7 +433,6 @@ def _look_up_ids(
 
 
 # a tenant record we send from: one in use, known by its name
-_IN_USE = frozenset({"active", "enabled", "open", "live"})
 _ACCOUNT_NAMES = ("friendly_name", "name", "display_name", "title")
 _ACCOUNT_IDS = ("sid", "id")
 
@@ -466,7 +466,7 @@ def _our_account(
                          and item[k].strip()), None)
             status = item.get("status")
             if ident is None or name is None or (
-                    status is not None and str(status).lower() not in _IN_USE) or \
+                    status is not None and str(status).lower() not in IN_USE) or \
                     [r.get(name) for r in records].count(item[name]) > 1:
                 continue
             at = f"{key}[{index}]" if key else f"[{index}]"

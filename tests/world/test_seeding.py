@@ -272,3 +272,20 @@ def test_a_list_of_companies_names_each_company_once():
         by_email = {p.email: p for p in pool.everyone}
         for record in records:  # (and the contact works there)
             assert by_email[record["contact_email"]].company.name == record["company_name"]
+
+
+def test_our_first_account_at_a_service_is_one_in_use():
+    # a tenant record (the user's own account) drawn closed in every slot left a texting
+    # task only the account's id to name it by (reviews 143, 144)
+    status = {"type": "string", "enum": ["closed", "suspended", "active"]}
+    spec = load_openapi(openapi("Texts", {
+        "/accounts": ({"sid": S, "friendly_name": S, "status": status}, ["friendly_name"]),
+        "/notes": ({"id": S, "title": S, "status": status}, ["title"]),
+    }), "texts.json")
+    live = 0
+    for seed in range(12):
+        state = seed_state(spec, seed, draw_pool(seed))
+        accounts = list(state.collections["accounts"].values())
+        assert accounts[0]["status"] == "active"
+        live += sum(n.get("status") == "active" for n in state.collections["notes"].values())
+    assert live < 12 * 5  # (other records keep their drawn statuses)
