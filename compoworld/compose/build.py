@@ -36,7 +36,7 @@ from compoworld.compose.references import (
     status_of,
 )
 from compoworld.compose.rubric import build_rubric
-from compoworld.compose.scenario import reads_midway, write_scenario
+from compoworld.compose.scenario import write_scenario
 from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
@@ -153,11 +153,11 @@ def compose_task(
     distractors = choose_distractors(library.infos, services, DISTRACTORS, world_seed)
     instruction = None
     if plan and style == "goal":  # a workflow's request; goal.py's writer maps fields one by
-        instruction = write_scenario(  # one, which no person asks for, so it only says the
-            walk.calls, walk.answer, titles, rng, plan, resources=resources,  # mid-read
-            domains={name: library.infos[name].domain for name in services},  # chains
-            sole=_sole_bookings(library, walk.calls, [*services, *distractors]))
-        if instruction is None and not reads_midway(walk.calls):
+        instruction = write_scenario(  # one, which no person asks for (reviews 141-144:
+            walk.calls, walk.answer, titles, rng, plan, resources=resources,  # "... the
+            domains={name: library.infos[name].domain for name in services},  # customer in
+            sole=_sole_bookings(library, walk.calls, [*services, *distractors]))  # OnSched
+        if instruction is None:  # Consumer whose email is that person's email")
             return Rejected("no request a person would make says this chain")
     if instruction is None:
         instruction = write_instruction(walk.calls, walk.answer, titles, rng,

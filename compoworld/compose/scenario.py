@@ -22,8 +22,8 @@ workflow with the subject's facts. This writer says so:
 
 A two-call lookup ("find them in CRM and tell me their phone number") is said the same way.
 `write_scenario` returns None for chains it does not cover (reads after the first call that
-are no id lookups, updates, longer answers, a subject it cannot find); goal.py's writer is
-used then.
+are no id lookups, updates, longer answers, a subject it cannot find); compose rejects
+those chains (goal.py's writer says them field by field, which no person does).
 """
 
 from __future__ import annotations
