@@ -92,6 +92,9 @@ ANSWER_TYPES = ("email", "person_name", "phone", "url", "company", "title", "mon
 # What a workflow asks of the record it found: how to reach them, what they paid, where.
 PATTERN_ANSWERS = ("email", "phone", "person_name", "company", "money", "address", "city",
                    "username")
+# What a person is looked up for: how to reach them (review 143: "I need to get in touch
+# with Aiden Weber ... What is the customer's address line 1?").
+_REACH = ("email", "phone")
 
 
 class WalkWorld(Protocol):
@@ -193,7 +196,8 @@ def random_walk(
         walk.failure = "stayed in one service"
         return walk
     if walk.calls[-1].effect == "read":
-        item = _answer(walk, found[-1], rng, PATTERN_ANSWERS if plan else ANSWER_TYPES)
+        item = _answer(walk, found[-1], rng, ANSWER_TYPES if plan is None else _REACH
+                       if plan.steps[-1].entity == "person" else PATTERN_ANSWERS)
         if item is None:
             walk.failure = "nothing to ask for in the last result"
             return walk
