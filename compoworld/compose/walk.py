@@ -73,7 +73,7 @@ from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infras
 from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
-from compoworld.world.seeding import IN_USE
+from compoworld.world.seeding import ACCOUNT_NAMES, IN_USE
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
 from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
@@ -437,7 +437,6 @@ def _look_up_ids(
 
 
 # a tenant record we send from: one in use, known by its name
-_ACCOUNT_NAMES = ("friendly_name", "name", "display_name", "title")
 _ACCOUNT_IDS = ("sid", "id")
 
 
@@ -466,7 +465,7 @@ def _our_account(
         records = [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
         for index, item in enumerate(items if len(records) == len(items) else []):
             ident = next((k for k in _ACCOUNT_IDS if isinstance(item.get(k), str)), None)
-            name = next((k for k in _ACCOUNT_NAMES if isinstance(item.get(k), str)
+            name = next((k for k in ACCOUNT_NAMES if isinstance(item.get(k), str)
                          and item[k].strip()), None)
             status = item.get("status")
             if ident is None or name is None or (

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -191,8 +192,6 @@ def seed_state(
                 record = plans[collection](rng, pool=pool, ids=ids,
                                            anchor=dict(anchors[collection][index]))
                 record[id_field] = record_id
-                if ours and index == 0:
-                    _in_use(record, props)
                 for key in twins:
                     if key in record:
                         record[key] = _convert_id(record_id, props[key])
@@ -201,23 +200,29 @@ def seed_state(
                     break
                 except Unprocessable:
                     continue
+        if ours:
+            _in_use(state.collections[collection].values(), props)
     return state
 
 
-# The statuses of an account in use.
+# The statuses of an account in use, and the fields that name an account.
 IN_USE = ("active", "enabled", "open", "live")
+ACCOUNT_NAMES = ("friendly_name", "name", "display_name", "title")
 
 
-def _in_use(record: dict[str, Any], props: dict[str, Any]) -> None:
-    """Our first account at a service (a tenant record: Twilio's accounts) is one we use:
-    a world whose every account was closed or suspended left a texting task only the
-    account's id to name it by (reviews 143, 144: "AC01fd17..." in 9 of 80 requests)."""
+def _in_use(records: Iterable[dict[str, Any]], props: dict[str, Any]) -> None:
+    """Our first named account at a service (a tenant record: Twilio's accounts) is one
+    we use: a world whose named accounts were all closed or suspended left a texting task
+    only the account's id to name it by (reviews 143, 144: "AC01fd17..." in 9 of 80
+    requests)."""
     schema = props.get("status")
     values = schema.get("enum") if isinstance(schema, dict) else None
-    if isinstance(values, list):
-        live = [v for v in values if isinstance(v, str) and v.lower() in IN_USE]
-        if live:
-            record["status"] = live[0]
+    live = [v for v in values if isinstance(v, str) and v.lower() in IN_USE] \
+        if isinstance(values, list) else []
+    named = [r for r in records if any(isinstance(r.get(k), str) and r[k].strip()
+                                       for k in ACCOUNT_NAMES)]
+    if live and named:
+        named[0]["status"] = live[0]
 
 
 def _cast(rng: random.Random, pool: Pool, own: list[Person], count: int
