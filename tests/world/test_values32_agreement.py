@@ -1,0 +1,40 @@
+"""Fields of one record that blind reviewers read as no real system's: a Seoul address in
+the state of Lisbon, a second company name of another company, a cardholder named like a
+card, a field called `string` holding filler, times out of order, a nested record's key to
+another parent, an IBAN of another country, a Brazilian mobile one digit short. The
+schemas are excerpts of real ones (Ecwid, Apideck, Avaza, LetMC, Square, Twilio, OnSched,
+Big Red Cloud)."""
+
+from __future__ import annotations
+
+from compoworld.world.banking import REGION_NAMES
+from compoworld.world.words import CITIES, CITY_REGIONS
+from tests.world.test_values30_agreement import _STR, _draws, _object
+
+_CITY_COUNTRY = {city: country for city, country, *_ in CITIES}
+
+
+def test_a_state_s_name_is_of_the_address_s_own_city_and_country():
+    address = _object({"city": _STR, "countryCode": _STR, "stateName": _STR,
+                       "stateOrProvinceCode": _STR}, ["city", "stateName"])
+    seen = set()
+    for found in _draws(_object({"name": _STR, "shippingPerson": address}), "orders", 80,
+                        service="cloud_elements_com_ecwid_0bd593e4"):
+        person = found["shippingPerson"]
+        city = person["city"]
+        country = person.get("countryCode", _CITY_COUNTRY[city])
+        seen.add(city)
+        assert person["stateName"] == REGION_NAMES[country, CITY_REGIONS[city]], person
+        assert person.get("stateOrProvinceCode", CITY_REGIONS[city]) == CITY_REGIONS[city]
+    assert {"Seoul", "Lisbon"} <= seen or len(seen) > 10, seen
+
+
+def test_an_address_with_a_city_and_a_phone_is_in_the_city_s_state():
+    # a Toronto address with a +1 phone and no country: Ontario, not New York
+    address = _object({"city": _STR, "phone": _STR, "state": _STR, "stateName": _STR})
+    for found in _draws(_object({"name": _STR, "address": address}), "customers", 80):
+        person = found["address"]
+        city = person["city"]
+        code = CITY_REGIONS[city]
+        assert person["state"] == code, person
+        assert person["stateName"] == REGION_NAMES[_CITY_COUNTRY[city], code], person
