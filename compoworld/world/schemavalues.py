@@ -37,8 +37,10 @@ from compoworld.world.coherence import (
     status_rule,
 )
 from compoworld.world.fieldsources import (
+    COMPANY_FORMS,
     EMPLOYER,
     FIELD_GETTERS,
+    NAME_TYPES,
     NO_FLAGS,
     PERSON_NOUNS,
     PERSON_TYPES,
@@ -68,6 +70,7 @@ from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
+from compoworld.world.words import short_company_name
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -91,6 +94,7 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 # Words before `name` that make it the record's own name (`full_name`, `account_name`).
+_SHORT_WORDS = frozenset({"short", "abbreviated", "abbreviation"})
 _OWN_NAMES = frozenset("full display contact customer person user member owner account legal "
                        "business trading company billing shipping real given my cardholder "
                        "holder".split())
@@ -224,8 +228,11 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     source = field_source(type_name, name or "", flags)
     if source is None:
         return compile_free(type_name, schema, name or "", resource, flags)
-    getter, role = FIELD_GETTERS[source][type_name], "" if own else field_role(name or "")
+    getter, role = FIELD_GETTERS[source][type_name], "" if own else field_role(name or "",
+                                                                               type_name)
     words = split_words(name or "")
+    # a company's short name (`ShortName`): `Umbrella` beside `Umbrella Analytics`
+    short = type_name == "company" and bool(set(words) & _SHORT_WORDS)
     # their fax line, or a second phone (`Tel2`): the phone number's neighbour
     fax = type_name == "phone" and ("fax" in words or words[-1:] not in ([], ["1"]) and
                                     words[-1].isdigit())
@@ -234,6 +241,8 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
         if fax:  # their fax line: the phone number's neighbour, not the phone itself
             value = other_line(value)
+        elif short and isinstance(value, str):
+            value = short_company_name(value)
         return conform(value, type_name, schema, ctx.rng)
 
     return sample
@@ -293,6 +302,13 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     len(words) == 1 or words[-2] in _OWN_NAMES):
                 leaf_types[key] = own  # (a `customer_group_name` names a group, no person)
         kinds = set(leaf_types.values())
+    if "company" in kinds and (pluralize(head) in ORG_COLLECTIONS or not kinds & NAME_TYPES):
+        # a company's other names (`ShortName`, `trading_name`) are its own, in that form
+        for key, kind in leaf_types.items():
+            words = split_words(key)
+            if kind == "title" and words[-1:] == ["name"] and len(words) == 2 and (
+                    words[0] in COMPANY_FORMS):
+                leaf_types[key] = "company"
     flags = Flags(
         person=bool(kinds & PERSON_TYPES) or parent.person,
         company=bool(kinds & {"company", "hostname"}) or parent.company,

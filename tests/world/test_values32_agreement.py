@@ -8,7 +8,7 @@ Big Red Cloud)."""
 from __future__ import annotations
 
 from compoworld.world.banking import REGION_NAMES
-from compoworld.world.words import CITIES, CITY_REGIONS
+from compoworld.world.words import CITIES, CITY_REGIONS, short_company_name
 from tests.world.test_values30_agreement import _STR, _draws, _object
 
 _CITY_COUNTRY = {city: country for city, country, *_ in CITIES}
@@ -38,3 +38,23 @@ def test_an_address_with_a_city_and_a_phone_is_in_the_city_s_state():
         code = CITY_REGIONS[city]
         assert person["state"] == code, person
         assert person["stateName"] == REGION_NAMES[_CITY_COUNTRY[city], code], person
+
+
+def test_a_company_s_other_names_are_its_own():
+    schema = _object({"id": _STR, "CompanyName": {"type": "string", "description": "Company name"},
+                      "MarketingCompanyName": {"type": "string",
+                                               "description": "Company Marketing Name"},
+                      "ShortName": {"type": "string", "description": "The client's id"}})
+    for company in _draws(schema, "company", service="letmc_com_free_tier"):
+        name = company["CompanyName"]
+        assert company["MarketingCompanyName"] == name, company
+        assert name.startswith(company["ShortName"]), company
+    assert short_company_name("Umbrella Analytics") == "Umbrella"
+    assert short_company_name("Pied Piper") == "Pied Piper"
+
+
+def test_a_trading_name_is_the_record_s_company_s():
+    schema = _object({"company_name": _STR, "trading_name": _STR, "legal_name": _STR})
+    for company in _draws(schema, "vendors"):
+        assert company["trading_name"] == company["legal_name"] == company["company_name"]
+
