@@ -69,6 +69,7 @@ HANDLE_APPS = frozenset("slack skype twitter github linkedin facebook instagram 
 _MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
                         "shipping mailing physical profile account member client default "
                         "my self secondary alternate alternative alt other backup additional "
+                        "cardholder card holder "
                         "extra private home office business mobile".split()) | HANDLE_APPS
 # A `name` in these objects is a person's name (semtypes only knows collection names).
 PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organiser creator "

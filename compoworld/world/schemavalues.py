@@ -105,6 +105,8 @@ _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invo
 
 # The first field of a (start, end) pair of one happening: a meeting, a booking, a trip.
 _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
+# Items of a list that are its owner's own (`cards`, `bank_accounts`): theirs, no others'.
+_OWNED_ITEMS = frozenset("card payment_method bank_account".split())
 # Children of a company that are its people (`contacts`, `employees`): they work there.
 _STAFF_NOUNS = frozenset("contact employee member person people staff colleague".split())
 
@@ -433,8 +435,13 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         position = [_compile(s, item_name, service, owner, depth, in_array=True) for s in fixed]
     else:
         position = []
+    # a person's own cards or bank accounts are theirs: a customer's card names the
+    # customer as its holder (Square's customers[].cards[] held by somebody else)
+    owned = bool(flags.person or flags.company) and any(
+        (item_name or "") == noun or (item_name or "").endswith("_" + noun)
+        for noun in _OWNED_ITEMS)
     item = _compile(items if isinstance(items, dict) else {"type": "string"}, item_name,
-                    service, owner, depth, in_array=True)
+                    service, owner, depth, flags, in_array=not owned, inherit=owned)
     own = compile_addresses(schema, item_name, service, resource, flags, item)
     if own is not None:  # the record's own emails or phones
         return own
@@ -461,7 +468,7 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         for index in range(count):
             make = position[index] if index < len(position) else item
             for _ in range(4 if distinct or ids else 1):
-                value = make(ctx, child_scope(scope, contacts))
+                value = make(ctx, scope if owned else child_scope(scope, contacts))
                 keys = _item_keys(value, distinct, ids)
                 if seen.isdisjoint(keys):
                     break

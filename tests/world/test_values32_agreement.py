@@ -8,6 +8,7 @@ Big Red Cloud)."""
 from __future__ import annotations
 
 from compoworld.world.banking import REGION_NAMES
+from compoworld.world.seeding import draw_pool
 from compoworld.world.words import CITIES, CITY_REGIONS, short_company_name
 from tests.world.test_values30_agreement import _STR, _draws, _object
 
@@ -58,3 +59,24 @@ def test_a_trading_name_is_the_record_s_company_s():
     for company in _draws(schema, "vendors"):
         assert company["trading_name"] == company["legal_name"] == company["company_name"]
 
+
+_CARD = _object({"id": _STR, "card_brand": _STR, "cardholder_name": _STR,
+                 "customer_id": _STR, "billing_address": _object({
+                     "first_name": _STR, "last_name": _STR, "locality": _STR})})
+
+
+def test_a_cardholder_is_a_person():
+    names = {p.name for seed in range(30) for p in draw_pool(seed).everyone}
+    for card in _draws(_CARD, "cards", service="squareup_com"):
+        assert card["cardholder_name"] in names, card
+        address = card["billing_address"]
+        assert card["cardholder_name"] == f"{address['first_name']} {address['last_name']}"
+
+
+def test_a_customer_s_cards_are_the_customer_s():
+    schema = _object({"id": _STR, "given_name": _STR, "family_name": _STR,
+                      "cards": {"type": "array", "items": _CARD, "minItems": 2}})
+    for customer in _draws(schema, "customers", service="squareup_com"):
+        for card in customer["cards"]:
+            name = f"{customer['given_name']} {customer['family_name']}"
+            assert card["cardholder_name"] == name, customer
