@@ -63,6 +63,7 @@ from compoworld.world.leafplans import (
     copy_value,
     out_of_use,
 )
+from compoworld.world.links import link_children, parent_links
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
 from compoworld.world.phonelines import other_line, phone_rule
@@ -372,6 +373,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                text_rule(leaf_props, leaf_types, noun, flags.product),
                                phone_rule(leaf_types, required)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
+    # its own id, and its children's keys to it (a company's contacts' `CompanyIDFK`)
+    id_type = entity_id_type(service, resource) if resource and service else None
+    id_key = next((key for key, kind in leaf_types.items() if kind == id_type), None)
+    links = parent_links(props, id_key, id_type, service) if id_key and id_type else {}
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
@@ -412,6 +417,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     out[early], out[late] = start, span_end(start, out[late])
         for rule in rules:  # all-day events at midnight, a closing stamp with its status
             rule(out, overrides)
+        if links:
+            link_children(out, id_key, links, overrides or ())
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):
             custom_field(rng, out, pair, props)  # `{"name": "Account tier", "value": "Gold"}`
         if amounts is not None:  # a fee is a share of the amount, the net what is left

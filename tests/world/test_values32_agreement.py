@@ -7,9 +7,11 @@ Big Red Cloud)."""
 
 from __future__ import annotations
 
+from compoworld.specs.openapi import load_openapi
 from compoworld.world.banking import REGION_NAMES
-from compoworld.world.seeding import draw_pool
+from compoworld.world.seeding import draw_pool, seed_state
 from compoworld.world.words import CITIES, CITY_REGIONS, short_company_name
+from tests.world.test_seeding import openapi
 from tests.world.test_values30_agreement import _STR, _draws, _object
 
 _CITY_COUNTRY = {city: country for city, country, *_ in CITIES}
@@ -80,3 +82,28 @@ def test_a_customer_s_cards_are_the_customer_s():
         for card in customer["cards"]:
             name = f"{customer['given_name']} {customer['family_name']}"
             assert card["cardholder_name"] == name, customer
+            assert card["customer_id"] == customer["id"], customer
+
+
+def test_a_company_s_contacts_point_at_it():
+    contact = _object({"ContactID": {"type": "integer"}, "CompanyIDFK": {"type": "integer"},
+                       "Firstname": _STR})
+    schema = _object({"CompanyID": {"type": "integer"}, "CompanyName": _STR,
+                      "Contacts": {"type": "array", "items": contact, "minItems": 2}})
+    for company in _draws(schema, "company", service="avaza_com"):
+        for person in company["Contacts"]:
+            assert person["CompanyIDFK"] == company["CompanyID"], company
+
+
+def test_a_seeded_company_s_contacts_point_at_its_id():
+    contact = _object({"ContactID": {"type": "integer"}, "CompanyIDFK": {"type": "integer"},
+                       "Firstname": _STR})
+    spec = load_openapi(openapi("Avaza", {"/company": (
+        {"CompanyID": {"type": "integer"}, "CompanyName": _STR,
+         "Contacts": {"type": "array", "items": contact, "minItems": 2}},
+        ["CompanyID", "CompanyName", "Contacts"])}), "avaza.json")
+    records = seed_state(spec, 4, draw_pool(4)).collections["company"].values()
+    for company in records:
+        for person in company["Contacts"]:
+            assert person["CompanyIDFK"] == company["CompanyID"], company
+    assert records
