@@ -25,7 +25,7 @@ from compoworld.graph.semtypes import (
     singularize,
     split_words,
 )
-from compoworld.world.addresses import compile_addresses
+from compoworld.world.addresses import compile_addresses, whole_address_rule
 from compoworld.world.banking import country_rule
 from compoworld.world.cards import card_rule
 from compoworld.world.coherence import (
@@ -371,7 +371,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                _country_rule({**props, **leaf_props}, leaf_types, checks),
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
                                text_rule(leaf_props, leaf_types, noun, flags.product),
-                               phone_rule(leaf_types, required)) if rule]
+                               phone_rule(leaf_types, required),
+                               whole_address_rule(leaf_props, leaf_types, required)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
     # its own id, and its children's keys to it (a company's contacts' `CompanyIDFK`)
     id_type = entity_id_type(service, resource) if resource and service else None

@@ -107,3 +107,15 @@ def test_a_seeded_company_s_contacts_point_at_its_id():
         for person in company["Contacts"]:
             assert person["CompanyIDFK"] == company["CompanyID"], company
     assert records
+
+
+def test_an_address_string_is_the_address_itself():
+    address = _object({"line1": _STR, "city": _STR, "postal_code": _STR, "country": _STR,
+                       "string": {"type": "string", "description": "The address string."}},
+                      ["city", "string"])
+    schema = _object({"name": _STR, "addresses": {"type": "array", "items": address}})
+    for contact in _draws(schema, "contacts", service="apideck_com_crm"):
+        for found in contact["addresses"]:
+            text = found["string"]
+            assert text.startswith(found.get("line1", found["city"])), found
+            assert found["city"] in text and found.get("postal_code", "") in text, found
