@@ -28,6 +28,7 @@ from compoworld.graph.semtypes import (
 from compoworld.world.addresses import compile_addresses, whole_address_rule
 from compoworld.world.banking import country_rule
 from compoworld.world.cards import card_rule
+from compoworld.world.clock import NOW
 from compoworld.world.coherence import (
     all_day_rule,
     final_rule,
@@ -35,6 +36,7 @@ from compoworld.world.coherence import (
     span_end,
     span_start,
     status_rule,
+    timeline_rule,
 )
 from compoworld.world.fieldsources import (
     COMPANY_FORMS,
@@ -363,7 +365,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
             and set(split_words(early)) & _SPAN_STARTS and head in EVENT_NOUNS}
     leaf_props = {key: props[key] for key in leaf_types}
     checks = {entry[0]: entry[4] for entry in entries}
-    rules = [rule for rule in (all_day_rule(leaf_props, leaf_types),
+    rules = [rule for rule in (timeline_rule(leaf_types, NOW),
+                               all_day_rule(leaf_props, leaf_types),
                                status_rule(leaf_props, leaf_types, required),
                                final_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),

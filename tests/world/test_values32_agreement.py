@@ -7,8 +7,11 @@ Big Red Cloud)."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from compoworld.specs.openapi import load_openapi
 from compoworld.world.banking import REGION_NAMES
+from compoworld.world.clock import NOW
 from compoworld.world.seeding import draw_pool, seed_state
 from compoworld.world.words import CITIES, CITY_REGIONS, short_company_name
 from tests.world.test_seeding import openapi
@@ -119,3 +122,38 @@ def test_an_address_string_is_the_address_itself():
             text = found["string"]
             assert text.startswith(found.get("line1", found["city"])), found
             assert found["city"] in text and found.get("postal_code", "") in text, found
+
+
+def _at(text: str) -> datetime:
+    found = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    return found if found.tzinfo else found.replace(tzinfo=UTC)
+
+
+_TIME = {"type": "string", "format": "date-time"}
+_DAY = {"type": "string", "format": "date"}
+
+
+def test_a_record_is_made_before_it_changes_and_nothing_happens_after_now():
+    customer = _object({"name": _STR, "createdOn": _TIME, "modifiedOn": _TIME,
+                        "lastVisitDate": _DAY})
+    for found in _draws(customer, "customers", 60, service="onsched_com_setup"):
+        made = _at(found["createdOn"])
+        assert made <= _at(found["modifiedOn"]) <= NOW, found
+        assert made.date() <= _at(found["lastVisitDate"]).date() <= NOW.date(), found
+    booking = _object({"createDate": _DAY, "lastModifiedOn": _TIME,
+                       "status_changed_at": _TIME, "updated_at": _TIME})
+    for found in _draws(booking, "appointments", 60):
+        made = _at(found["createDate"])
+        for key in ("lastModifiedOn", "status_changed_at", "updated_at"):
+            assert made <= _at(found[key]) <= NOW, found
+
+
+def test_a_closed_ticket_closed_after_it_opened_and_with_its_last_update():
+    ticket = _object({"subject": _STR, "status": {"type": "string", "enum": ["open", "closed"]},
+                      "closedAt": _TIME, "updatedAt": _TIME}, ["subject", "status"])
+    closed = 0
+    for found in _draws(ticket, "tickets", 80, service="brandlovers_com"):
+        if "closedAt" in found and "updatedAt" in found:
+            closed += 1
+            assert found["closedAt"] == found["updatedAt"] and _at(found["closedAt"]) <= NOW
+    assert closed
