@@ -157,3 +157,24 @@ def test_a_closed_ticket_closed_after_it_opened_and_with_its_last_update():
             closed += 1
             assert found["closedAt"] == found["updatedAt"] and _at(found["closedAt"]) <= NOW
     assert closed
+
+
+def test_a_brazilian_mobile_has_nine_digits_from_9_and_a_landline_is_no_mobile():
+    import random
+
+    from compoworld.world.phonelines import a_mobile
+    from compoworld.world.words import make_phone
+    rng = random.Random(5)
+    for _ in range(200):
+        mobile, line = make_phone(rng, "BR"), make_phone(rng, "BR", landline=True)
+        assert mobile.startswith("+55119") and len(mobile) == 14, mobile  # 11 9xxxx-xxxx
+        assert line[5] in "2345" and len(line) == 13, line  # 11 3xxx-xxxx
+        assert a_mobile(mobile) and not a_mobile(line)
+    assert not a_mobile("+551195511972")  # the reviewers' 8-digit "mobile"
+
+
+def test_a_company_s_mobile_field_holds_a_mobile():
+    from compoworld.world.phonelines import a_mobile
+    schema = _object({"CompanyName": _STR, "Phone": _STR, "Mobile": _STR})
+    for company in _draws(schema, "company", 60, service="avaza_com"):
+        assert a_mobile(company["Mobile"]) and company["Mobile"] != company["Phone"], company
