@@ -158,8 +158,7 @@ def _fixes(country: str, city: Any) -> dict[str, Callable[[Any], Any]]:
     """How each kind of field is written in `country`, given its current value."""
     region = region_of(country, city)
     return {
-        "iban": lambda v: v if isinstance(v, str) and v[:2] == country and country
-        in IBAN_SHAPES else iban(_seeded(v), country),
+        "iban": lambda v: _iban_fix(v, country),
         "bic": lambda v: v if isinstance(v, str) and v[4:6] == country else bic(
             _seeded(v), country),
         "tax_id": lambda v: v if isinstance(v, str) and (
@@ -169,6 +168,16 @@ def _fixes(country: str, city: Any) -> dict[str, Callable[[Any], Any]]:
         "region": lambda v: v if v in _REGIONS.get(country, ()) else region or v,
         "region_name": lambda v: REGION_NAMES.get((country, region or ""), v),
     }
+
+
+def _iban_fix(value: Any, country: str) -> Any:
+    """An IBAN of `country`; where the country has none (the US), the account number a
+    required IBAN field holds instead."""
+    if country not in IBAN_SHAPES:
+        return value if isinstance(value, str) and value.isdigit() else \
+            f"{zlib.crc32(repr(value).encode()) % 10 ** 10:010d}"
+    return value if isinstance(value, str) and value[:2] == country else iban(
+        _seeded(value), country)
 
 
 def _postal_city(code: Any) -> str | None:
@@ -203,12 +212,16 @@ def _vat_fix(child: dict[str, Any], keys: tuple[str, ...], country: str,
 def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
                  checks: dict[str, Callable[[Any], bool]],
                  postals: tuple[str, ...] = (),
-                 vats: dict[str, tuple[str, ...]] | None = None) -> Rule | None:
+                 vats: dict[str, tuple[str, ...]] | None = None,
+                 required: frozenset[str] = frozenset()) -> Rule | None:
     """For an object whose fields of `kinds` (key -> iban, bic, tax_id, currency, region,
     region_name) should follow its country (`countries`: its country keys; an address
     child's country counts too), a rule that rewrites them to agree; so are the VAT
     numbers of its tax children (`vats`: child key -> its VAT keys). A field the caller
-    gave, or a rewrite its schema rejects, keeps its value."""
+    gave, or a rewrite its schema rejects, keeps its value. In a country without IBANs
+    (the US, Singapore) an optional IBAN is left out and a required one holds the account
+    number (reviewers read a Singapore customer with a BR IBAN beside a DBSSSGFF BIC, a
+    US one with an IE IBAN)."""
     if not kinds and not vats:
         return None
 
@@ -229,6 +242,10 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
         if home is None:
             return
         fixes = _fixes(country, city) if country else {}
+        for key, kind in kinds.items():  # no IBAN where the country has none
+            if kind == "iban" and country and country not in IBAN_SHAPES and (
+                    key not in required and key in out and not (overrides and key in overrides)):
+                del out[key]
         fixes.update({kind: fix for kind, fix in _fixes(home, city).items()
                       if kind in ("region", "region_name")})
         for key, kind in kinds.items():

@@ -132,7 +132,8 @@ def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]
     return kinds
 
 
-def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
+def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check],
+                  required: set[str]):
     """The rule that makes an object's IBAN, BIC, tax id, currency and region its
     country's, when it has fields of those kinds."""
     kinds = {key: _COUNTRY_KINDS[kind] for key, kind in _named_kinds(props, types).items()
@@ -140,7 +141,8 @@ def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str
     countries = [key for key, kind in types.items() if kind == "country"]
     cities = [key for key, kind in types.items() if kind == "city"]
     postals = tuple(key for key, kind in types.items() if kind == "postal_code")
-    return country_rule(kinds, countries, cities, checks, postals, _vat_children(props))
+    return country_rule(kinds, countries, cities, checks, postals, _vat_children(props),
+                        frozenset(required))
 
 
 def _vat_children(props: dict[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -371,7 +373,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                final_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
-                               _country_rule({**props, **leaf_props}, leaf_types, checks),
+                               _country_rule({**props, **leaf_props}, leaf_types, checks,
+                                             required),
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
                                text_rule(leaf_props, leaf_types, noun, flags.product),
                                phone_rule(leaf_types, required),

@@ -178,3 +178,25 @@ def test_a_company_s_mobile_field_holds_a_mobile():
     schema = _object({"CompanyName": _STR, "Phone": _STR, "Mobile": _STR})
     for company in _draws(schema, "company", 60, service="avaza_com"):
         assert a_mobile(company["Mobile"]) and company["Mobile"] != company["Phone"], company
+
+
+def test_an_iban_is_of_the_record_s_country_or_there_is_none():
+    from compoworld.world.banking import IBAN_SHAPES
+    from compoworld.world.words import phone_country
+    schema = _object({"name": _STR, "country": _STR, "mobile": _STR, "iban": _STR,
+                      "bic": _STR}, ["name", "country", "mobile", "bic"])
+    seen = set()
+    for customer in _draws(schema, "customers", 60):
+        country = customer["country"]
+        seen.add(country in IBAN_SHAPES)
+        assert customer["bic"][4:6] == country, customer
+        if country in IBAN_SHAPES:
+            assert customer.get("iban", country)[:2] == country, customer
+        else:
+            assert "iban" not in customer, customer
+    assert seen == {True, False}
+    required = _object({"name": _STR, "mobile": _STR, "iban": _STR})
+    for customer in _draws(required, "customers", 60):
+        country = phone_country(customer["mobile"])
+        if country not in IBAN_SHAPES:  # a US customer's IBAN field: their account number
+            assert customer["iban"].isdigit(), customer
