@@ -12,10 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld.graph.semtypes import semantic_type, split_words
+from compoworld.world.banking import Rule, country_code
 from compoworld.world.fieldsources import Flags, child_scope, entity_for, field_role
 from compoworld.world.leafplans import Ctx, Sampler
 from compoworld.world.namekinds import value_type
 from compoworld.world.values import conform, schema_kind
+from compoworld.world.words import COUNTRIES
 
 # Arrays of a record's own addresses that leave out its main one (`additionalEmails`).
 _EXTRA_WORDS = frozenset("additional extra secondary other alternate alternative alt backup "
@@ -92,3 +94,40 @@ def compile_addresses(schema, item_name, service, resource, flags: Flags,
         return out
 
     return sample
+
+
+# Fields of an address object that hold the whole address as one line (Apideck's `string`:
+# "The address string"), not a label such as "Q3 String".
+_WHOLE_ADDRESS = (["string"], ["formatted"], ["formatted", "address"], ["full", "address"],
+                  ["address", "string"], ["address", "text"], ["display", "address"],
+                  ["single", "line"])
+
+
+def whole_address_rule(props: dict[str, Any], types: dict[str, str],
+                       required: set[str]) -> Rule | None:
+    """An address object's one-line field (`string`, `formatted_address`) says the
+    object's own street, city, postal code and country; it is left out when the object
+    has none of them (unless required)."""
+    whole = [key for key, kind in types.items() if kind in ("string", "title")
+             and split_words(key) in _WHOLE_ADDRESS and not {"enum", "const"} & set(props[key])]
+    parts = {kind: next((key for key, found in types.items() if found == kind), None)
+             for kind in ("address", "city", "postal_code", "country")}
+    if not whole or not (parts["address"] or parts["city"]):
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        said = {kind: out.get(key) for kind, key in parts.items()
+                if key and isinstance(out.get(key), str) and out[key]}
+        country = country_code(said.get("country"))
+        town = " ".join(said[k] for k in ("city", "postal_code") if k in said)
+        line = ", ".join(part for part in (
+            said.get("address"), town, COUNTRIES[country][0] if country else None) if part)
+        for key in whole:
+            if key not in out or (overrides and key in overrides):
+                continue
+            if line:
+                out[key] = line
+            elif key not in required:
+                del out[key]
+
+    return rule

@@ -40,14 +40,17 @@ _BANKS = {
     "CA": ("ROYC", "TDOM"),
 }
 _LOCATIONS = ("22", "2X", "FF", "MM", "PP", "2L")
-# Each region's name, for a field that wants it written out (`stateName`).
+# Each region's name, for a field that wants it written out (`stateName`), by its country
+# and code: a code alone is not one region (`11` is Lisbon in Portugal, Seoul in Korea).
 REGION_NAMES = {
-    "IDF": "Ile-de-France", "ENG": "England", "NY": "New York", "CA": "California",
-    "IL": "Illinois", "ON": "Ontario", "BE": "Berlin", "MD": "Madrid", "RM": "Lazio",
-    "NH": "North Holland", "AB": "Stockholm County", "11": "Lisbon", "13": "Tokyo",
-    "01": "Singapore", "NSW": "New South Wales", "MH": "Maharashtra", "SP": "Sao Paulo",
-    "CMX": "Mexico City", "LA": "Lagos", "30": "Nairobi", "ZH": "Zurich", "D": "Dublin",
-    "MZ": "Masovia",
+    ("FR", "IDF"): "Ile-de-France", ("GB", "ENG"): "England", ("US", "NY"): "New York",
+    ("US", "CA"): "California", ("US", "IL"): "Illinois", ("CA", "ON"): "Ontario",
+    ("DE", "BE"): "Berlin", ("ES", "MD"): "Madrid", ("IT", "RM"): "Lazio",
+    ("NL", "NH"): "North Holland", ("SE", "AB"): "Stockholm County", ("PT", "11"): "Lisbon",
+    ("JP", "13"): "Tokyo", ("KR", "11"): "Seoul", ("SG", "01"): "Singapore",
+    ("AU", "NSW"): "New South Wales", ("IN", "MH"): "Maharashtra", ("BR", "SP"): "Sao Paulo",
+    ("MX", "CMX"): "Mexico City", ("NG", "LA"): "Lagos", ("KE", "30"): "Nairobi",
+    ("CH", "ZH"): "Zurich", ("IE", "D"): "Dublin", ("PL", "MZ"): "Masovia",
 }
 # The regions of each country's cities, first its first city's.
 _REGIONS: dict[str, tuple[str, ...]] = {}
@@ -122,7 +125,7 @@ def _seeded(value: Any) -> random.Random:
 
 
 def _find_country(out: dict[str, Any], keys: list[str]) -> str | None:
-    """The record's country: its own country field, else one of its address's."""
+    """The country the record names: its own country field, else one of its address's."""
     for key in keys:
         found = country_code(out.get(key))
         if found:
@@ -134,9 +137,15 @@ def _find_country(out: dict[str, Any], keys: list[str]) -> str | None:
                     found = country_code(inner)
                     if found:
                         return found
-    for key, value in out.items():  # else its phone's: a Big Red Cloud customer with a +65
-        if set(split_words(key)) & _PHONES and isinstance(value, str):  # mobile has no GB
-            found = phone_country(value)  # IBAN and Canadian BIC (review 133)
+    return None
+
+
+def _phone_country(out: dict[str, Any]) -> str | None:
+    """The country of the record's phone: a Big Red Cloud customer with a +65 mobile and
+    no country has no GB IBAN or Canadian BIC (review 133)."""
+    for key, value in out.items():
+        if set(split_words(key)) & _PHONES and isinstance(value, str):
+            found = phone_country(value)
             if found:
                 return found
     return None
@@ -145,12 +154,11 @@ def _find_country(out: dict[str, Any], keys: list[str]) -> str | None:
 _PHONES = frozenset("phone mobile tel telephone cell".split())
 
 
-def _fixes(country: str, out: dict[str, Any], city: Any) -> dict[str, Callable[[Any], Any]]:
+def _fixes(country: str, city: Any) -> dict[str, Callable[[Any], Any]]:
     """How each kind of field is written in `country`, given its current value."""
     region = region_of(country, city)
     return {
-        "iban": lambda v: v if isinstance(v, str) and v[:2] == country and country
-        in IBAN_SHAPES else iban(_seeded(v), country),
+        "iban": lambda v: _iban_fix(v, country),
         "bic": lambda v: v if isinstance(v, str) and v[4:6] == country else bic(
             _seeded(v), country),
         "tax_id": lambda v: v if isinstance(v, str) and (
@@ -158,8 +166,18 @@ def _fixes(country: str, out: dict[str, Any], city: Any) -> dict[str, Callable[[
             country, f"{zlib.crc32(repr(v).encode()) % 10 ** 9:09d}"),
         "currency": lambda v: COUNTRIES[country][3],
         "region": lambda v: v if v in _REGIONS.get(country, ()) else region or v,
-        "region_name": lambda v: REGION_NAMES.get(region or "", v),
+        "region_name": lambda v: REGION_NAMES.get((country, region or ""), v),
     }
+
+
+def _iban_fix(value: Any, country: str) -> Any:
+    """An IBAN of `country`; where the country has none (the US), the account number a
+    required IBAN field holds instead."""
+    if country not in IBAN_SHAPES:
+        return value if isinstance(value, str) and value.isdigit() else \
+            f"{zlib.crc32(repr(value).encode()) % 10 ** 10:010d}"
+    return value if isinstance(value, str) and value[:2] == country else iban(
+        _seeded(value), country)
 
 
 def _postal_city(code: Any) -> str | None:
@@ -194,12 +212,16 @@ def _vat_fix(child: dict[str, Any], keys: tuple[str, ...], country: str,
 def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
                  checks: dict[str, Callable[[Any], bool]],
                  postals: tuple[str, ...] = (),
-                 vats: dict[str, tuple[str, ...]] | None = None) -> Rule | None:
+                 vats: dict[str, tuple[str, ...]] | None = None,
+                 required: frozenset[str] = frozenset()) -> Rule | None:
     """For an object whose fields of `kinds` (key -> iban, bic, tax_id, currency, region,
     region_name) should follow its country (`countries`: its country keys; an address
     child's country counts too), a rule that rewrites them to agree; so are the VAT
     numbers of its tax children (`vats`: child key -> its VAT keys). A field the caller
-    gave, or a rewrite its schema rejects, keeps its value."""
+    gave, or a rewrite its schema rejects, keeps its value. In a country without IBANs
+    (the US, Singapore) an optional IBAN is left out and a required one holds the account
+    number (reviewers read a Singapore customer with a BR IBAN beside a DBSSSGFF BIC, a
+    US one with an IE IBAN)."""
     if not kinds and not vats:
         return None
 
@@ -210,23 +232,31 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
         if city is None:  # a state code alone (`stateOrProvinceCode`): its state's city
             city = next((_REGION_CITY[out[k]] for k, kind in kinds.items()
                          if kind == "region" and out.get(k) in _REGION_CITY), None)
-        country = _find_country(out, countries)
-        only = None
-        if country is None and isinstance(city, str) and city in _CITY_OF:
-            # an address with a city and no country: its region is the city's; its bank
-            # and tax ids stay its company's (a person may live away from their employer)
-            country, only = _CITY_OF[city][0], ("region", "region_name")
-        if country is None:
+        stated = _find_country(out, countries)
+        # a region is its city's where the record names no country, before its phone's
+        # (a Toronto address with a +1 phone is in Ontario, no US state); its bank and tax
+        # ids follow no city (a person may live away from their employer)
+        placed = _CITY_OF[city][0] if isinstance(city, str) and city in _CITY_OF else None
+        country = stated or _phone_country(out)
+        home = stated or placed or country
+        if home is None:
             return
-        fixes = _fixes(country, out, city)
+        fixes = _fixes(country, city) if country else {}
+        for key, kind in kinds.items():  # no IBAN where the country has none
+            if kind == "iban" and country and country not in IBAN_SHAPES and (
+                    key not in required and key in out and not (overrides and key in overrides)):
+                del out[key]
+        fixes.update({kind: fix for kind, fix in _fixes(home, city).items()
+                      if kind in ("region", "region_name")})
         for key, kind in kinds.items():
-            if key not in out or (overrides and key in overrides) or (only and kind not in only):
+            if key not in out or (overrides and key in overrides) or kind not in fixes:
                 continue
             value = fixes[kind](out[key])
             if value != out[key] and checks[key](value):
                 out[key] = value
         for key, keys in (vats or {}).items():
-            if isinstance(out.get(key), dict) and not only and not (overrides and key in overrides):
+            if isinstance(out.get(key), dict) and country and not (
+                    overrides and key in overrides):
                 _vat_fix(out[key], keys, country, fixes["tax_id"])
 
     return rule

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from compoworld.graph.semtypes import split_words
@@ -282,8 +282,9 @@ def status_rule(props: dict[str, Any], types: dict[str, str],
 
 
 def final_rule(types: dict[str, str]) -> Rule | None:
-    """A record changes no more once it is closed: its last update (`updatedAt`) is no
-    later than its closing stamp (`closedAt`, `resolved_at`, `cancelledAt`)."""
+    """A record changes no more once it is closed, and closing it was a change: its last
+    update (`updatedAt`) is its closing stamp (`closedAt`, `resolved_at`, `cancelledAt`);
+    reviewers read both `updatedAt` after `closedAt` and `closedAt` after `updatedAt`."""
     stamps = [key for key, kind in types.items() if kind in _TIME_TYPES
               and set(split_words(key)) & {"closed", "resolved", "cancelled", "canceled",
                                            "completed", "voided"}]
@@ -297,8 +298,79 @@ def final_rule(types: dict[str, str]) -> Rule | None:
             end = out.get(stamp)
             for key in latest:
                 value = out.get(key)
-                if (isinstance(end, str) and isinstance(value, str) and value > end
+                if (isinstance(end, str) and isinstance(value, str) and value != end
                         and len(value) == len(end) and not (overrides and key in overrides)):
                     out[key] = end
 
     return rule
+
+
+# --- a record's own timeline -----------------------------------------------------------
+
+_CREATED = frozenset("created creation create".split())
+# A record's stamps after its making: its last change, visit or activity, its closing
+# (`lastModifiedOn`, `lastVisitDate`, `status_changed_at`, `resolved_at`).
+_AFTER = frozenset("updated update modified modify changed change edited last closed "
+                   "resolved".split())
+
+
+def timeline_rule(types: dict[str, str], now: datetime) -> Rule | None:
+    """A record is made before anything else happens to it, and nothing has happened
+    after `now`: created <= updated, modified, last-* and closed <= now, whatever the
+    fields' names and formats (OnSched's `createdOn` after its `lastVisitDate`, a
+    `createDate` day after the `lastModifiedOn` instant, Square's `updated_at` later today).
+    A stamp out of line is moved between the making and now, by its own text's hash."""
+    # (a plain string named as a stamp counts too when it holds a time: Ecwid's `updated`)
+    times = [key for key, kind in types.items() if kind in _TIME_TYPES or kind == "string"
+             and set(split_words(key)) & (_CREATED | _AFTER) - {"last"}]
+    made = [key for key in times if set(split_words(key)) & _CREATED
+            and "last" not in split_words(key)]
+    after = [key for key in times if key not in made and set(split_words(key)) & _AFTER]
+    if not made and not after:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        fixed = overrides.keys() if overrides else set()
+        for key in (*made, *after):  # nothing has happened after now
+            moment = _moment(out.get(key))
+            if moment is not None and moment > now and key not in fixed:
+                out[key] = _put(_between(now - timedelta(days=30), now, out[key]), out[key])
+        begun = [m for key in made if (m := _moment(out.get(key))) is not None]
+        if not begun:
+            return
+        start = max(begun)
+        for key in after:
+            moment = _moment(out.get(key))
+            if moment is None or key in fixed or _day_only(out[key]) and (
+                    moment.date() >= start.date()) or moment >= start:
+                continue
+            out[key] = _put(_between(start, max(start, now), out[key]), out[key])
+
+    return rule
+
+
+def _moment(text: Any) -> datetime | None:
+    """An ISO time or day as an instant (a day at its midnight, no zone as UTC)."""
+    found = _parse(text)
+    if found is not None and found.tzinfo is None:
+        found = found.replace(tzinfo=UTC)
+    return found
+
+
+def _put(moment: datetime, like: str) -> str:
+    """`moment` written as `like` is, with no zone where it has none."""
+    found = _parse(like)
+    return _write(moment.replace(tzinfo=None) if found is not None and found.tzinfo is None
+                  else moment, like)
+
+
+def _day_only(text: str) -> bool:
+    return "T" not in text and " " not in text
+
+
+def _between(start: datetime, end: datetime, text: str) -> datetime:
+    """A moment from `start` to `end`, to the minute, by `text`'s hash (no draw of the
+    record's generator, which would shift every later value)."""
+    minutes = max(0, int((end - start).total_seconds() // 60))
+    return (start + timedelta(minutes=zlib.crc32(text.encode()) % (minutes + 1))).replace(
+        second=0, microsecond=0)

@@ -69,12 +69,18 @@ HANDLE_APPS = frozenset("slack skype twitter github linkedin facebook instagram 
 _MAIN_ROLES = frozenset("contact customer user person primary main personal work billing "
                         "shipping mailing physical profile account member client default "
                         "my self secondary alternate alternative alt other backup additional "
+                        "cardholder card holder "
                         "extra private home office business mobile".split()) | HANDLE_APPS
 # A `name` in these objects is a person's name (semtypes only knows collection names).
 PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organiser creator "
                           "reporter manager attendee participant user contact customer member "
                           "employee person from to cc bcc reviewer approver speaker driver "
                           "buyer seller requester invitee guest".split())
+# Words before a company's name that make it another of the record's own company's names
+# (`MarketingCompanyName`, `trading_name`, `ShortName`), no other company: Avaza and LetMC
+# read `"CompanyName": "Wonka Confectionery", "MarketingCompanyName": "Hooli"`.
+COMPANY_FORMS = frozenset("marketing trading trade brand brands legal registered official "
+                          "public display short abbreviated abbreviation alias".split())
 _SITE_WORDS = frozenset("url uri website web site homepage home page company link".split())
 
 FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
@@ -136,10 +142,12 @@ class Flags:
 NO_FLAGS = Flags()
 
 
-def field_role(name: str) -> str:
-    """The role a field name gives its entity (`to_email` -> `to`); "" for the record's own."""
+def field_role(name: str, type_name: str = "") -> str:
+    """The role a field name gives its entity (`to_email` -> `to`); "" for the record's own
+    (a company's name in another form, `MarketingCompanyName`, is its own company's)."""
     words = [w for w in split_words(name) if w not in _TYPE_WORDS]
-    return "" if all(w in _MAIN_ROLES for w in words) else "_".join(words)
+    own = _MAIN_ROLES | COMPANY_FORMS if type_name == "company" else _MAIN_ROLES
+    return "" if all(w in own for w in words) else "_".join(words)
 
 
 # Words a product's own title or description field says beside its type word: an order's

@@ -37,6 +37,9 @@ _MESSAGE_ROLES = frozenset("from sender reply".split())  # `from_address` is an 
 _PARTIES = frozenset("to from sender recipient caller callee originator".split())
 _PLACE_ROLES = frozenset("start end origin destination pickup dropoff return site venue "
                          "event".split())
+# The name of who holds a card or an account: a person's name, never a label.
+_HOLDER_NAMES = (["cardholder", "name"], ["card", "holder", "name"], ["holder", "name"],
+                 ["account", "holder", "name"], ["name", "on", "card"])
 EVENT_NOUNS = frozenset("event meeting appointment booking reservation session webinar call "
                         "lesson visit shift slot interview activity".split())
 
@@ -49,6 +52,9 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
             schema.get("format", "")).startswith("date-time"):
         return "datetime"  # Twilio's `date-time-rfc-2822`: a time, ordered like one
         # (review 142: accounts created after they were last updated)
+    if type_name == "title" and split_words(name) in _HOLDER_NAMES and isinstance(
+            schema, dict) and not {"enum", "const"} & set(schema):
+        return "person_name"  # (the graph calls any `*_name` a title: "Spring Card")
     if type_name != "string" or not isinstance(schema, dict) or {"enum", "const",
                                                                    "format"} & set(schema):
         return type_name
@@ -86,8 +92,7 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
     if last == "address" and len(words) > 1 and words[-2] in _MESSAGE_ROLES | {"to"} and (
             words[-2] != "to" or "reply" in words):
         return "email"  # from_address, reply_to_address (a ship-to address is a place)
-    if words in (["contact"], ["contact", "person"], ["author"], ["cardholder", "name"],
-                 ["card", "holder", "name"], ["account", "holder", "name"]):
+    if words in (["contact"], ["contact", "person"], ["author"], *_HOLDER_NAMES):
         return "person_name"
     if last in ("industry", "sector", "vertical"):
         return "industry"

@@ -17,7 +17,7 @@ from typing import Any
 
 from compoworld.graph.semtypes import split_words
 from compoworld.world.fieldsources import field_role
-from compoworld.world.phones import national_number
+from compoworld.world.phones import is_mobile, national_number
 from compoworld.world.words import COUNTRIES
 
 Rule = Callable[[dict[str, Any], dict[str, Any] | None], None]
@@ -36,15 +36,26 @@ def other_line(phone: Any, line: str = "fax") -> Any:
     `mobile`, else an office line, seeded by the phone and the kind. (A fax was the phone
     with its last digit changed, `+33638656408` beside `+33638656402`, which reviewers
     read as one number mistyped.)"""
-    if not isinstance(phone, str) or not phone.startswith("+") or not phone[1:].isdigit():
-        return phone
-    code = next((code for code in sorted(_CALLING, key=len, reverse=True)
-                 if phone[1:].startswith(code)), None)
+    code = _calling_code(phone)
     if code is None:
         return phone
     seed = phone if line == "fax" else f"{phone}|{line}"  # (a fax as it always was)
     rng = random.Random(zlib.crc32(seed.encode()))
     return f"+{code}{national_number(rng, _CALLING[code], landline=line != 'mobile')}"
+
+
+def _calling_code(phone: Any) -> str | None:
+    """The calling code an E.164 `phone` starts with (the longest that matches)."""
+    if not isinstance(phone, str) or not phone.startswith("+") or not phone[1:].isdigit():
+        return None
+    return next((code for code in sorted(_CALLING, key=len, reverse=True)
+                 if phone[1:].startswith(code)), None)
+
+
+def a_mobile(phone: Any) -> bool:
+    """Whether an E.164 `phone` is a mobile of its country (True when it cannot tell)."""
+    code = _calling_code(phone)
+    return code is None or is_mobile(phone[1 + len(code):], _CALLING[code])
 
 
 def line_kind(key: str) -> str:
@@ -66,7 +77,7 @@ def phone_rule(types: dict[str, str], required: set[str]) -> Rule | None:
     exts = {key: _phone_of(key, phones) for key in types if key not in required
             and split_words(key)[-1:] in (["ext"], ["extension"]) and len(split_words(key)) > 1}
     exts = {key: phone for key, phone in exts.items() if phone is not None}
-    if len(phones) < 2 and not exts:
+    if len(phones) < 2 and not exts and not any(line_kind(key) == "mobile" for key in phones):
         return None
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
@@ -77,6 +88,8 @@ def phone_rule(types: dict[str, str], required: set[str]) -> Rule | None:
                 continue
             if (field_role(key), value) in seen:  # another line of the same owner
                 out[key] = other_line(value, line_kind(key) or "work")
+            elif line_kind(key) == "mobile" and not a_mobile(value):
+                out[key] = other_line(value, "mobile")  # a company's mobile: no landline
             seen.setdefault((field_role(key), out[key]), key)
         for key, phone in exts.items():
             if not out.get(phone) and key in out and not (overrides and key in overrides):

@@ -5,13 +5,16 @@ leading digits each country fixes: the UK's mobiles are `7` and nine digits, Por
 `9[1236]` and seven, Singapore's `8`/`9` and seven, a US number an area code and an
 exchange neither starting with 0 or 1. `SHAPES` writes a few shapes per country of the
 world's places (`words.COUNTRIES`), mobiles first, the capital's or main city's landlines
-after: `#` is any digit, `N` a digit 2-9. `national_number` draws one with the caller's
-rng, so a seed still gives the same world.
+after: `#` is any digit, `N` a digit 2-9, `L` a landline's first digit 2-5 where a 9
+there makes a mobile (Sao Paulo's `11 9...`). `national_number` draws one with the
+caller's rng, so a seed still gives the same world; `is_mobile` says whether a national
+number has one of its country's mobile shapes.
 """
 
 from __future__ import annotations
 
 import random
+import re
 
 # country: (mobile shapes, landline shapes)
 SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -32,7 +35,7 @@ SHAPES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "SG": (("8#######", "9#######"), ("6#######",)),
     "AU": (("4########",), ("2N#######",)),
     "IN": (("9#########", "8#########", "7#########"), ("22N#######",)),
-    "BR": (("119########",), ("11N#######",)),
+    "BR": (("119########",), ("11L#######",)),
     "MX": (("55N#######",), ("55N#######",)),
     "NG": (("803#######", "806#######", "703#######", "813#######", "903#######"),
            ("1N#######",)),
@@ -54,5 +57,18 @@ def national_number(rng: random.Random, country: str, landline: bool = False) ->
     not listed."""
     shapes = SHAPES.get(country)
     shape = rng.choice(shapes[1 if landline else 0]) if shapes else "N#########"
-    return "".join(str(rng.randint(2, 9)) if c == "N" else str(rng.randint(0, 9))
-                   if c == "#" else c for c in shape)
+    return "".join(str(rng.randint(2, 9)) if c == "N" else str(rng.randint(2, 5))
+                   if c == "L" else str(rng.randint(0, 9)) if c == "#" else c for c in shape)
+
+
+_DIGITS = {"#": r"\d", "N": "[2-9]", "L": "[2-5]"}
+_MOBILES = {country: re.compile("|".join("".join(_DIGITS.get(c, c) for c in shape)
+                                         for shape in shapes[0]))
+            for country, shapes in SHAPES.items()}
+
+
+def is_mobile(national: str, country: str) -> bool:
+    """Whether `national` (a national significant number of `country`) is a mobile; True
+    where the country's shapes are unknown."""
+    pattern = _MOBILES.get(country)
+    return pattern is None or pattern.fullmatch(national) is not None

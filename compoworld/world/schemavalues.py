@@ -25,9 +25,10 @@ from compoworld.graph.semtypes import (
     singularize,
     split_words,
 )
-from compoworld.world.addresses import compile_addresses
+from compoworld.world.addresses import compile_addresses, whole_address_rule
 from compoworld.world.banking import country_rule
 from compoworld.world.cards import card_rule
+from compoworld.world.clock import NOW
 from compoworld.world.coherence import (
     all_day_rule,
     final_rule,
@@ -35,10 +36,13 @@ from compoworld.world.coherence import (
     span_end,
     span_start,
     status_rule,
+    timeline_rule,
 )
 from compoworld.world.fieldsources import (
+    COMPANY_FORMS,
     EMPLOYER,
     FIELD_GETTERS,
+    NAME_TYPES,
     NO_FLAGS,
     PERSON_NOUNS,
     PERSON_TYPES,
@@ -61,6 +65,7 @@ from compoworld.world.leafplans import (
     copy_value,
     out_of_use,
 )
+from compoworld.world.links import link_children, parent_links
 from compoworld.world.money import currency_scale, money_agreement
 from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
 from compoworld.world.phonelines import other_line, phone_rule
@@ -68,6 +73,7 @@ from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
+from compoworld.world.words import short_company_name
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -91,6 +97,7 @@ def _merge(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return out
 
 # Words before `name` that make it the record's own name (`full_name`, `account_name`).
+_SHORT_WORDS = frozenset({"short", "abbreviated", "abbreviation"})
 _OWN_NAMES = frozenset("full display contact customer person user member owner account legal "
                        "business trading company billing shipping real given my cardholder "
                        "holder".split())
@@ -101,6 +108,8 @@ _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invo
 
 # The first field of a (start, end) pair of one happening: a meeting, a booking, a trip.
 _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
+# Items of a list that are its owner's own (`cards`, `bank_accounts`): theirs, no others'.
+_OWNED_ITEMS = frozenset("card payment_method bank_account".split())
 # Children of a company that are its people (`contacts`, `employees`): they work there.
 _STAFF_NOUNS = frozenset("contact employee member person people staff colleague".split())
 
@@ -123,7 +132,8 @@ def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]
     return kinds
 
 
-def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check]):
+def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str, Check],
+                  required: set[str]):
     """The rule that makes an object's IBAN, BIC, tax id, currency and region its
     country's, when it has fields of those kinds."""
     kinds = {key: _COUNTRY_KINDS[kind] for key, kind in _named_kinds(props, types).items()
@@ -131,7 +141,8 @@ def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str
     countries = [key for key, kind in types.items() if kind == "country"]
     cities = [key for key, kind in types.items() if kind == "city"]
     postals = tuple(key for key, kind in types.items() if kind == "postal_code")
-    return country_rule(kinds, countries, cities, checks, postals, _vat_children(props))
+    return country_rule(kinds, countries, cities, checks, postals, _vat_children(props),
+                        frozenset(required))
 
 
 def _vat_children(props: dict[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -224,8 +235,11 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
     source = field_source(type_name, name or "", flags)
     if source is None:
         return compile_free(type_name, schema, name or "", resource, flags)
-    getter, role = FIELD_GETTERS[source][type_name], "" if own else field_role(name or "")
+    getter, role = FIELD_GETTERS[source][type_name], "" if own else field_role(name or "",
+                                                                               type_name)
     words = split_words(name or "")
+    # a company's short name (`ShortName`): `Umbrella` beside `Umbrella Analytics`
+    short = type_name == "company" and bool(set(words) & _SHORT_WORDS)
     # their fax line, or a second phone (`Tel2`): the phone number's neighbour
     fax = type_name == "phone" and ("fax" in words or words[-1:] not in ([], ["1"]) and
                                     words[-1].isdigit())
@@ -234,6 +248,8 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         value = getter(entity_for(ctx.rng, ctx.pool, ctx.anchor, scope, source, role))
         if fax:  # their fax line: the phone number's neighbour, not the phone itself
             value = other_line(value)
+        elif short and isinstance(value, str):
+            value = short_company_name(value)
         return conform(value, type_name, schema, ctx.rng)
 
     return sample
@@ -293,6 +309,13 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     len(words) == 1 or words[-2] in _OWN_NAMES):
                 leaf_types[key] = own  # (a `customer_group_name` names a group, no person)
         kinds = set(leaf_types.values())
+    if "company" in kinds and (pluralize(head) in ORG_COLLECTIONS or not kinds & NAME_TYPES):
+        # a company's other names (`ShortName`, `trading_name`) are its own, in that form
+        for key, kind in leaf_types.items():
+            words = split_words(key)
+            if kind == "title" and words[-1:] == ["name"] and len(words) == 2 and (
+                    words[0] in COMPANY_FORMS):
+                leaf_types[key] = "company"
     flags = Flags(
         person=bool(kinds & PERSON_TYPES) or parent.person,
         company=bool(kinds & {"company", "hostname"}) or parent.company,
@@ -344,16 +367,23 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
             and set(split_words(early)) & _SPAN_STARTS and head in EVENT_NOUNS}
     leaf_props = {key: props[key] for key in leaf_types}
     checks = {entry[0]: entry[4] for entry in entries}
-    rules = [rule for rule in (all_day_rule(leaf_props, leaf_types),
+    rules = [rule for rule in (timeline_rule(leaf_types, NOW),
+                               all_day_rule(leaf_props, leaf_types),
                                status_rule(leaf_props, leaf_types, required),
                                final_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
-                               _country_rule({**props, **leaf_props}, leaf_types, checks),
+                               _country_rule({**props, **leaf_props}, leaf_types, checks,
+                                             required),
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
                                text_rule(leaf_props, leaf_types, noun, flags.product),
-                               phone_rule(leaf_types, required)) if rule]
+                               phone_rule(leaf_types, required),
+                               whole_address_rule(leaf_props, leaf_types, required)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
+    # its own id, and its children's keys to it (a company's contacts' `CompanyIDFK`)
+    id_type = entity_id_type(service, resource) if resource and service else None
+    id_key = next((key for key, kind in leaf_types.items() if kind == id_type), None)
+    links = parent_links(props, id_key, id_type, service) if id_key and id_type else {}
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
@@ -394,6 +424,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     out[early], out[late] = start, span_end(start, out[late])
         for rule in rules:  # all-day events at midnight, a closing stamp with its status
             rule(out, overrides)
+        if links:
+            link_children(out, id_key, links, overrides or ())
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):
             custom_field(rng, out, pair, props)  # `{"name": "Account tier", "value": "Gold"}`
         if amounts is not None:  # a fee is a share of the amount, the net what is left
@@ -417,8 +449,13 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         position = [_compile(s, item_name, service, owner, depth, in_array=True) for s in fixed]
     else:
         position = []
+    # a person's own cards or bank accounts are theirs: a customer's card names the
+    # customer as its holder (Square's customers[].cards[] held by somebody else)
+    owned = bool(flags.person or flags.company) and any(
+        (item_name or "") == noun or (item_name or "").endswith("_" + noun)
+        for noun in _OWNED_ITEMS)
     item = _compile(items if isinstance(items, dict) else {"type": "string"}, item_name,
-                    service, owner, depth, in_array=True)
+                    service, owner, depth, flags, in_array=not owned, inherit=owned)
     own = compile_addresses(schema, item_name, service, resource, flags, item)
     if own is not None:  # the record's own emails or phones
         return own
@@ -445,7 +482,7 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
         for index in range(count):
             make = position[index] if index < len(position) else item
             for _ in range(4 if distinct or ids else 1):
-                value = make(ctx, child_scope(scope, contacts))
+                value = make(ctx, scope if owned else child_scope(scope, contacts))
                 keys = _item_keys(value, distinct, ids)
                 if seen.isdisjoint(keys):
                     break

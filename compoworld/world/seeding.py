@@ -28,6 +28,7 @@ from compoworld.graph.semtypes import (
     semantic_type,
 )
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.links import convert_id, link_children, parent_links
 from compoworld.world.schemavalues import compile_schema, value_from_schema
 from compoworld.world.seeds import derive_seed, service_seed
 from compoworld.world.state import State, Unprocessable, canonical_json
@@ -185,6 +186,7 @@ def seed_state(
             and semantic_type(key, sub, service=spec.name, resource=collection) == own_type
         ]
         ours = is_tenant_id(own_type)
+        links = parent_links(props, id_field, own_type, spec.name)
         for index, record_id in enumerate(ids[own_type]):
             for _ in range(ATTEMPTS):
                 # (a copy: a draw takes its entities out of the anchor, so a retry, or the
@@ -194,7 +196,8 @@ def seed_state(
                 record[id_field] = record_id
                 for key in twins:
                     if key in record:
-                        record[key] = _convert_id(record_id, props[key])
+                        record[key] = convert_id(record_id, props[key])
+                link_children(record, id_field, links)  # its contacts' `CompanyIDFK`
                 try:
                     state.put(collection, record)
                     break
@@ -321,16 +324,6 @@ def _id_value(text: str, number: int, schema: Any, rng: random.Random, taken: li
     if json_type(schema) in ("integer", "number"):
         return conform(number, "integer", schema, rng)
     return conform(text, "string", schema, rng)
-
-
-def _convert_id(value: Any, schema: dict[str, Any]) -> Any:
-    kind = json_type(schema)
-    if kind == "string":
-        return str(value)
-    if kind in ("integer", "number") and isinstance(value, str):
-        digits = "".join(ch for ch in value if ch.isdigit())
-        return int(digits) if digits else value
-    return value
 
 
 class Stateful(Protocol):

@@ -47,6 +47,19 @@ COMPANY_NAMES = (
     "Nakatomi Trading", "Monarch Solutions", "Blue Harbor", "Northwind Traders", "Contoso",
     "Fabrikam", "Tailspin Toys", "Litware", "Bluebird Health",
 )
+# Last words of a company's name that say what it does: its short name leaves them out
+# (`Umbrella Analytics` is `Umbrella`; `Pied Piper` stays whole).
+_TRADE_WORDS = frozenset("Corp Logistics Foods Industries Labs Systems Robotics Confectionery "
+                         "Science Airlines Trading Solutions Traders Toys Health Analytics"
+                         .split())
+
+
+def short_company_name(name: str) -> str:
+    """A company's short name (`Umbrella` for `Umbrella Analytics`, `Hooli` for itself)."""
+    words = name.split()
+    return " ".join(words[:-1]) if len(words) > 1 and words[-1] in _TRADE_WORDS else name
+
+
 # What each company does (`Company.industry`): a person's `company_industry` agrees.
 COMPANY_INDUSTRIES = {
     "Acme Corp": "Manufacturing", "Globex": "Energy", "Initech": "Software",
