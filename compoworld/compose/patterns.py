@@ -173,6 +173,11 @@ _UNMAKING = frozenset("mark like unlike flag archive unarchive read unread pin u
 _APPOINTMENTS = frozenset("appointment appointments booking bookings".split())
 
 
+# A company we start working with is a client: the apps the workflow reads them from keep
+# clients (review 145: Avaza clients "set up as a supplier so we can pay their invoices").
+_SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
+
+
 def _send(*takes: str) -> Step:
     """A message to the person the workflow is about."""
     return Step(MAKE, "message", takes or ("email", "phone"), words=_SENDS,
@@ -201,7 +206,8 @@ PATTERNS: tuple[Pattern, ...] = (
        _LEAD, _NEW_CONTACT,
        _send("email", "phone", "username")),
     _p("company_account", "sales", "set up an account for a company",
-       Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone"))),
+       Step(READ, "org"), Step(MAKE, "org", ("company", "url", "email", "phone"),
+                               avoid=_SUPPLIERS)),
     _p("company_contact", "sales", "add a company's contact person",
        Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone"))),
     _p("deal_followup", "sales", "follow up on a deal",
@@ -445,10 +451,11 @@ def fits(node: ToolNode, step: Step) -> bool:
         return False
     if (for_customers(step) or step.entity == "org") and words & _OUR_SIDE:
         return False  # a POS's merchant or a Postmark sender signature is no client of ours
-    if step.entity == "org" and node.effect == "read" and (
-            _market_data(node) or set(split_words(node.service)) & _STAFF_APPS):
+    if step.entity == "org" and ((node.effect == "read" and _market_data(node))
+                                 or set(split_words(node.service)) & _STAFF_APPS):
         return False  # a listed company's stock profile is no partner (review 130: Polygon),
-        # nor is the employer an HR app keeps its staff under (review 131: Apideck HRIS)
+        # nor is the employer an HR app keeps its staff under, read or made (reviews 131,
+        # 145: a partner "added as an HRIS company")
     if node.effect != "read" and not node.writes:
         return False  # a simulated write changes nothing to check
     if step.words and not words & step.words:

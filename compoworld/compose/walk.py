@@ -962,9 +962,11 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
             any(b.kind == "hidden" and b.type in ("email", "phone") for b in facts.values())
             and any(b.type in NAME_TYPES for b in facts.values())):
         return False  # a new contact has a name and an address to reach them by
-    if step.entity == "org" and "create" in step.effects and not any(
-            b.type == "company" for b in facts.values()):
-        return False  # a supplier made of one phone number is nobody's supplier
+    if step.entity == "org" and "create" in step.effects and not (
+            any(b.type == "company" for b in facts.values()) and any(
+                b.kind == "hidden" and b.type != "company" for b in facts.values())):
+        return False  # a supplier made of one phone number is nobody's supplier, and an
+        # account of only the name the request says needs no read (review 145, 3 tasks)
     own = _subject_title(walk, bindings)
     if step.entity == walk.about and any(
             b.kind == "visible" and _naming(param) and not (own and arguments.get(param) == own)
@@ -1067,7 +1069,9 @@ def _identity(node: ToolNode, kind: str) -> bool:
     time and title too), not their phone, address or (a person's) company."""
     if node.effect == "read" or tool_entity(node) not in _WHO_ENTITIES:
         return True
-    return kind not in _DETAILS and not (kind == "company" and tool_entity(node) != "org")
+    if tool_entity(node) == "org":  # a company's account: who it is, not its money
+        return kind not in _DETAILS and kind not in ("currency", "money")  # (review 145:
+    return kind not in _DETAILS and kind != "company"  # "as a company with its currency")
 
 
 def _own_account(world: WalkWorld, service: Service, kind: str) -> random.Random:

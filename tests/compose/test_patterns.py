@@ -282,6 +282,16 @@ def test_a_market_data_feed_s_companies_are_no_partners():
     hris = ToolNode(**{**{f: getattr(hris, f) for f in hris.__dataclass_fields__},
                        "service": "apideck_com_hris", "name": "apideck_com_hris__list"})
     assert not fits(hris, company)  # (an HR app's companies are our own employers)
+    account = BY_NAME["company_account"].steps[1]  # ... nor a partner's new home (reviews
+
+    def maker(service: str, resource: str) -> ToolNode:  # 145, 146: 8 tasks), and a client
+        return ToolNode(name=f"{service}__add_{resource}", service=service,  # is no supplier
+                        effect="create", implementation="builtin", resource=resource,
+                        params={}, required=(), outputs={})
+
+    assert fits(maker("apideck_com_crm", "companies"), account)
+    assert not fits(maker("apideck_com_hris", "companies"), account)
+    assert not fits(maker("apideck_com_accounting", "suppliers"), account)
 
 
 def test_a_product_variant_is_no_listing():

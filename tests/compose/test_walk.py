@@ -368,6 +368,8 @@ def test_a_new_contact_takes_who_they_are_not_every_detail():
         assert not _identity(node(resource), "company")
     assert _identity(node("appointments"), "datetime")  # (a meeting's time is what it is)
     assert _identity(node("companies"), "company") and not _identity(node("companies"), "phone")
+    assert _identity(node("companies"), "url")  # a company's account: its website, not its
+    assert not _identity(node("companies"), "currency")  # currency (review 145)
     assert _identity(node("contacts", "read"), "phone") and _identity(node("payments"), "phone")
 
 
@@ -497,3 +499,33 @@ def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
     assert not ok({**person, "do_not_contact": True}, "mobilePhone")
     assert not ok({**person, "status": "declined"}, "mobilePhone")
     assert ok({**person, "status": "accepted", "contact_restrictions": []}, "mobilePhone")
+
+
+def test_a_company_account_carries_more_than_the_name_the_request_says():
+    """A company set up from the record the workflow read takes something of it besides
+    the name the request already says: "only the name, already in the request, is
+    carried, so the read adds nothing" (review 145)."""
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.compose.walk import Walk, _substantial
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    read = ToolNode(name="crm__list_companies", service="crm", effect="read",
+                    implementation="builtin", resource="companies", params={}, required=(),
+                    outputs={"[].name": "company", "[].website": "url"})
+    make = ToolNode(name="books__add_company", service="books", effect="create",
+                    implementation="builtin", resource="companies",
+                    params={"name": "company", "website": "url", "currency": "currency"},
+                    required=("name",), outputs={})
+    graph = DependencyGraph.build([read, make])
+    found = GoldCall(tool=read.name, service="crm", effect="read", arguments={}, bindings={},
+                     result=[{"name": "Hooli", "website": "https://hooli.com"}])
+    walk = Walk(calls=[found], about="org")
+    step = BY_NAME["company_account"].steps[1]
+    name = Binding(kind="hidden", type="company", step=0, field="[].name", path="[0].name")
+    site = Binding(kind="hidden", type="url", step=0, field="[].website", path="[0].website")
+    said = Binding(kind="visible", type="currency")
+    assert not _substantial(graph, walk, step, make, {"name": "Hooli", "currency": "EUR"},
+                            {"name": name, "currency": said})
+    assert _substantial(graph, walk, step, make, {"name": "Hooli", "website": "https://hooli.com"},
+                        {"name": name, "website": site})
