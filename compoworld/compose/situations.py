@@ -28,6 +28,12 @@ SITUATIONS = {
                 "{s} asked to meet us to discuss next steps.", "I'd like to meet {s}."),
     "ticket": ("{s} is waiting for an answer.", "A customer is waiting on {s}."),
     "order": ("A customer wants news of {s}.", "The customer is asking about {s}."),
+    # an order known by its customer's email: they asked (reviews 145, 146: "A customer
+    # wants news of the order from sofia.ferreira@... in ecwid" reads awkwardly)
+    "order_from": ("A message came in from {email} asking how their {noun} in {app} is going.",
+                   "The customer at {email} asked us about their {noun} in {app}.",
+                   "We got a message from {email} asking where their {noun} in {app} "
+                   "stands."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
     "event": ("I'm organising {s}.", "{s} is coming up."),
@@ -156,6 +162,9 @@ def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool 
     plain = SITUATIONS.get(f"{kind}_{into}", plain) if into else plain
     choices = [KNOWN.get(into or "", KNOWN[""])] if kind == "lead" and known_customer \
         else []
+    if kind == "order" and (whose := re.fullmatch(r"the (.+) from (\S+@\S+) in (.+)", subject)):
+        return rng.choice(SITUATIONS["order_from"]).format(noun=whose[1], email=whose[2],
+                                                           app=whose[3])
     if kind == "reach" and (whose := re.fullmatch(r"(.+)'s (.+)", subject)):  # (review
         # 133: "the customer behind Amara Singh's order" is Amara Singh)
         return rng.choice(SITUATIONS["reach_named"]).format(name=whose[1], s=whose[2])

@@ -397,6 +397,21 @@ def test_whoever_placed_a_named_order_is_reached_by_name():
                         "ecwid."), said
 
 
+def test_an_order_known_by_its_customer_s_email_is_asked_about_by_them():
+    """Reviews 145, 146: "A customer wants news of the order from sofia.f@... in ecwid"."""
+    from compoworld.compose.situations import situation
+
+    saids = {situation(BY_NAME["order_followup"], "the order from ana@x.io in ecwid",
+                       random.Random(seed)) for seed in range(12)}
+    assert len(saids) >= 2
+    for said in saids:
+        assert "ana@x.io" in said and "their order in ecwid" in said, said
+        assert not said.startswith("ana") and "order from" not in said, said
+    assert "news of Ana Ruiz's order" in " ".join(
+        situation(BY_NAME["order_followup"], "Ana Ruiz's order", random.Random(s))
+        for s in range(12))
+
+
 def test_a_product_put_into_the_books_is_invoiced_not_sold_in_a_store():
     from compoworld.compose.situations import situation
 
