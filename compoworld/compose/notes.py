@@ -41,13 +41,13 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "from now on your invoices will come from us directly.",
         "just a note that we'll be invoicing you directly from now on.",
     ),
-    "letting them know we're ready for their orders": (
-        "we're all ready for your orders now.",
-        "just a note to say we're ready for your orders.",
+    "letting them know their customer account for ordering is set up": (
+        "your customer account with us is set up, so your next order will go through faster.",
+        "we've set up a customer account for you, so ordering from us is quicker from now on.",
     ),
-    "letting them know they can now pay us directly": (
-        "you can now pay us directly.",
-        "just a note that you can make your payments to us directly from now on.",
+    "letting them know they can now pay us online": (
+        "you can now pay us online.",
+        "just a note that you can make your payments to us online from now on.",
     ),
     "inviting them to the meeting": (
         "we'd like to invite you to {meeting} on {when}.",

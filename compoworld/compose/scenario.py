@@ -126,12 +126,12 @@ _GIST_FORMS = {
     "letting them know their invoices will come from us directly": (
         "letting them know their invoices will come from us directly",
         "to tell them we'll invoice them directly from now on"),
-    "letting them know we're ready for their orders": (
-        "letting them know we're ready for their orders",
-        "to tell them we're ready for their orders"),
-    "letting them know they can now pay us directly": (
-        "letting them know they can now pay us directly",
-        "to tell them they can pay us directly now"),
+    "letting them know their customer account for ordering is set up": (
+        "letting them know their customer account for ordering is set up",
+        "to tell them their customer account for orders is ready"),
+    "letting them know they can now pay us online": (
+        "letting them know they can now pay us online",
+        "to tell them they can pay us online now"),
     "inviting them to the meeting": ("inviting them to the meeting", "to invite them",
                                      "with an invitation"),
     "with an update on their order": ("with an update on their order",

@@ -130,9 +130,9 @@ SET_UP = "letting them know they're all set up"
 SET_UP_BY_KIND = {
     "booking": "letting them know they can now book with us online",
     "books": "letting them know their invoices will come from us directly",
-    "shop": "letting them know we're ready for their orders",
-    "payments": "letting them know they can now pay us directly",
-}
+    "shop": "letting them know their customer account for ordering is set up",  # (reviews
+    "payments": "letting them know they can now pay us online",  # 147, 148: "We're all
+}  # ready for your orders now" read as contrived in 8 tasks, "pay us directly" as vague)
 
 
 def gist_for(pattern: Pattern, noun: str | None, into: str = "") -> str:
@@ -205,7 +205,7 @@ _WHY = {
     "crm": ("so sales can follow up with them",),
     "booking": ("so they can book time with us", "so they can book appointments with us"),
     "shop": ("so their orders are filed under them", "so we can handle their orders"),
-    "payments": ("so we can take payments from them",),
+    "payments": ("so they can pay us online",),
     "marketing": ("so they hear from us",),
     "support": ("so we can help them when they write in",),
 }

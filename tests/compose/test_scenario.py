@@ -303,7 +303,7 @@ def test_why_a_person_is_added_follows_from_the_app():
     rng = random.Random(0)
     assert why_add("Codat Accounting", "financial", rng).startswith("so we can")
     assert "book" in why_add("OnSched Consumer", "collaboration", rng)
-    assert why_add("Paylocity", "payment", rng) == "so we can take payments from them"
+    assert why_add("Paylocity", "payment", rng) == "so they can pay us online"
     assert why_add("Learnifier", "education", rng) == ""
     assert "pay" in why_add("Big Red Cloud", "financial", rng, "supplier")  # (it bills us)
 
