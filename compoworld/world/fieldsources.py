@@ -121,11 +121,11 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "currency": lambda p: p.currency, "text": lambda p: p.description,
     },
 }
-_POOL_FIELDS = {"person": "people", "company": "companies", "place": "places",
-                "product": "products"}
+_POOL_FIELDS = {"person": "customers", "company": "companies", "place": "places",
+                "product": "products", "colleague": "colleagues"}
 _MAKE_ENTITY: dict[str, Callable[[random.Random], Any]] = {
     "person": make_person, "company": make_company, "place": make_place,
-    "product": make_product,
+    "product": make_product, "colleague": make_person,
 }
 
 
@@ -201,6 +201,12 @@ def _draw(rng: random.Random, pool: Pool | None, source: str, scope: dict) -> An
     return found
 
 
+# Roles our own staff play on a record (its `created_by`, `owner_email`, `assignee`).
+_STAFF_ROLES = frozenset("created creator modified modifier updated updater owner assignee "
+                         "assigned organizer organiser author agent host approver approved "
+                         "reviewer handler rep".split())
+
+
 def entity_for(
     rng: random.Random,
     pool: Pool | None,
@@ -220,7 +226,8 @@ def entity_for(
         if found is None and role == "":
             found = _belonging(rng, pool, scope, source)
         if found is None:
-            found = _draw(rng, pool, source, scope)
+            ours = source == "person" and bool(set(role.split("_")) & _STAFF_ROLES)
+            found = _draw(rng, pool, "colleague" if ours else source, scope)
         scope[key] = found
     return found
 
@@ -263,7 +270,7 @@ def _belonging(rng: random.Random, pool: Pool | None, scope: dict, source: str) 
     company = scope.get(("company", "")) or company
     if company is None:
         return None
-    staff = [p for p in pool.people if p.company == company] if pool is not None else []
+    staff = [p for p in pool.customers if p.company == company] if pool is not None else []
     staff += _made_staff(company, max(0, STAFF - len(staff)))
     taken = [*scope.values(), *seen]
     free = [p for p in staff if p not in taken] or staff
@@ -280,7 +287,7 @@ def staff_for(rng: random.Random, pool: Pool | None, anchor: dict[str, Any] | No
     found = scope.get(key)
     if found is None:
         own = anchor.get("person") if anchor else None
-        found = _draw(rng, pool, "person", {**scope, ("own", 0): own} if own else scope)
+        found = _draw(rng, pool, "colleague", {**scope, ("own", 0): own} if own else scope)
         scope[key] = found
     return found
 

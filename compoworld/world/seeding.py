@@ -71,6 +71,21 @@ class Pool:
     def everyone(self) -> tuple[Person, ...]:
         return self.people + self.locals
 
+    @property
+    def colleagues(self) -> tuple[Person, ...]:
+        """Our own staff, the people who act on records (`createdBy`, `organizer`): the
+        last `COLLEAGUES` of the shared cast, never a record's customer or contact (review
+        148: a customer texted in one app was the `createdBy` of records in another)."""
+        return self.people[-COLLEAGUES:] if len(self.people) > 2 * COLLEAGUES else self.people
+
+    @property
+    def customers(self) -> tuple[Person, ...]:
+        """The shared cast records are about: all but our `colleagues`."""
+        return self.people[:-COLLEAGUES] if len(self.people) > 2 * COLLEAGUES else self.people
+
+
+COLLEAGUES = 4
+
 
 OWN_PEOPLE = 6  # the locals a service may cast
 LOCAL_RECORDS = 2  # of each collection's records, those about the service's own locals
@@ -240,7 +255,7 @@ def _cast(rng: random.Random, pool: Pool, own: list[Person], count: int
     theirs = {p.company for p in mine}
     rest = count - len(mine)
     companies = sample_weighted(rng, [c for c in pool.companies if c not in theirs], rest)
-    cast = [p for p in pool.people if p.company not in theirs] or list(pool.people)
+    cast = [p for p in pool.customers if p.company not in theirs] or list(pool.customers)
     people = _working_at(companies, sample_weighted(rng, cast, rest), cast)
     return companies + [p.company for p in mine], people + mine
 

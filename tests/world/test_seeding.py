@@ -289,3 +289,19 @@ def test_our_first_account_at_a_service_is_one_in_use():
         assert accounts[0]["status"] == "active"
         live += sum(n.get("status") == "active" for n in state.collections["notes"].values())
     assert live < 12 * 5  # (other records keep their drawn statuses)
+
+
+def test_our_colleagues_act_on_records_and_are_nobody_s_customer():
+    # review 148: a customer texted in one app was the `createdBy` of records in another
+    email = {"type": "string", "format": "email"}
+    spec = load_openapi(openapi("Desk", {
+        "/tickets": ({"id": S, "email": email, "name": S, "createdBy": email}, ["email"]),
+    }), "desk.json")
+    for seed in range(6):
+        pool = draw_pool(seed)
+        ours = {p.email for p in pool.colleagues}
+        assert len(ours) == 4 and not ours & {p.email for p in pool.customers}
+        tickets = seed_state(spec, seed, pool).collections["tickets"].values()
+        makers = {t["createdBy"] for t in tickets if "createdBy" in t}
+        assert makers and makers <= ours, (makers, ours)
+        assert not {t["email"] for t in tickets} & ours
