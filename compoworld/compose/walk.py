@@ -914,9 +914,6 @@ _NO_CONTACT = frozenset("unsubscribed opted optout dnc".split())
 _TURNED_DOWN = frozenset({"declined", "rejected", "unsubscribed", "bounced"})
 
 
-_MOBILES = frozenset({"mobile", "cell", "cellphone", "cellular"})
-
-
 def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
     """Whether a message may go to this address of a record: a phone that is no landline,
     of a person who has not asked not to be messaged (`contact_restrictions: ["message"]`,
@@ -934,11 +931,6 @@ def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
         return True
     if not isinstance(item, dict):
         return True
-    if value.type == "phone" and not set(split_words(value.field or "")) & _MOBILES and any(
-            set(split_words(key)) & _MOBILES and isinstance(held, str) and held.strip()
-            for part in (item, *[v for v in item.values() if isinstance(v, dict)])
-            for key, held in part.items()):
-        return False  # a record with a mobile is texted there (review 147: its `phone`)
     for key, held in item.items():
         words = set(split_words(key))
         if words & {"restriction", "restrictions"} and held:

@@ -499,10 +499,6 @@ def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
     assert not ok({**person, "do_not_contact": True}, "mobilePhone")
     assert not ok({**person, "status": "declined"}, "mobilePhone")
     assert ok({**person, "status": "accepted", "contact_restrictions": []}, "mobilePhone")
-    both = {"name": "Sofia Nowak", "mobile": "+41782255712", "phone": "+41795464899"}
-    assert ok(both, "mobile") and not ok(both, "phone")  # (review 147: its `phone` texted)
-    nested = {"phone": "+41795464899", "contact": {"mobilePhone": "+41782255712"}}
-    assert not ok(nested, "phone") and ok({"phone": "+41795464899"}, "phone")
 
 
 def test_a_company_account_carries_more_than_the_name_the_request_says():
