@@ -20,7 +20,14 @@ from collections.abc import Callable
 from typing import Any
 
 from compoworld.graph.semtypes import split_words
-from compoworld.world.words import CITIES, CITY_POSTAL, CITY_REGIONS, COUNTRIES, phone_country
+from compoworld.world.words import (
+    CITIES,
+    CITY_POSTAL,
+    CITY_REGIONS,
+    COUNTRIES,
+    REGION_NAMES,
+    phone_country,
+)
 
 # BBAN shapes of the IBAN countries among the world's places (`#` a digit, `?` a letter).
 IBAN_SHAPES = {
@@ -40,18 +47,6 @@ _BANKS = {
     "CA": ("ROYC", "TDOM"),
 }
 _LOCATIONS = ("22", "2X", "FF", "MM", "PP", "2L")
-# Each region's name, for a field that wants it written out (`stateName`), by its country
-# and code: a code alone is not one region (`11` is Lisbon in Portugal, Seoul in Korea).
-REGION_NAMES = {
-    ("FR", "IDF"): "Ile-de-France", ("GB", "ENG"): "England", ("US", "NY"): "New York",
-    ("US", "CA"): "California", ("US", "IL"): "Illinois", ("CA", "ON"): "Ontario",
-    ("DE", "BE"): "Berlin", ("ES", "MD"): "Madrid", ("IT", "RM"): "Lazio",
-    ("NL", "NH"): "North Holland", ("SE", "AB"): "Stockholm County", ("PT", "11"): "Lisbon",
-    ("JP", "13"): "Tokyo", ("KR", "11"): "Seoul", ("SG", "01"): "Singapore",
-    ("AU", "NSW"): "New South Wales", ("IN", "MH"): "Maharashtra", ("BR", "SP"): "Sao Paulo",
-    ("MX", "CMX"): "Mexico City", ("NG", "LA"): "Lagos", ("KE", "30"): "Nairobi",
-    ("CH", "ZH"): "Zurich", ("IE", "D"): "Dublin", ("PL", "MZ"): "Masovia",
-}
 # The regions of each country's cities, first its first city's.
 _REGIONS: dict[str, tuple[str, ...]] = {}
 for _city, _country, *_ in CITIES:

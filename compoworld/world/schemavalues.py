@@ -124,7 +124,8 @@ def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]
     or its type where that is a kind a rule reads (`tax_id`, `currency`, `region`)."""
     kinds = {}
     for key, type_name in types.items():
-        kind = type_name if type_name in ("tax_id", "currency", "region") else None
+        kind = type_name if type_name in ("tax_id", "currency", "region", "region_name") \
+            else None
         if kind is None and type_name in ("string", "title"):
             kind = field_kind(key, props[key])
         if kind is not None:
@@ -289,6 +290,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                         resource)
         for key, sub in props.items() if isinstance(sub, dict) and _is_leaf(sub)
     }
+    kinds = set(leaf_types.values())
+    for key, kind in leaf_types.items():  # a region written out: its place's (`stateName`)
+        if kind in ("string", "title") and field_kind(key, props[key]) == "region_name":
+            leaf_types[key] = "region_name"
     kinds = set(leaf_types.values())
     if kinds & PLACE_TYPES or parent.place:  # `state` beside `city` is a region, no status
         for key, kind in leaf_types.items():
