@@ -6,7 +6,13 @@ schemas are excerpts of real ones (Twilio, Square, Apideck, Ecwid)."""
 
 from __future__ import annotations
 
+from compoworld.specs.openapi import load_openapi
+from compoworld.specs.records import ServiceSpec
+from compoworld.world.leafplans import Check
+from compoworld.world.seeding import seed_state
+from compoworld.world.selfpaths import own_paths, path_rule
 from compoworld.world.words import CITIES, CITY_REGIONS, REGION_NAMES
+from tests.world.test_seeding import openapi
 from tests.world.test_values30_agreement import _STR, _draws, _object
 
 _CITY_COUNTRY = {city: country for city, country, *_ in CITIES}
@@ -36,3 +42,54 @@ def test_an_address_s_districts_are_its_own_city_s():
             assert billing["administrative_district_level_2"] == billing[
                 "administrative_district_level_3"], customer
     assert len(seen) > 8, seen
+
+
+def _api(path_props: dict) -> ServiceSpec:
+    return load_openapi(openapi("Phone API", path_props), "phone.json")
+
+
+def test_a_record_s_uri_is_its_own_api_path_and_an_account_has_its_name():
+    # Twilio: `"uri": "https://www.wayne-foods.com"`, accounts listed without a name
+    spec = _api({
+        "/accounts": ({"id": _STR, "friendly_name": _STR, "uri": _STR,
+                       "subresource_uris": {"type": "object"}}, ["id"]),
+        "/notes": ({"id": _STR, "uri": _STR, "title": _STR}, ["id"]),
+    })
+    spec.tools = [t for t in spec.tools if t.resource != "notes" or t.effect != "read"]
+    for seed in range(6):
+        state = seed_state(spec, seed)
+        accounts = state.collections["accounts"]
+        assert accounts
+        for account_id, account in accounts.items():
+            assert account["friendly_name"].strip(), account
+            if "uri" in account:
+                assert account["uri"] == f"/accounts/{account_id}", account
+        for note in state.collections["notes"].values():  # no get-by-id path: no uri
+            assert "uri" not in note, note
+
+
+def test_a_resource_s_subresource_uris_are_the_lists_under_it():
+    twilio = {"/2010-04-01/Accounts.json": "accounts",
+              "/2010-04-01/Accounts/{Sid}.json": "accounts",
+              "/2010-04-01/Accounts/{AccountSid}/Addresses.json": "addresses",
+              "/2010-04-01/Accounts/{AccountSid}/Addresses/{Sid}.json": "addresses",
+              "/2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json": "numbers"}
+    spec = _api({"/x": ({"id": _STR}, ["id"])})
+    base = spec.tools[0]
+    spec.tools = [base.model_copy(update={"name": f"t{i}", "resource": resource,
+                                          "effect": "read", "source": f"openapi:t#GET {path}"})
+                  for i, (path, resource) in enumerate(twilio.items())]
+    paths = own_paths(spec)
+    assert paths["accounts"].path == "/2010-04-01/Accounts/{Sid}.json"
+    assert dict(paths["accounts"].children) == {
+        "addresses": "/2010-04-01/Accounts/{AccountSid}/Addresses.json",
+        "incoming_phone_numbers": "/2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json"}
+    props = {"sid": _STR, "account_sid": _STR, "uri": _STR}
+    rule = path_rule(paths["addresses"], props, set(), "sid",
+                     {key: Check(sub) for key, sub in props.items()})
+    record = {"sid": "AD1", "account_sid": "AC9", "uri": "https://www.wayne-foods.com"}
+    rule(record)
+    assert record["uri"] == "/2010-04-01/Accounts/AC9/Addresses/AD1.json"
+    orphan = {"sid": "AD2", "uri": "https://www.wayne-foods.com"}
+    rule(orphan)  # no account to fill the path with: an optional uri left out
+    assert "uri" not in orphan
