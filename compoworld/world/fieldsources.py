@@ -260,9 +260,8 @@ def _belonging(rng: random.Random, pool: Pool | None, scope: dict, source: str) 
     """A record's own company is its person's employer; its own person (or a contact in a
     company's list) is one of the company's people: pool people who work there, then
     people made for it."""
-    if source == "company":
-        person = scope.get(("person", ""))
-        return person.company if person is not None else None
+    if source == "company":  # (in a company's list of its own websites: that company)
+        return employer(scope)
     if source != "person":
         return None
     company, seen = scope.get(EMPLOYER) or (None, [])

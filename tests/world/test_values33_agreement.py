@@ -6,10 +6,14 @@ schemas are excerpts of real ones (Twilio, Square, Apideck, Ecwid)."""
 
 from __future__ import annotations
 
+import random
+import re
+
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
 from compoworld.world.leafplans import Check
-from compoworld.world.seeding import seed_state
+from compoworld.world.schemavalues import value_from_schema
+from compoworld.world.seeding import draw_pool, seed_state
 from compoworld.world.selfpaths import own_paths, path_rule
 from compoworld.world.words import CITIES, CITY_REGIONS, REGION_NAMES
 from tests.world.test_seeding import openapi
@@ -93,3 +97,32 @@ def test_a_resource_s_subresource_uris_are_the_lists_under_it():
     orphan = {"sid": "AD2", "uri": "https://www.wayne-foods.com"}
     rule(orphan)  # no account to fill the path with: an optional uri left out
     assert "uri" not in orphan
+
+
+def test_a_thumbnail_s_url_is_an_image_s():
+    # Ecwid: `"hdThumbnailUrl": "https://www.bluebird-health.com/client-hiring-plan"`
+    links = ("hdThumbnailUrl", "avatar_url", "logoUrl", "photo_uri", "imageOriginalUrl")
+    schema = _object({"name": _STR, "website": _STR,
+                      **{key: {"type": "string", "format": "uri"} for key in links}})
+    for product in _draws(schema, "products", 20, service="cloud_elements_com_ecwid_0bd593e4"):
+        for key in links:
+            assert re.fullmatch(r"https://[\w.-]+/[\w/.-]+\.(jpg|png)", product[key]), product
+
+
+def test_a_company_s_own_emails_and_websites_are_its_own():
+    # Apideck: a company "Fabrikam" holding maya.okafor@wonka-confectionery.com
+    schema = _object({
+        "name": _STR,
+        "emails": {"type": "array", "items": _object({"email": _STR, "type": _STR})},
+        "websites": {"type": "array", "items": _object({"url": _STR, "type": _STR})},
+        "addresses": {"type": "array", "items": _object({"city": _STR, "email": _STR,
+                                                         "website": _STR})}})
+    for seed in range(30):
+        pool = draw_pool(seed)
+        company = value_from_schema(schema, random.Random(seed), resource="companies",
+                                    service="apideck_com_crm", pool=pool)
+        own = next(c for c in pool.companies if c.name == company["name"])
+        for item in [*company["emails"], *company["addresses"]]:
+            assert item["email"].endswith(f"@{own.domain}"), company
+        for item in [*company["websites"], *company["addresses"]]:
+            assert item.get("url", item.get("website")) == own.url, company
