@@ -28,6 +28,7 @@ from compoworld.graph.semtypes import (
     semantic_type,
 )
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.banking import agree_with_country
 from compoworld.world.leafplans import Check
 from compoworld.world.links import convert_id, link_children, parent_links
 from compoworld.world.schemavalues import compile_schema, value_from_schema
@@ -191,7 +192,7 @@ def seed_state(
         ]
         ours = is_tenant_id(own_type)
         links = parent_links(props, id_field, own_type, spec.name)
-        required = {r for r in schema.get("required") or () if isinstance(r, str)}
+        required = frozenset(r for r in schema.get("required") or () if isinstance(r, str))
         # its `uri` its own API path (`/2010-04-01/Accounts/AC...json`), no web site
         own_path = path_rule(paths.get(collection), props, required, id_field,
                              {key: Check(sub) for key, sub in props.items()})
@@ -208,6 +209,8 @@ def seed_state(
                 link_children(record, id_field, links)  # its contacts' `CompanyIDFK`
                 if own_path is not None:
                     own_path(record)
+                # no "North America" for a Tokyo customer, no ABN for a Mexican firm
+                agree_with_country(record, required)
                 try:
                     state.put(collection, record)
                     break

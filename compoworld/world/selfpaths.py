@@ -85,7 +85,7 @@ def _fill(path: str, record: dict[str, Any], id_key: str) -> str | None:
     return _PARAM.sub(lambda m: values[m.group(1)], path)
 
 
-def path_rule(own: OwnPath | None, props: dict[str, Any], required: set[str], id_key: str,
+def path_rule(own: OwnPath | None, props: dict[str, Any], required: frozenset[str], id_key: str,
               checks: dict[str, Callable[[Any], bool]]
               ) -> Callable[[dict[str, Any]], None] | None:
     """A rule that writes a record's `uri` (and `subresource_uris`) as its API paths, or

@@ -11,6 +11,12 @@ import re
 
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.banking import (
+    agree_sales_region,
+    agree_with_country,
+    record_country,
+    world_region,
+)
 from compoworld.world.leafplans import Check
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.seeding import draw_pool, seed_state
@@ -126,3 +132,40 @@ def test_a_company_s_own_emails_and_websites_are_its_own():
             assert item["email"].endswith(f"@{own.domain}"), company
         for item in [*company["websites"], *company["addresses"]]:
             assert item.get("url", item.get("website")) == own.url, company
+
+
+def test_a_record_s_sales_region_is_its_country_s():
+    # "sales_region": "North America" for a Tokyo postcode and a Warsaw customer
+    fields = {"type": "array", "items": _object({"name": _STR, "value": _STR})}
+    spec = _api({"/customers": ({"id": _STR, "name": _STR, "city": _STR, "sales_region": _STR,
+                                 "custom_fields": fields}, ["id", "city", "sales_region"])})
+    seen = set()
+    for seed in range(8):
+        for customer in seed_state(spec, seed).collections["customers"].values():
+            region = world_region(_CITY_COUNTRY[customer["city"]])
+            seen.add(region)
+            assert customer["sales_region"] == region, customer
+            for field in customer.get("custom_fields", ()):
+                if field.get("name") == "Sales region" and "value" in field:
+                    assert field["value"] == region, customer
+    assert len(seen) >= 3, seen
+    postcode = {"postal_code": "150-0001", "custom": {"field": {"label": "Sales region",
+                                                                "value": "North America"}}}
+    agree_sales_region(postcode)  # a Tokyo postcode: APAC
+    assert postcode["custom"]["field"]["value"] == "APAC"
+    assert record_country({"address": {"locality": "Warsaw"}}) == "PL"
+    assert world_region("PL") == "EMEA" and world_region("MX") == "LATAM"
+
+
+def test_an_id_only_another_country_issues_is_left_out():
+    # Apideck: an Australian ABN and ACN for a Mexico City firm
+    mexican = {"name": "Fabrikam", "abn_or_tfn": "72 916 501 330", "acn": "795 816 113",
+               "addresses": [{"city": "Mexico City", "country": "MX"}]}
+    agree_with_country(mexican)
+    assert "abn_or_tfn" not in mexican and "acn" not in mexican, mexican
+    sydney = {"name": "Litware", "abn": "72 916 501 330", "city": "Sydney"}
+    agree_with_country(sydney)
+    assert sydney["abn"] == "72 916 501 330"
+    required = {"name": "Litware", "acn": "795 816 113", "country": "FR"}
+    agree_with_country(required, frozenset({"acn"}))  # the schema wants it: kept
+    assert required["acn"] == "795 816 113"
