@@ -20,7 +20,14 @@ from collections.abc import Callable
 from typing import Any
 
 from compoworld.graph.semtypes import split_words
-from compoworld.world.words import CITIES, CITY_POSTAL, CITY_REGIONS, COUNTRIES, phone_country
+from compoworld.world.words import (
+    CITIES,
+    CITY_POSTAL,
+    CITY_REGIONS,
+    COUNTRIES,
+    REGION_NAMES,
+    phone_country,
+)
 
 # BBAN shapes of the IBAN countries among the world's places (`#` a digit, `?` a letter).
 IBAN_SHAPES = {
@@ -40,18 +47,6 @@ _BANKS = {
     "CA": ("ROYC", "TDOM"),
 }
 _LOCATIONS = ("22", "2X", "FF", "MM", "PP", "2L")
-# Each region's name, for a field that wants it written out (`stateName`), by its country
-# and code: a code alone is not one region (`11` is Lisbon in Portugal, Seoul in Korea).
-REGION_NAMES = {
-    ("FR", "IDF"): "Ile-de-France", ("GB", "ENG"): "England", ("US", "NY"): "New York",
-    ("US", "CA"): "California", ("US", "IL"): "Illinois", ("CA", "ON"): "Ontario",
-    ("DE", "BE"): "Berlin", ("ES", "MD"): "Madrid", ("IT", "RM"): "Lazio",
-    ("NL", "NH"): "North Holland", ("SE", "AB"): "Stockholm County", ("PT", "11"): "Lisbon",
-    ("JP", "13"): "Tokyo", ("KR", "11"): "Seoul", ("SG", "01"): "Singapore",
-    ("AU", "NSW"): "New South Wales", ("IN", "MH"): "Maharashtra", ("BR", "SP"): "Sao Paulo",
-    ("MX", "CMX"): "Mexico City", ("NG", "LA"): "Lagos", ("KE", "30"): "Nairobi",
-    ("CH", "ZH"): "Zurich", ("IE", "D"): "Dublin", ("PL", "MZ"): "Masovia",
-}
 # The regions of each country's cities, first its first city's.
 _REGIONS: dict[str, tuple[str, ...]] = {}
 for _city, _country, *_ in CITIES:
@@ -260,3 +255,97 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
                 _vat_fix(out[key], keys, country, fixes["tax_id"])
 
     return rule
+
+
+# --- a record's sales region ------------------------------------------------------------
+
+# The world region each country sells in (`CUSTOM_FIELDS`' "Sales region" values).
+WORLD_REGIONS = {
+    **dict.fromkeys(("US", "CA"), "North America"),
+    **dict.fromkeys(("BR", "MX"), "LATAM"),
+    **dict.fromkeys(("JP", "KR", "SG", "AU", "IN"), "APAC"),
+}
+_WORLD_REGION_NAMES = frozenset({*WORLD_REGIONS.values(), "EMEA"})
+_LABELS = ("name", "label", "key", "title")
+_CITY_WORDS = frozenset("city locality town".split())
+
+
+def world_region(country: str) -> str:
+    """The sales region of `country` (`EMEA` for Europe and Africa)."""
+    return WORLD_REGIONS.get(country, "EMEA")
+
+
+def record_country(record: dict[str, Any]) -> str | None:
+    """The country a whole record is in: a country field (its own first, then its
+    children's, then one in its lists), else its city's or postcode's, else its phone's."""
+    found = _find_country(record, [k for k in record if "country" in split_words(k)])
+    if found:
+        return found
+    for value in _leaves(record):
+        key, text = value
+        words = set(split_words(key))
+        if "country" in words and (found := country_code(text)):  # in a list of addresses
+            return found
+        if words & _CITY_WORDS and text in _CITY_OF:
+            return _CITY_OF[text][0]
+        if words & {"postal", "zip", "postcode", "zipcode"} and (city := _postal_city(text)):
+            return _CITY_OF[city][0]
+    return _phone_country(record)
+
+
+def _leaves(value: Any, key: str = ""):
+    if isinstance(value, dict):
+        for inner, sub in value.items():
+            yield from _leaves(sub, inner)
+    elif isinstance(value, list):
+        for sub in value:
+            yield from _leaves(sub, key)
+    elif isinstance(value, str):
+        yield key, value
+
+
+# Ids only one country issues (an Australian ABN, ACN or TFN; a Brazilian CNPJ or CPF).
+NATIONAL_IDS = {"abn": "AU", "acn": "AU", "tfn": "AU", "cnpj": "BR", "cpf": "BR"}
+
+
+def agree_with_country(record: dict[str, Any], required: frozenset[str] = frozenset()) -> None:
+    """A whole record agrees with its country (`record_country`): its sales region is the
+    country's, and an optional id only another country issues is left out (reviewers read
+    an Australian ABN and ACN on a Mexico City firm)."""
+    issuers = {key: issuer for key in record if key not in required and (
+        issuer := next((NATIONAL_IDS[w] for w in split_words(key) if w in NATIONAL_IDS),
+                       None)) is not None}
+    country = record_country(record) if issuers else None
+    for key, issuer in issuers.items():
+        if country is not None and issuer != country:
+            del record[key]
+    agree_sales_region(record)
+
+
+def agree_sales_region(record: dict[str, Any]) -> None:
+    """A record's world region (`sales_region`, a `region` that names one, a custom
+    field labelled "Sales region") is its country's: reviewers read "North America" for a
+    Tokyo postcode and a Warsaw customer."""
+    country = None
+    for item in _dicts(record):
+        keys = [key for key, value in item.items() if isinstance(value, str) and (
+            split_words(key)[-2:] == ["sales", "region"] or (
+                "region" in split_words(key) and value in _WORLD_REGION_NAMES))]
+        label = next((item[k] for k in _LABELS if isinstance(item.get(k), str)), "")
+        if split_words(label) == ["sales", "region"] and isinstance(item.get("value"), str):
+            keys.append("value")
+        for key in keys:
+            country = country or record_country(record)
+            if country is None:
+                return
+            item[key] = world_region(country)
+
+
+def _dicts(value: Any):
+    if isinstance(value, dict):
+        yield value
+        for sub in value.values():
+            yield from _dicts(sub)
+    elif isinstance(value, list):
+        for sub in value:
+            yield from _dicts(sub)

@@ -38,8 +38,10 @@ NAME_TYPES = frozenset({"person_name", "first_name", "last_name"})  # what says 
 # `region` (a state or province) is no shared type: `vocab.field_kind` names it; nor are
 # `industry`, `location` ("Berlin, Germany") and `tax_id`, which `namekinds.value_type`
 # names.
+# A region written out (`administrative_district_level_2: "California"`) is the same
+# place's as its city: Square read "Maharashtra" and "Lisbon" in one address.
 PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "timezone", "latitude",
-                         "longitude", "language", "region"})
+                         "longitude", "language", "region", "region_name"})
 PRODUCT_NOUNS = frozenset("product item sku listing offer plan good variant article book "
                         "price line_item order_item cart_item".split())
 # Words that say what a field is rather than whose it is: `to_email` -> role `to`.
@@ -94,7 +96,8 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "country": lambda p: p.place.country, "timezone": lambda p: p.place.timezone,
         "latitude": lambda p: p.place.latitude, "longitude": lambda p: p.place.longitude,
         "language": lambda p: p.place.language, "currency": lambda p: p.place.currency,
-        "region": lambda p: p.place.region, "industry": lambda p: p.company.industry,
+        "region": lambda p: p.place.region, "region_name": lambda p: p.place.region_name,
+        "industry": lambda p: p.company.industry,
         "location": lambda p: p.place.location, "tax_id": lambda p: p.company.tax_id,
     },
     "company": {
@@ -105,7 +108,8 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "timezone": lambda c: c.place.timezone, "latitude": lambda c: c.place.latitude,
         "longitude": lambda c: c.place.longitude, "language": lambda c: c.place.language,
         "currency": lambda c: c.place.currency, "region": lambda c: c.place.region,
-        "industry": lambda c: c.industry, "location": lambda c: c.place.location,
+        "region_name": lambda c: c.place.region_name, "industry": lambda c: c.industry,
+        "location": lambda c: c.place.location,
         "tax_id": lambda c: c.tax_id,
     },
     "place": {
@@ -114,7 +118,7 @@ FIELD_GETTERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "timezone": lambda p: p.timezone, "latitude": lambda p: p.latitude,
         "longitude": lambda p: p.longitude, "language": lambda p: p.language,
         "currency": lambda p: p.currency, "region": lambda p: p.region,
-        "location": lambda p: p.location,
+        "region_name": lambda p: p.region_name, "location": lambda p: p.location,
     },
     "product": {
         "title": lambda p: p.title, "money": lambda p: p.price,
@@ -145,7 +149,9 @@ NO_FLAGS = Flags()
 def field_role(name: str, type_name: str = "") -> str:
     """The role a field name gives its entity (`to_email` -> `to`); "" for the record's own
     (a company's name in another form, `MarketingCompanyName`, is its own company's)."""
-    words = [w for w in split_words(name) if w not in _TYPE_WORDS]
+    # (a number is a field's index, no role: `administrative_district_level_3` is the same
+    # place's as `_level_2`, not another person's)
+    words = [w for w in split_words(name) if w not in _TYPE_WORDS and not w.isdigit()]
     own = _MAIN_ROLES | COMPANY_FORMS if type_name == "company" else _MAIN_ROLES
     return "" if all(w in own for w in words) else "_".join(words)
 
@@ -261,9 +267,8 @@ def _belonging(rng: random.Random, pool: Pool | None, scope: dict, source: str) 
     """A record's own company is its person's employer; its own person (or a contact in a
     company's list) is one of the company's people: pool people who work there, then
     people made for it."""
-    if source == "company":
-        person = scope.get(("person", ""))
-        return person.company if person is not None else None
+    if source == "company":  # (in a company's list of its own websites: that company)
+        return employer(scope)
     if source != "person":
         return None
     company, seen = scope.get(EMPLOYER) or (None, [])

@@ -99,7 +99,7 @@ CUSTOM_FIELDS = (
     ("Payment terms", ("Net 30", "Net 14", "Due on receipt")),
     ("Preferred language", ("English", "German", "French", "Spanish")),
     ("Newsletter", ("Subscribed", "Unsubscribed")),
-    ("Sales region", ("EMEA", "North America", "APAC")),
+    ("Sales region", ("EMEA", "North America", "APAC", "LATAM")),  # `banking.WORLD_REGIONS`
     ("Parking needed", ("Yes", "No")),
     ("Dietary requirements", ("None", "Vegetarian", "Vegan", "Gluten-free")),
     ("Colour", ("Red", "Navy", "Black", "White")),

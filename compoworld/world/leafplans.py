@@ -126,6 +126,8 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
                                                   ctx.rng)
             if _ID_TEXT.search(str(schema.get("description", ""))):
                 kind = "code"  # "Users Cvl type ID": a code (`USE-4821`), no slug
+    elif type_name == "url" and name and field_kind(name, schema) == "image_url":
+        kind = "image_url"  # a thumbnail's URL is an image's, no company's page
     elif type_name in ("date", "datetime") and name:
         kind = moment_kind(split_words(name), resource)  # a birthday; a meeting near now
     elif type_name == "title" and split_words(name)[-1:] == ["name"] and resource:

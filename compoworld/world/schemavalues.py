@@ -114,6 +114,10 @@ _OWNED_ITEMS = frozenset("card payment_method bank_account".split())
 _STAFF_NOUNS = frozenset("contact employee member person people staff colleague".split())
 
 
+# Lists of a company's own details (`addresses`, `emails`, `websites`, `phone_numbers`).
+_COMPANY_DETAILS = frozenset("address email website url phone number domain".split())
+
+
 # Kinds of fields that follow a record's country (`banking.country_rule`), by field kind.
 _COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": "currency",
                   "region": "region", "region_name": "region_name"}
@@ -124,7 +128,8 @@ def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]
     or its type where that is a kind a rule reads (`tax_id`, `currency`, `region`)."""
     kinds = {}
     for key, type_name in types.items():
-        kind = type_name if type_name in ("tax_id", "currency", "region") else None
+        kind = type_name if type_name in ("tax_id", "currency", "region", "region_name") \
+            else None
         if kind is None and type_name in ("string", "title"):
             kind = field_kind(key, props[key])
         if kind is not None:
@@ -290,6 +295,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         for key, sub in props.items() if isinstance(sub, dict) and _is_leaf(sub)
     }
     kinds = set(leaf_types.values())
+    for key, kind in leaf_types.items():  # a region written out: its place's (`stateName`)
+        if kind in ("string", "title") and field_kind(key, props[key]) == "region_name":
+            leaf_types[key] = "region_name"
+    kinds = set(leaf_types.values())
     if kinds & PLACE_TYPES or parent.place:  # `state` beside `city` is a region, no status
         for key, kind in leaf_types.items():
             if kind in ("string", "integer") and field_kind(key, props[key], place=True) == (
@@ -443,7 +452,10 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
     words = split_words(name or "")
     item_name = "_".join([*words[:-1], singularize(words[-1])]) if words else None
     owner = resource if not name or name in _WRAPPERS or item_name in _WRAPPERS else item_name
-    staff = bool(words) and singularize(words[-1]) in _STAFF_NOUNS  # a company's contacts
+    # a company's contacts, and its own addresses, emails and websites: its people's, no
+    # other company's (an Apideck company "Fabrikam" read maya.okafor@wonka-confectionery.com)
+    staff = bool(words) and (singularize(words[-1]) in _STAFF_NOUNS or flags.company and (
+        item_name or "").split("_")[-1] in _COMPANY_DETAILS)
     fixed = items if isinstance(items, list) else schema.get("prefixItems")
     if isinstance(fixed, list):  # tuple form (draft 4-7 `items`, 2020-12 `prefixItems`)
         position = [_compile(s, item_name, service, owner, depth, in_array=True) for s in fixed]

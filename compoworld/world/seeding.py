@@ -28,9 +28,12 @@ from compoworld.graph.semtypes import (
     semantic_type,
 )
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.banking import agree_with_country
+from compoworld.world.leafplans import Check
 from compoworld.world.links import convert_id, link_children, parent_links
 from compoworld.world.schemavalues import compile_schema, value_from_schema
 from compoworld.world.seeds import derive_seed, service_seed
+from compoworld.world.selfpaths import own_paths, path_rule
 from compoworld.world.state import State, Unprocessable, canonical_json
 from compoworld.world.values import conform
 from compoworld.world.vocab import field_kind
@@ -154,8 +157,10 @@ def seed_state(
     state = State(dict(spec.resources))
     count = records_per_collection
     ids: dict[str, list[Any]] = {}
-    plans = {c: compile_schema(s, service=spec.name, resource=c)
+    plans = {c: compile_schema(_named(s) if is_tenant_id(entity_id_type(spec.name, c)) else s,
+                               service=spec.name, resource=c)
              for c, s in spec.resources.items()}
+    paths = own_paths(spec)
     anchors: dict[str, list[dict[str, Any]]] = {}
     shapes = _param_shapes(spec)
     own = own_people(pool, spec.name)
@@ -202,6 +207,10 @@ def seed_state(
         ]
         ours = is_tenant_id(own_type)
         links = parent_links(props, id_field, own_type, spec.name)
+        required = frozenset(r for r in schema.get("required") or () if isinstance(r, str))
+        # its `uri` its own API path (`/2010-04-01/Accounts/AC...json`), no web site
+        own_path = path_rule(paths.get(collection), props, required, id_field,
+                             {key: Check(sub) for key, sub in props.items()})
         for index, record_id in enumerate(ids[own_type]):
             for _ in range(ATTEMPTS):
                 # (a copy: a draw takes its entities out of the anchor, so a retry, or the
@@ -213,6 +222,10 @@ def seed_state(
                     if key in record:
                         record[key] = convert_id(record_id, props[key])
                 link_children(record, id_field, links)  # its contacts' `CompanyIDFK`
+                if own_path is not None:
+                    own_path(record)
+                # no "North America" for a Tokyo customer, no ABN for a Mexican firm
+                agree_with_country(record, required)
                 try:
                     state.put(collection, record)
                     break
@@ -241,6 +254,18 @@ def _in_use(records: Iterable[dict[str, Any]], props: dict[str, Any]) -> None:
                                        for k in ACCOUNT_NAMES)]
     if live and named:
         named[0]["status"] = live[0]
+
+
+def _named(schema: dict[str, Any]) -> dict[str, Any]:
+    """An account's schema with its name (`friendly_name`) required: each of our accounts
+    has the name we know it by, where its schema has one (a Twilio account list read
+    accounts without one)."""
+    props = _properties(schema)
+    name = next((key for key in ACCOUNT_NAMES if isinstance(props.get(key), dict)), None)
+    required = [r for r in schema.get("required") or () if isinstance(r, str)]
+    if name is None or name in required:
+        return schema
+    return {**schema, "required": [*required, name]}
 
 
 def _cast(rng: random.Random, pool: Pool, own: list[Person], count: int

@@ -210,6 +210,13 @@ _ADDRESS_ROLES = frozenset("bill billing ship shipping home mailing address post
                            "residence residential office business".split())
 
 
+# A link to a picture (`hdThumbnailUrl`, `logo_url`, `photoSrc`) is an image's URL: Ecwid
+# read `"hdThumbnailUrl": "https://www.bluebird-health.com/client-hiring-plan"`.
+_IMAGE_WORDS = frozenset("image img thumbnail thumb photo avatar logo picture pic icon "
+                         "banner cover".split())
+_LINK_WORDS = frozenset("url uri src link href".split())
+
+
 def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *,
                place: bool = False) -> str | None:
     """The vocabulary a field's name calls for (None: its name says nothing we know)."""
@@ -223,6 +230,8 @@ def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *
     json_kind = schema.get("type") if isinstance(schema, dict) else None
     if kind is None and json_kind not in ("integer", "number"):
         kind = name_kind(words, schema, resource)
+    if kind is None and words[-1] in _LINK_WORDS and _IMAGE_WORDS & set(words[:-1]):
+        kind = "image_url"  # `hdThumbnailUrl`, `avatar_url`: an image, no web page
     kind = kind or _LAST.get(words[-1])
     if kind is None and len(words) > 1 and words[-1] in ("name", "title"):
         kind = "name"

@@ -122,6 +122,18 @@ CITY_REGIONS = {
     "Sydney": "NSW", "Mumbai": "MH", "Sao Paulo": "SP", "Mexico City": "CMX", "Lagos": "LA",
     "Nairobi": "30", "Zurich": "ZH", "Dublin": "D", "Warsaw": "MZ",
 }
+# Each region's name, for a field that wants it written out (`stateName`), by its country
+# and code: a code alone is not one region (`11` is Lisbon in Portugal, Seoul in Korea).
+REGION_NAMES = {
+    ("FR", "IDF"): "Ile-de-France", ("GB", "ENG"): "England", ("US", "NY"): "New York",
+    ("US", "CA"): "California", ("US", "IL"): "Illinois", ("CA", "ON"): "Ontario",
+    ("DE", "BE"): "Berlin", ("ES", "MD"): "Madrid", ("IT", "RM"): "Lazio",
+    ("NL", "NH"): "North Holland", ("SE", "AB"): "Stockholm County", ("PT", "11"): "Lisbon",
+    ("JP", "13"): "Tokyo", ("KR", "11"): "Seoul", ("SG", "01"): "Singapore",
+    ("AU", "NSW"): "New South Wales", ("IN", "MH"): "Maharashtra", ("BR", "SP"): "Sao Paulo",
+    ("MX", "CMX"): "Mexico City", ("NG", "LA"): "Lagos", ("KE", "30"): "Nairobi",
+    ("CH", "ZH"): "Zurich", ("IE", "D"): "Dublin", ("PL", "MZ"): "Masovia",
+}
 # `#` a digit, `?` an upper-case letter; countries not listed use five digits.
 POSTAL_FORMATS = {"GB": "?## #??", "CA": "?#? #?#", "NL": "#### ??", "JP": "###-####",
                   "SE": "### ##", "PT": "####-###", "BR": "#####-###", "IE": "?## ?###",
@@ -245,6 +257,12 @@ class Place:
     def region(self) -> str:
         """The city's state, province or county code (`CA` for San Francisco)."""
         return CITY_REGIONS[self.city]
+
+    @property
+    def region_name(self) -> str:
+        """The city's region written out (`California`), as `administrative_district_level_2`
+        or `stateName` says it: the same place's, no other city's."""
+        return REGION_NAMES[(self.country, self.region)]
 
     @property
     def location(self) -> str:
