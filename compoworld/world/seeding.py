@@ -250,9 +250,12 @@ def _in_use(records: Iterable[dict[str, Any]], props: dict[str, Any]) -> None:
     values = schema.get("enum") if isinstance(schema, dict) else None
     live = [v for v in values if isinstance(v, str) and v.lower() in IN_USE] \
         if isinstance(values, list) else []
-    named = [r for r in records if any(isinstance(r.get(k), str) and r[k].strip()
-                                       for k in ACCOUNT_NAMES)]
-    if live and named:
+    records = list(records)
+    names = [next((r[k] for k in ACCOUNT_NAMES if isinstance(r.get(k), str) and r[k].strip()),
+                  None) for r in records]
+    named = [r for r, name in zip(records, names, strict=True)
+             if name is not None and names.count(name) == 1]  # (two "Weekly Account"s name
+    if live and named:  # neither: compose l recited 16 ids of 208 once every account had one)
         named[0]["status"] = live[0]
 
 
