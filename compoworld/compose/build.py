@@ -41,7 +41,7 @@ from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.graph.roles import role_of
-from compoworld.graph.semtypes import is_tenant_id
+from compoworld.graph.semtypes import is_tenant_id, split_words
 from compoworld.world.clock import NOW
 from compoworld.world.state import canonical_json, json_text
 
@@ -147,6 +147,8 @@ def compose_task(
                               {c.tool: library.graph.nodes[c.tool].params for c in walk.calls})
     except ValueError as exc:  # e.g. a read that changed the state: nothing to check it by
         return Rejected(f"rubric: {exc}")
+    if plan:
+        rubric = _guest_first(library, walk.calls, end_states, rubric)
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     resources = {c.tool: library.graph.nodes[c.tool].resource for c in walk.calls}
     style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
@@ -173,6 +175,8 @@ def compose_task(
         return Rejected("an update on an order with no status to give says nothing")
     if plan and _stale(plan, walk.calls):
         return Rejected("a reminder of an event that is over, or its copy")
+    if plan and _unsettled(plan, walk.calls):
+        return Rejected("a receipt for an invoice or payment that is not paid")
     if plan and _answered(plan, walk.calls):
         return Rejected("a ticket said to wait for an answer is closed")
     if plan and _half_span(library, plan, walk.calls):
@@ -223,6 +227,40 @@ def _sole_bookings(library: ServiceLibrary, calls: list[GoldCall], offered: list
     return frozenset(sole)
 
 
+# The collections a booking app keeps the people it books in.
+_GUEST_LISTS = frozenset("customer customers client clients contact contacts guest guests "
+                         "attendee attendees person people".split())
+
+
+def _guest_first(library: ServiceLibrary, calls: list[GoldCall], end: dict[str, Any],
+                 rubric: list[Any]) -> list[Any]:
+    """The rubric with one new person allowed in the people list of each app a meeting is
+    booked in: an agent that adds the customer to the booking app before booking them
+    (as a receptionist does) did what was asked (reviews 149, 150: 13-14 tasks a pack
+    failed such a run on "nothing else changes")."""
+    booked = {call.service for call in calls if call.effect == "create"
+              and tool_entity(library.graph.nodes[call.tool]) == "event"}
+    if not booked or not rubric or rubric[-1].kind != "no_collateral_change":
+        return rubric
+    allowed = {service: dict(rules) for service, rules in rubric[-1].params["allowed"].items()}
+    apps = []
+    for service in sorted(booked):
+        for collection in getattr(end.get(service), "collections", {}) or {}:
+            if split_words(collection)[-1:] and split_words(collection)[-1] in _GUEST_LISTS:
+                rule = dict(allowed.get(service, {}).get(collection, {}))
+                rule["created"] = rule.get("created", 0) + 1
+                allowed.setdefault(service, {})[collection] = rule
+                apps.append(library.infos[service].app if service in library.infos else service)
+    if not apps:
+        return rubric
+    note = (f" (adding the person to {' and '.join(dict.fromkeys(apps))} before booking them"
+            " is fine)")
+    guard = rubric[-1].model_copy(update={
+        "params": {"allowed": allowed},
+        "description": rubric[-1].description.removesuffix(".") + note + "."})
+    return [*rubric[:-1], guard]
+
+
 def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a workflow's message is an update on an order that has no status to give
     ("A quick note about your order." tells the customer nothing: review 125)."""
@@ -250,6 +288,24 @@ def _stale(plan: Pattern, calls: list[GoldCall]) -> bool:
         start = start_of(followed(calls))  # review 142, 08:45-09:15 at 09:00)
         return bool(start) and start[:19] < NOW.isoformat()[:19]
     return "reminding" in plan.gist.split() and over(calls)
+
+
+# Statuses of an invoice or payment no receipt is sent for: not paid yet, or paid back.
+_UNSETTLED = frozenset("unpaid draft open overdue pending failed declined cancelled canceled "
+                       "void voided refunded sent created authorized incomplete "
+                       "partially_paid".split())
+
+
+def _unsettled(plan: Pattern, calls: list[GoldCall]) -> bool:
+    """Whether a receipt or a payment confirmation would go out for an invoice or payment
+    whose record says it is not paid (or was paid back)."""
+    if SITUATION_OF.get(plan.name) != "paid" or not any(
+            step.entity == "message" for step in plan.steps):
+        return False
+    item = followed(calls)
+    return isinstance(item, dict) and any(
+        split_words(str(key))[-1:] in (["status"], ["state"]) and isinstance(value, str)
+        and value.lower() in _UNSETTLED for key, value in item.items())
 
 
 _DONE = frozenset("closed resolved solved inactive archived done completed cancelled "

@@ -134,6 +134,8 @@ def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Ra
     greeting = rng.choice(_GREETINGS if name else _NAMELESS).format(name=name)
     opening = body[:1].upper() + body[1:] if greeting.endswith("!") else body
     closings = _CLOSINGS if not _ASKS.search(body) else _SIGN_OFFS  # (one "let us know")
+    if re.search(r"\bthank(s| you)\b", body, re.I):  # (one thanks: "Thank you! Thanks!")
+        closings = tuple(c for c in closings if "Thanks" not in c)
     text = f"{greeting} {opening}{rng.choice(closings)}"
     limit = schema.get("maxLength") if isinstance(schema, dict) else None
     if schema.get("enum") or schema.get("pattern") or (isinstance(limit, int)

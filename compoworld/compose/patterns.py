@@ -155,6 +155,10 @@ _OUR_SIDE = frozenset("merchant merchants sender senders signature signatures ad
                       "operator operators".split())
 # What a customer paid is a payment of theirs, no expense, category or tax line.
 _NOT_PAID = frozenset("expense expenses category categories tax taxes".split())
+# ... and a payment we confirm to its payer came in from them: no expense of ours, no
+# subscription (a plan, not a payment: "closing out the subscription" and confirming a
+# payment read as two things)
+_NOT_RECEIVED = _NOT_PAID | frozenset("subscription subscriptions payout payouts".split())
 _QUOTES = frozenset("quote quotes estimate estimates proposal proposals".split())  # no bill
 # A customer's invoice, no supplier's bill: an order is not billed to us, nor is a receipt
 # sent for a bill we pay.
@@ -182,6 +186,14 @@ def _send(*takes: str) -> Step:
     """A message to the person the workflow is about."""
     return Step(MAKE, "message", takes or ("email", "phone"), words=_SENDS,
                 avoid=_STATEMENTS)
+
+
+def _send_document() -> Step:
+    """A message sharing the document the workflow read: it carries the document's link or
+    file (a Xero Files folder's owner emailed "sharing the document" with no document in
+    it shares nothing)."""
+    return Step(MAKE, "message", ("url", "filename", "email", "name"), words=_SENDS,
+                avoid=_STATEMENTS, party=("url", "filename"))
 
 
 def _book(*takes: str) -> Step:
@@ -238,7 +250,7 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("invoice_receipt", "billing", "send a customer their receipt",
        Step(READ, "invoice", avoid=_SALES_INVOICE), _send("email", "phone", "name")),
     _p("payment_receipt", "billing", "confirm a payment to the payer",
-       Step(READ, "payment"), _send("email", "phone", "name")),
+       Step(READ, "payment", avoid=_NOT_RECEIVED), _send("email", "phone", "name")),
     _p("payment_ledger", "billing", "record a payment in the books",
        Step(READ, "payment"), _book()),
     _p("invoice_payment", "billing", "record the payment of an invoice",
@@ -276,7 +288,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "event"), Step(READ, "person", _KEYS)),
     # collaboration
     _p("share_document", "collaboration", "share a document with someone",
-       Step(READ, "document"), _send("url", "filename", "email", "name")),
+       Step(READ, "document"), _send_document()),
     _p("document_task", "collaboration", "turn a document into a task",
        Step(READ, "document"), Step(MAKE, "task", ("url", "filename", "name"))),
     _p("message_task", "collaboration", "turn a message into a task",
@@ -313,7 +325,7 @@ PATTERNS: tuple[Pattern, ...] = (
        _LEAD, Step(MAKE, "event", _CONTACT, party=_WHO),
        _send("email", "phone")),
     _p("document_message_task", "collaboration", "share a document and plan the work on it",
-       Step(READ, "document"), _send("url", "filename", "email"),
+       Step(READ, "document"), _send_document(),
        Step(MAKE, "task", ("url", "filename", "email", "name"))),
     _p("product_listing_announce", "commerce", "list a product in another store and announce it",
        Step(READ, "product"), Step(MAKE, "product", ("name", "amount", "currency", "url"),
@@ -323,7 +335,7 @@ PATTERNS: tuple[Pattern, ...] = (
        Step(READ, "org"), Step(MAKE, "person", ("company", "email", "phone")),
        _send("email", "phone")),
     _p("payment_receipt_ledger", "billing", "send a receipt for a payment and book it",
-       Step(READ, "payment"), _send("email", "phone", "name"),
+       Step(READ, "payment", avoid=_NOT_RECEIVED), _send("email", "phone", "name"),
        _book()),
     _p("ticket_customer_task", "support", "find the customer behind a ticket and plan a fix",
        Step(READ, "ticket"), Step(READ, "person", _KEYS), Step(MAKE, "task", _CONTACT)),
@@ -395,9 +407,16 @@ _CUSTOMER_WORDS = frozenset("crm contacts leads sales shop shops shopper shopper
 def keeps_customers(domain: str, title: str, description: str) -> bool:
     """Whether an app of corpus category `domain`, named `title` and described by
     `description`, is one where a business keeps its customers."""
+    if set(split_words(title)) & _CONFIGURATION:
+        return False  # OnSched Setup configures the booking app (reviews 149, 150: "OnSched
+        # Setup as a customer list", 5 tasks); its customers live in OnSched Consumer
     text = f"{title} {description[:600]}"
     words = set(split_words(text)) | set(re.findall(r"[a-z]+(?:-[a-z]+)?", text.lower()))
     return domain in CUSTOMER_DOMAINS or bool(words & _CUSTOMER_WORDS)
+
+
+# Words of an app's title that make it the configuration side of a product.
+_CONFIGURATION = frozenset("setup admin administration configuration".split())
 
 
 def for_customers(step: Step) -> bool:

@@ -127,9 +127,11 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
 
 def is_sender(param: str, kind: str) -> bool:
     """Whether a message's parameter is who sends it (`From`, `from_number`, `sender`): the
-    business's own number, which the user knows as they know their account."""
+    business's own number or email address, which the user knows as they know their
+    account."""
     words = split_words(param)
-    return kind == "phone" and bool(words) and (words[0] == "from" or words[-1] == "sender")
+    return kind in ("phone", "email") and bool(words) and (
+        words[0] == "from" or words[-1] == "sender")
 
 
 _STARTS = frozenset("start starts begin begins".split())

@@ -572,7 +572,7 @@ def _without_echoes(targets: list[_Target]) -> list[_Target]:
     """The targets less an action's logged event that a record it made already checks: a
     create that stores its customer and logs the call would otherwise be checked twice, in
     the same words (`A customer is created in Billbee with Name ...`, once per
-    collection)."""
+    collection); else less a record whose fields the logged event checks already."""
     def made(target: _Target) -> bool:
         return target.criterion.kind == "record_created"
 
@@ -587,9 +587,16 @@ def _without_echoes(targets: list[_Target]) -> list[_Target]:
 
     records = [t.criterion for t in targets
                if made(t) and t.criterion.params["collection"] != ACTION_LOG]
-    return [t for t in targets if not (
+    kept = [t for t in targets if not (
         made(t) and t.criterion.params["collection"] == ACTION_LOG
         and any(covers(record, t.criterion) for record in records))]
+    # ... and a record that only echoes what the logged call says (Postmark's `email`
+    # record of `{To, id}` beside the send with its sender and text)
+    events = [t.criterion for t in kept
+              if made(t) and t.criterion.params["collection"] == ACTION_LOG]
+    return [t for t in kept if not (
+        made(t) and t.criterion.params["collection"] != ACTION_LOG
+        and any(covers(event, t.criterion) for event in events))]
 
 
 def _text(value: Any) -> str:

@@ -94,6 +94,8 @@ _INDUCTION = ("book an onboarding session with {them} in {app}",
               "book {them} in for an induction session in {app}")
 # a text from our number: the app is said once, with the number (`_setting`)
 _TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
+# an email from our address, said the same way
+_EMAIL = ("email {them}", "send {them} an email", "drop {them} an email")
 # a meeting's date in the note, as people ask for it
 _DATED = (", mentioning its date", ", saying which day it is", ", with the date")
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
@@ -440,7 +442,8 @@ class _Scenario(_Goal):
                 titled = True  # the copy's title is the subject's own (an event copied)
             elif binding.kind == "visible" and is_sender(param, binding.type):
                 self.settings.setdefault(self.title(call.service), []).append(
-                    ("number", quote(value)))  # what we text from
+                    ("number" if binding.type == "phone" else "address", quote(value)))
+                # (what we text or email from)
             else:
                 rest.append((param, binding, value))
         if not carried and not made:
@@ -459,9 +462,11 @@ class _Scenario(_Goal):
             forms = _BOOK  # (the calendar is the only one: "book them in on Monday ...")
         if kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent
-        elif kind.entity == "message" and any(b.kind == "visible" and is_sender(p, b.type)
-                                              for p, b in call.bindings.items()):
-            forms = _TEXT  # "text them", and "we text from our Twilio number ..." after
+        elif kind.entity == "message" and (sender := next(
+                (b.type for p, b in call.bindings.items()
+                 if b.kind == "visible" and is_sender(p, b.type)), None)):
+            forms = _TEXT if sender == "phone" else _EMAIL  # "text them", and "we text
+            # from our Twilio number ..." after
         text = self.rng.choice(forms).format(it=self.it, them=them, a=article(noun),
                                              app=self.title(call.service))
         parts = [self._carried(carried, noun, implied=self._implied(kind))] if any(
@@ -517,7 +522,14 @@ class _Scenario(_Goal):
         number as where texts go out from (`We text from our Twilio number "+44..."
         (account "AC...")`), the one place the request names the texting app."""
         number = next((value for kind, value in ids if kind == "number"), None)
-        rest = [(kind, value) for kind, value in ids if kind != "number"]
+        address = next((value for kind, value in ids if kind == "address"), None)
+        rest = [(kind, value) for kind, value in ids if kind not in ("number", "address")]
+        if address is not None:
+            also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
+            form = self.rng.choice(("We email customers from {address} through {app}{also}.",
+                                    "Our emails go out through {app}, from {address}{also}.",
+                                    "We send email from {address} with {app}{also}."))
+            return form.format(app=app, address=address, also=f" ({also})" if also else "")
         if number is not None:
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
             form = self.rng.choice(("We text from our {app} number {number}{also}.",

@@ -36,6 +36,10 @@ SITUATIONS = {
                    "stands."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
+    # a receipt is sent once the money is in (this stop's read: "needs to be recorded
+    # properly" before a receipt is no reason to send one)
+    "receipt": ("Payment came in for {s}.", "{s} has been paid.",
+                "The customer has settled {s}."),
     "event": ("I'm organising {s}.", "{s} is coming up."),
     # an event that is over: what is done about it now ("on my list today" of a meeting
     # two weeks gone: review 127)
@@ -160,6 +164,8 @@ def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool 
         "look" if all(s.effects == ("read",) for s in pattern.steps) else "")
     plain = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
     plain = SITUATIONS.get(f"{kind}_{into}", plain) if into else plain
+    if kind == "paid" and any(step.entity == "message" for step in pattern.steps):
+        plain = SITUATIONS["receipt"]  # (a receipt goes out once the money is in)
     choices = [KNOWN.get(into or "", KNOWN[""])] if kind == "lead" and known_customer \
         else []
     if kind == "order" and (whose := re.fullmatch(r"the (.+) from (\S+@\S+) in (.+)", subject)):

@@ -73,7 +73,7 @@ from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infras
 from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
-from compoworld.world.seeding import ACCOUNT_NAMES, IN_USE
+from compoworld.world.seeding import ACCOUNT_NAMES, IN_USE, our_address
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
 from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
@@ -220,6 +220,7 @@ def _step(
                                        and _matches_filters(walk.calls[i], f)
                                        and _addressable(walk.calls[i], f, plan)
                                        and (i > 0 or _nameable(walk.calls[0], f, walk.about))
+                                       and not _looked_up_by(walk.calls[i], f)
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
                                                      config.edge_threshold)))]
                 for i, values in enumerate(found)]
@@ -807,8 +808,8 @@ def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
     if node.effect == "read":
         return False
     entity, words = tool_entity(node), split_words(param)
-    if entity == "message" and kind == "text":
-        return bool(words) and words[-1] in _SAYING
+    if entity == "message" and kind == "text":  # (one body: Postmark's `HtmlBody` beside
+        return bool(words) and words[-1] in _SAYING and "html" not in words  # `TextBody`)
     if entity == "event" and kind in ("date", "datetime"):  # and how long it lasts (no
         role = role_of(param, kind, node.resource)  # bare booking: reviews 126, 127)
         return role is not None and role.meaning in ("start", "end")
@@ -940,6 +941,15 @@ def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
         if words & {"status", "response"} and str(held).lower() in _TURNED_DOWN:
             return False
     return True
+
+
+def _looked_up_by(call: GoldCall, value: Found) -> bool:
+    """Whether a found value is what its read was looked up by: a customer found by their
+    email gives back that email, so a message to it needed no lookup (review of this stop:
+    "You'll find their email address in OnSched Consumer (same email address)")."""
+    return call.effect == "read" and any(
+        b.kind == "hidden" and canonical_json(call.arguments.get(p)) == canonical_json(value.value)
+        for p, b in call.bindings.items())
 
 
 def _on_subject(walk: Walk, step: int, value: Found) -> bool:
@@ -1100,6 +1110,9 @@ def _bind_sender(service: Service, arguments: dict[str, Any], bindings: dict[str
     country = phone_country(to) if isinstance(to, str) else None
     for param, binding in bindings.items():
         if binding.kind == "visible" and is_sender(param, binding.type) \
+                and arguments.get(param) is None and binding.type == "email":
+            arguments[param] = our_address(world)  # an email goes out from our own address
+        elif binding.kind == "visible" and is_sender(param, binding.type) \
                 and arguments.get(param) is None:
             schema = properties.get(param, {})
             arguments[param] = _our_number(service, schema, world) if country is None else \

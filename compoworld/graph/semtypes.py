@@ -7,7 +7,9 @@ Every parameter and returned field gets one type name (DESIGN.md, "Shared interf
    with no known resource falls back to its JSON type.
 2. JSON Schema `format` (`email`, `date-time` -> `datetime`, `uri` -> `url`, ...).
 3. the field name (case/style insensitive: camelCase, snake_case and kebab-case read alike),
-   mostly by its last word (`billing_email` -> `email`), only when the JSON type fits.
+   mostly by its last word (`billing_email` -> `email`), only when the JSON type fits; an
+   address of a message's ends (`To`, `From`, `recipient`) by what its description says it
+   holds (Postmark's `To`: "Recipient email address").
 4. the JSON type: `string`, `integer`, `number`, `boolean`, `object`, `array`.
 
 `SHARED_TYPES` is the registry of shared type names (name -> short description); a later
@@ -263,8 +265,23 @@ def semantic_type(
         return _FORMATS[fmt.lower()]
     if not words or kind in ("object", "array", "boolean"):
         return kind
-    found = _by_name(words, kind, resource)
+    found = _by_name(words, kind, resource) or _by_description(words, kind, schema)
     return found if found and _fits(found, kind) else kind
+
+
+# Parameters that name a message's sender or recipient, typed by what they hold: an email
+# API's `To` is an email address, a texting API's `to` a phone number.
+_ENDS = frozenset({"to", "from", "recipient", "recipients", "sender"})
+_SAYS_EMAIL = re.compile(r"\be-?mail\b", re.I)
+
+
+def _by_description(words: list[str], kind: str, schema: dict[str, Any]) -> str | None:
+    """`email` for a string end of a message (`To`) its description calls an email
+    address ("Recipient email address. Multiple addresses are comma separated.")."""
+    text = schema.get("description")
+    if kind != "string" or "_".join(words) not in _ENDS or not isinstance(text, str):
+        return None
+    return "email" if _SAYS_EMAIL.search(text) and "phone" not in text.lower() else None
 
 
 def _by_name(words: list[str], kind: str, resource: str | None) -> str | None:

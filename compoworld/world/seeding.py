@@ -17,6 +17,7 @@ import hashlib
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from compoworld.graph.semtypes import (
@@ -47,6 +48,7 @@ from compoworld.world.words import (
     Person,
     Place,
     Product,
+    company_domain,
     make_company,
     make_person,
     make_place,
@@ -88,6 +90,17 @@ class Pool:
 
 
 COLLEAGUES = 4
+
+
+@lru_cache(maxsize=256)
+def our_address(seed: int) -> str:
+    """The email address the business of world `seed` writes to its customers from
+    (`hello@<our domain>`): at a company of its own, none of the pool's, so no customer's
+    company is the sender's."""
+    theirs = {company.name for company in draw_pool(seed).companies}
+    ours = random.Random(derive_seed("us", seed)).choice(
+        [name for name in COMPANY_NAMES if name not in theirs])
+    return f"hello@{company_domain(ours)}"
 
 
 OWN_PEOPLE = 6  # the locals a service may cast

@@ -234,3 +234,68 @@ def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
     reply = BY_NAME["ticket_reply"]
     assert _answered(reply, chain({"subject": "Login delay", "status": "inactive"}))
     assert not _answered(reply, chain({"subject": "Login delay", "status": "open"}))
+
+
+def test_a_booking_allows_the_guest_to_be_added_first() -> None:
+    """An agent that adds the customer to the booking app before booking them did what was
+    asked (reviews 149, 150: "nothing else changes" failed it): the guard allows one new
+    person in the people lists of each app a meeting is booked in, says so, and still
+    fails two, or a person added anywhere else."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.build import _guest_first
+    from compoworld.compose.records import Criterion, GoldCall
+    from compoworld.reward.rubric import evaluate_criterion
+    from compoworld.world.state import State
+
+    schemas = {"customers": {"type": "object"}, "appointments": {"type": "object"},
+               "notes": {"type": "object"}}
+    start = State(schemas, {"customers": {}, "appointments": {}, "notes": {}})
+    end = State(schemas, {"customers": {}, "appointments": {"a1": {"id": "a1"}}, "notes": {}})
+    node = SimpleNamespace(resource="appointments", name="book__create_appointment")
+    library = SimpleNamespace(graph=SimpleNamespace(nodes={node.name: node}),
+                              infos={"book": SimpleNamespace(app="Bookings")})
+    call = GoldCall(tool=node.name, service="book", effect="create", arguments={},
+                    bindings={}, result={"id": "a1"})
+    guard = Criterion(id="c1", kind="no_collateral_change", service=None,
+                      description="Nothing else changes.",
+                      params={"allowed": {"book": {"appointments": {"created": 1}}}})
+    rubric = _guest_first(library, [call], {"book": end}, [guard])
+    allowed = rubric[-1].params["allowed"]["book"]
+    assert allowed["customers"] == {"created": 1} and allowed["appointments"] == {"created": 1}
+    assert "adding the person to Bookings before booking them is fine" in rubric[-1].description
+
+    def run(customers: int, notes: int = 0) -> bool:
+        state = State(schemas, {
+            "customers": {f"c{i}": {"id": f"c{i}"} for i in range(customers)},
+            "appointments": {"a1": {"id": "a1"}},
+            "notes": {f"n{i}": {"id": f"n{i}"} for i in range(notes)}})
+        return evaluate_criterion(rubric[-1], {"book": start}, {"book": state}, "")
+
+    assert run(0) and run(1)
+    assert not run(2) and not run(0, notes=1)
+    assert guard.params["allowed"]["book"] == {"appointments": {"created": 1}}  # (a copy)
+
+
+@pytest.mark.parametrize(("status", "unsettled"), [
+    ("PAID", False), ("succeeded", False), ("Draft", True), ("unpaid", True),
+    ("overdue", True), ("refunded", True)])
+def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) -> None:
+    """A receipt (or a payment confirmation) is sent for an invoice or payment its record
+    says is paid: an unpaid, draft or refunded one is no reason for one; a payment only
+    booked in the ledger, with no message, is not held to it."""
+    from compoworld.compose.build import _unsettled
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+
+    invoice = {"id": "inv_1", "title": "Q4 consulting", "status": status,
+               "email": "ana.ruiz@acme.com"}
+    read = GoldCall(tool="books__list_invoices", service="books", effect="read",
+                    arguments={}, bindings={}, result={"invoices": [invoice]})
+    send = GoldCall(tool="mail__send_email", service="mail", effect="create",
+                    arguments={"To": invoice["email"]},
+                    bindings={"To": Binding(kind="hidden", type="email", step=0,
+                                            path="invoices[0].email", field="email")},
+                    result={"id": "ema_1"})
+    assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is unsettled
+    assert _unsettled(BY_NAME["invoice_payment"], [read, send]) is False

@@ -172,6 +172,8 @@ def test_messages_say_something_and_a_write_carries_one_amount(library, tasks):
     ("customer_relation", "SalesLoft", "", True),
     ("developer_tools", "Apideck CRM", "Welcome to the CRM API.", True),
     ("collaboration", "OnSched Consumer", "Custom apps for Online Booking.", True),
+    ("collaboration", "OnSched Setup", "Custom apps for Online Booking.", False),  # (its
+    # configuration side: reviews 149, 150 read its customers as no list anyone keeps)
     ("other", "Google Mirror", "Interacts with Glass users via the timeline.", False),
     ("telecom", "Twilio Conversations", "This is the public Twilio REST API.", False),
     ("education", "Learnifier", "Learnifier", False),

@@ -238,3 +238,30 @@ def test_a_create_that_also_logs_its_call_is_checked_once() -> None:
     alone = by_kind(build_rubric(start, only_event, [call], [], {"shop": "Shop"}),
                     "record_created")
     assert [c.params["collection"] for c in alone] == [ACTION_LOG]
+
+
+def test_a_send_whose_record_only_echoes_its_recipient_is_checked_once() -> None:
+    """Postmark's `send_email` logs the call (sender, recipient, text) and stores an `email`
+    record of `{To, id}`: the log's criterion checks the send, and the echo gets none of its
+    own (a second "An email is created in Postmark with To ..." read as the same check
+    twice); the guard still allows both."""
+    from compoworld.reward.rubric import evaluate_rubric
+    from compoworld.services.modeled import ACTION_LOG
+
+    schemas = {"email": {"type": "object"}, ACTION_LOG: {"type": "object"}}
+    sent = {"To": "ana.ruiz@acme.com", "From": "hello@contoso.com",
+            "TextBody": "Hi Ana, here is your receipt."}
+    echo = {"id": "ema_0006", "To": "ana.ruiz@acme.com"}
+    event = {"id": "act_0001", "tool": "send_email", "at": "2025-03-03T09:00:00Z", **sent}
+    start = {"mail": State(schemas, {"email": {}, ACTION_LOG: {}})}
+    end = {"mail": State(schemas, {"email": {"ema_0006": echo},
+                                   ACTION_LOG: {"act_0001": event}})}
+    call = GoldCall(tool="mail__send_email", service="mail", effect="create",
+                    arguments=sent, bindings={}, result=echo)
+    rubric = build_rubric(start, end, [call], [], {"mail": "Postmark"})
+    made = by_kind(rubric, "record_created")
+    assert [c.params["collection"] for c in made] == [ACTION_LOG], rubric
+    assert made[0].description.startswith("An email is sent through Postmark")
+    guard = by_kind(rubric, "no_collateral_change")[0]
+    assert guard.params["allowed"]["mail"]["email"]["created"] == 1
+    assert all(evaluate_rubric(rubric, start, end, ""))

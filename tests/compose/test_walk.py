@@ -255,7 +255,29 @@ def test_a_text_goes_out_from_our_own_number():
 
     assert is_sender("From", "phone") and is_sender("from_number", "phone")
     assert is_sender("sender", "phone") and not is_sender("To", "phone")
-    assert not is_sender("From", "email") and not is_sender("from_date", "datetime")
+    assert is_sender("From", "email") and not is_sender("To", "email")  # (an email's)
+    assert not is_sender("from_date", "datetime")
+
+
+def test_an_email_goes_out_from_our_own_address():
+    """An email is sent from the business's own address (Postmark's `From`), one per world,
+    at a company of its own: no customer's company is the sender's."""
+    from compoworld.compose.records import Binding
+    from compoworld.compose.walk import _bind_sender
+    from compoworld.world.seeding import draw_pool, our_address
+
+    service = type("S", (), {"name": "mail"})()
+    for world in range(6):
+        arguments = {"To": "ana.ruiz@acme.com", "From": None}
+        bindings = {"To": Binding(kind="hidden", type="email", step=0, path="x[0].email",
+                                  field="email"),
+                    "From": Binding(kind="visible", type="email")}
+        _bind_sender(service, arguments, bindings, {}, world)
+        assert arguments["From"] == our_address(world)
+        domain = arguments["From"].split("@")[1]
+        assert arguments["From"].startswith("hello@")
+        assert domain not in {company.domain for company in draw_pool(world).companies}
+    assert len({our_address(world) for world in range(6)}) > 1
 
 
 def test_our_own_account_at_a_service_is_one_per_world(library: ServiceLibrary):
@@ -529,3 +551,27 @@ def test_a_company_account_carries_more_than_the_name_the_request_says():
                             {"name": name, "currency": said})
     assert _substantial(graph, walk, step, make, {"name": "Hooli", "website": "https://hooli.com"},
                         {"name": name, "website": site})
+
+
+def test_a_lookup_gives_back_nothing_it_was_looked_up_by() -> None:
+    """A customer found by their email gives back that email: a message to it needed no
+    lookup ("You'll find their email address in OnSched Consumer (same email address)"),
+    so that value carries nothing on; their phone, which the lookup found, does."""
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _looked_up_by
+
+    email, phone = "ana.ruiz@acme.com", "+14155550100"
+    lookup = GoldCall(tool="crm__list_customers", service="crm", effect="read",
+                      arguments={"email": email},
+                      bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                                 path="meetings[0].email", field="email")},
+                      result={"data": [{"email": email, "phone": phone}]})
+    assert _looked_up_by(lookup, Found("data[].email", "data[0].email", email, "email", None))
+    assert not _looked_up_by(lookup, Found("data[].phone", "data[0].phone", phone, "phone",
+                                           None))
+    stated = GoldCall(tool="crm__list_customers", service="crm", effect="read",
+                      arguments={"email": email},
+                      bindings={"email": Binding(kind="visible", type="email")},
+                      result={"data": [{"email": email}]})  # (the user named them: no carry)
+    assert not _looked_up_by(stated, Found("data[].email", "data[0].email", email, "email",
+                                           None))

@@ -153,3 +153,22 @@ def test_only_street_like_addresses_are_addresses(name: str, expected: str) -> N
 )
 def test_role_names_are_person_names(name: str):
     assert semantic_type(name, {"type": "string"}, service="s", resource="things") == "person_name"
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "expected"),
+    [
+        ("To", "Recipient email address. Multiple addresses are comma separated.", "email"),
+        ("From", "The sender email address.", "email"),
+        ("recipient", "E-mail address to share this inbox with.", "email"),
+        ("to", "The phone number to send the text to, or its email gateway.", "string"),
+        ("To", "Who the message is for.", "string"),
+        ("ReplyTo", "Reply To override email address.", "string"),  # no end of the message
+        ("Cc", "Cc recipient email address.", "string"),  # (nobody the walk writes to)
+    ],
+)
+def test_message_ends_are_typed_by_their_description(name: str, description: str,
+                                                     expected: str) -> None:
+    # Postmark's `To` is "Recipient email address": an email, so a customer's email
+    # reaches it; a phone number or a word of no address stays a string
+    assert typed(name, {"type": "string", "description": description}) == expected
