@@ -81,13 +81,17 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "thanks for getting in touch about {title}. We are looking into it.",  # asks it)
         "we're looking into {title} now and will get back to you soon.",
     ),
+    # a receipt says what was paid (reviews 151, 152: "Here is your receipt." with no amount
+    # read as hollow, 2 tasks unusable)
     "with their receipt": (
+        "thank you for your payment of {amount}. Here is your receipt.",
+        "here is the receipt for your payment of {amount}. Thank you!",
         "thank you for your payment. Here is your receipt.",
-        "here is the receipt for your payment. Thank you!",
     ),
     "confirming we received the payment": (
+        "we've received your payment of {amount}, thank you.",
+        "this confirms that we received your payment of {amount}. Thank you!",
         "we've received your payment, thank you.",
-        "this confirms that we received your payment. Thank you!",
     ),
     "that their invoice is ready": (
         "your invoice is ready.",
@@ -115,17 +119,18 @@ _ASKS = re.compile(r"let us know|reach out|any questions|\?$", re.IGNORECASE)
 
 def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Random, *,
                    name: str = "", title: str = "", event: tuple[str, str] = ("", ""),
-                   status: str = "") -> Any:
+                   status: str = "", amount: str = "") -> Any:
     """The gold text of a workflow's message with `gist` to the person called `name`,
-    naming the subject's `title`, the `event` (its name and start) it invites to or recalls
-    and the order's `status`; what was `drawn` where the schema wants no such string."""
+    naming the subject's `title`, the `event` (its name and start) it invites to or recalls,
+    the order's `status` and the `amount` a receipt is for ("306.12 USD"); what was `drawn`
+    where the schema wants no such string."""
     if not isinstance(drawn, str):
         return drawn
     named, start = event
     facts = {"title": f'"{title}"' if title else "",
              "meeting": f'"{named}"' if named else "the meeting",
-             "when": when(start), "status": status_news(status)}
-    needed = [key for key in ("title", "when", "status") if facts[key]]
+             "when": when(start), "status": status_news(status), "amount": amount}
+    needed = [key for key in ("title", "when", "status", "amount") if facts[key]]
     # (no heads-up about a meeting already gone: review 133)
     sayings = _SAYINGS.get(f"{gist} (over)" if before_today(start) else gist, ())
     forms = [f for f in sayings if all("{" + k + "}" in f for k in needed)
@@ -154,6 +159,8 @@ def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
             f" on {facts['when']}" if facts["when"] else "")
     if facts["status"]:
         said += f": it {facts['status']}"
+    if facts.get("amount"):
+        said += f" for {facts['amount']}"
     return rng.choice(_GENERIC).format(said=about + said)
 
 

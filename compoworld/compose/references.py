@@ -195,8 +195,39 @@ def subject_facts(calls: list[GoldCall]) -> dict[str, str]:
     read "its status" of an ecwid order as either); fact -> how a request asks for it."""
     item = followed(calls)
     field, status = _status(item)
-    facts = {start_of(item): "its date", status: f"its {field or 'status'}"}
+    facts = {start_of(item): "its date", status: f"its {field or 'status'}",
+             paid_amount(item)[0]: "the amount paid"}
     return {fact: said for fact, said in facts.items() if fact}
+
+
+# What an invoice or payment came to: its total (gross, else the amount), no part of it.
+_SUMS = ("total_gross", "gross_total", "grand_total", "total", "amount", "total_amount",
+         "gross")
+_PARTS = frozenset("net tax vat fee fees discount shipping refunded due balance tip "
+                   "surcharge".split())
+
+
+def paid_amount(item: Any) -> tuple[str, str]:
+    """(the amount an invoice or payment record came to, as its receipt says it, "306.12";
+    with its currency where the record has one, "306.12 USD"); ("", "") for none, and for
+    a whole number (GOV.UK Pay's 55926 is pence: no amount to say as it stands)."""
+    if not isinstance(item, dict):
+        return "", ""
+    sums = {}
+    for key, value in item.items():
+        words = split_words(str(key))
+        if isinstance(value, float) and value > 0 \
+                and words and not set(words) & _PARTS and "_".join(words) in _SUMS:
+            sums["_".join(words)] = value
+    name = next((n for n in _SUMS if n in sums), None)
+    if name is None:
+        return "", ""
+    value = sums[name]
+    text = f"{value:.2f}"
+    currency = next((v for k, v in item.items() if split_words(str(k))[-1:] == ["currency"]
+                     or split_words(str(k))[-2:] == ["currency", "code"]), None)
+    said = f"{text} {currency}" if isinstance(currency, str) and len(currency) == 3 else text
+    return text, said
 
 
 def acted_in(calls: list[GoldCall]) -> str | None:

@@ -28,12 +28,12 @@ SITUATIONS = {
                 "{s} asked to meet us to discuss next steps.", "I'd like to meet {s}."),
     "ticket": ("{s} is waiting for an answer.", "A customer is waiting on {s}."),
     "order": ("A customer wants news of {s}.", "The customer is asking about {s}."),
-    # an order known by its customer's email: they asked (reviews 145, 146: "A customer
-    # wants news of the order from sofia.ferreira@... in ecwid" reads awkwardly)
-    "order_from": ("A message came in from {email} asking how their {noun} in {app} is going.",
-                   "The customer at {email} asked us about their {noun} in {app}.",
-                   "We got a message from {email} asking where their {noun} in {app} "
-                   "stands."),
+    # an order known by its customer's email: we keep them posted (reviews 145, 146: "A
+    # customer wants news of the order from sofia.ferreira@... in ecwid" reads awkwardly;
+    # reviews 151, 152: an enquiry that came in by email answered by a text, 3 tasks)
+    "order_from": ("There's news on the {noun} {email} placed in {app}.",
+                   "I want to keep the customer at {email} posted on their {noun} in {app}.",
+                   "There is an update on the {noun} {email} placed in {app}."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
     # a receipt is sent once the money is in (this stop's read: "needs to be recorded

@@ -54,6 +54,7 @@ from compoworld.compose.references import (
     followed,
     is_sender,
     item_head,
+    paid_amount,
     start_of,
     status_of,
 )
@@ -641,7 +642,8 @@ def _bind(
                     walk.gist, properties[param], arguments[param], rng,
                     name=_first_name(walk), title=_subject_title(walk, bindings),
                     event=_event_facts(graph, walk, bindings),
-                    status=_order_status(walk, bindings))
+                    status=_order_status(walk, bindings),
+                    amount=_receipt_amount(walk, bindings))
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if patterned and node.effect != "read" and tool_entity(node) == "event":
         _book_in_hours(node, arguments, bindings, rng)  # a meeting at 10:30 next week
@@ -711,6 +713,15 @@ def _order_status(walk: Walk, bindings: dict[str, Binding]) -> str:
     if walk.about != "order" or "order" not in walk.gist.split() or not walk.calls:
         return ""
     return status_of(followed(_with_pending(walk, bindings)))
+
+
+def _receipt_amount(walk: Walk, bindings: dict[str, Binding]) -> str:
+    """What a receipt or payment confirmation says was paid ("306.12 USD"), from the
+    invoice or payment the workflow is about; "" for any other message."""
+    if walk.about not in ("invoice", "payment") or not ({"receipt", "received"}
+                                                        & set(walk.gist.split())):
+        return ""
+    return paid_amount(followed(_with_pending(walk, bindings)))[1]
 
 
 def _with_pending(walk: Walk, bindings: dict[str, Binding]) -> list[GoldCall]:

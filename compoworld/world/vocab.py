@@ -287,11 +287,19 @@ _HEX = string.digits + "abcdef"
 _B62 = string.ascii_letters + string.digits
 
 
+# What a business calls its accounts at a service: by the team or use (no "Q3 Account",
+# "Weekly Account" or "Spring Account", which read as made up in the requests that name
+# the account texts go out from)
+_ACCOUNT_QUALIFIERS = ("Marketing", "Sales", "Support", "Finance", "Operations", "Primary",
+                       "Regional", "Customer")
+
+
 def _name(noun: str) -> Maker:
     label = noun.replace("_", " ").title() if noun else ""
     if not label:
         return lambda rng: f"{rng.choice(TITLE_HEADS)} {rng.choice(TITLE_TOPICS)}"
-    return lambda rng: f"{rng.choice(_QUALIFIERS)} {label}"
+    qualifiers = _ACCOUNT_QUALIFIERS if label in ("Account", "Accounts") else _QUALIFIERS
+    return lambda rng: f"{rng.choice(qualifiers)} {label}"
 
 
 def stand_in_name(value: Any) -> bool:

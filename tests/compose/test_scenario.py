@@ -470,7 +470,8 @@ def test_a_customer_is_not_copied_from_one_set_of_books_into_another():
 
     infos = {"brc": SimpleNamespace(app="Big Red Cloud", domain="financial"),
              "codat": SimpleNamespace(app="Codat Accounting", domain="financial"),
-             "onsched": SimpleNamespace(app="OnSched Consumer", domain="collaboration")}
+             "onsched": SimpleNamespace(app="OnSched Consumer", domain="collaboration"),
+             "billbee": SimpleNamespace(app="Billbee", domain="ecommerce")}
     library = SimpleNamespace(infos=infos)
     lead = BY_NAME["lead_to_contact_welcome"]
 
@@ -483,6 +484,10 @@ def test_a_customer_is_not_copied_from_one_set_of_books_into_another():
     assert not _between_books(library, lead, chain("brc", "onsched"))
     assert _between_books(library, BY_NAME["company_account"], chain("brc", "codat"))
     assert not _between_books(library, BY_NAME["event_copy"], chain("brc", "codat"))
+    # ... nor set up in a shop, whose customers sign up as they order (reviews 149-152:
+    # "their customer account for orders is ready" in Billbee read as made up)
+    assert _between_books(library, lead, chain("onsched", "billbee"))
+    assert not _between_books(library, lead, chain("billbee", "onsched"))
 
 
 def test_a_person_kept_where_the_act_happens_is_not_placed_twice():
@@ -648,3 +653,26 @@ def test_our_account_looked_up_is_named_by_its_name():
                               resources=resources)
         assert text is not None and "AC4" not in text, text
         assert text.endswith('"+447700900999" (account "Support").'), text
+
+
+def test_a_receipt_says_what_was_paid() -> None:
+    """A receipt names the amount of the invoice or payment it is for, with its currency
+    where the record has one (reviews 151, 152: "Here is your receipt." with no amount was
+    hollow); its check then wants that amount. Net, tax and fee amounts are no total, and a
+    whole number (GOV.UK Pay's pence) is no amount to say as it stands."""
+    from compoworld.compose.notes import reference_note
+    from compoworld.compose.references import paid_amount
+
+    invoice = {"Title": "June office supplies", "TotalGross": 306.1, "TotalNet": 811.2,
+               "Currency": "USD", "VatAmount": 12.5}
+    assert paid_amount(invoice) == ("306.10", "306.10 USD")
+    assert paid_amount({"amount": 19.5, "tax": 2.5}) == ("19.50", "19.50")
+    assert paid_amount({"amount": 55926, "fee": 1678.0}) == ("", "")
+    assert paid_amount({"net_amount": 20.0}) == ("", "")
+    for seed in range(6):
+        text = reference_note("with their receipt", {"type": "string"}, "x",
+                              random.Random(seed), name="Ana", amount="306.10 USD")
+        assert "306.10 USD" in text and "receipt" in text, text
+    plain = reference_note("with their receipt", {"type": "string"}, "x", random.Random(1),
+                           name="Ana")
+    assert "{amount}" not in plain and "receipt" in plain

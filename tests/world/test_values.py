@@ -463,6 +463,10 @@ def test_a_made_up_label_is_no_name_a_record_was_given():
     made = maker("name", "contact")(random.Random(3))
     assert stand_in_name(made), made  # "Annual Contact": how a walk knows nobody named it
     assert not stand_in_name("Ann Lee") and not stand_in_name("Annual budget review")
+    # an account is named by the team or use it is for, still a label: no "Q3 Account"
+    accounts = {maker("name", "account")(random.Random(seed)) for seed in range(40)}
+    assert all(stand_in_name(a) for a in accounts), accounts
+    assert not accounts & {"Q3 Account", "Weekly Account", "Spring Account", "Annual Account"}
 
 
 def test_a_world_s_records_are_mostly_in_use():
