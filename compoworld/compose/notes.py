@@ -106,6 +106,32 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "I wanted to follow up on the deal. Happy to answer any questions.",
     ),
 }
+# An email's subject line by its gist (review 154: six Postmark emails sent with none).
+_SUBJECTS = {
+    "welcoming them aboard": "Welcome aboard", "inviting them to the meeting":
+    "Meeting invitation",
+    "with their receipt": "Your receipt", "confirming we received the payment":
+    "Payment received", "with an update on their order": "An update on your order",
+    "letting them know we are looking into it": "We're looking into it",
+    "that their refund is on its way": "Your refund", "that their invoice is ready":
+    "Your invoice", "about the event": "About our meeting",
+    "reminding them of the event": "A reminder",
+}  # (two words at least: a message's own text is checked to say something)
+
+
+def reference_subject(gist: str, schema: dict[str, Any], drawn: Any, *, title: str = "",
+                      meeting: str = "") -> Any:
+    """The subject line of a workflow's email with `gist` ("Your receipt", "Invitation:
+    Quarterly review"), naming the subject's `title` or the `meeting`'s where there is
+    one; what was `drawn` where the schema wants no such string."""
+    if not isinstance(drawn, str) or schema.get("enum") or schema.get("pattern"):
+        return drawn
+    line = _SUBJECTS.get(gist) or ("You're all set" if gist.startswith("letting them know")
+                                   else "A note from us")
+    named = meeting or title
+    return f"{line}: {named}" if named else line
+
+
 _SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
 _GENERIC = ("a quick note {said}.", "just a short note {said}.")
 _GREETINGS = ("Hello {name}!", "Hi {name},", "Dear {name},", "{name},")

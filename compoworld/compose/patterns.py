@@ -101,6 +101,8 @@ _TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced", "invoicing"),
            ("payment", "payments", "paid", "pay"), ("ticket", "tickets"),
            ("order", "orders", "ordering"), ("book", "booking", "bookings", "booked"),
+           ("invite", "invited", "invitation", "inviting", "join"),  # (review 153:
+           # an invitation checked by its date alone)
            ("set", "ready", "added", "all done", "can now"))  # (a customer we have
 # already is told they are all set up, that all is ready or done for them, or what they can
 # now do: review 136 failed "You can now book with us online")

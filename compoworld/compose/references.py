@@ -223,11 +223,20 @@ def paid_amount(item: Any) -> tuple[str, str]:
     if name is None:
         return "", ""
     value = sums[name]
-    text = f"{value:.2f}"
+    parts = [v for k, v in item.items() if isinstance(v, (int, float))
+             and not isinstance(v, bool) and set(split_words(str(k))) & _PARTS]
+    if any(part > value for part in parts):
+        return "", ""  # a net of 859.47 beside a gross of 716.24: no amount to vouch for
     currency = next((v for k, v in item.items() if split_words(str(k))[-1:] == ["currency"]
                      or split_words(str(k))[-2:] == ["currency", "code"]), None)
-    said = f"{text} {currency}" if isinstance(currency, str) and len(currency) == 3 else text
-    return text, said
+    currency = currency.upper() if isinstance(currency, str) and len(currency) == 3 else ""
+    if currency in _WHOLE_CURRENCIES and value != int(value):
+        return "", ""  # (review 153: "999.78 JPY")
+    text = f"{value:.2f}"
+    return text, f"{text} {currency}" if currency else text
+
+
+_WHOLE_CURRENCIES = frozenset("JPY KRW VND CLP ISK HUF TWD IDR UGX XAF XOF PYG".split())
 
 
 def acted_in(calls: list[GoldCall]) -> str | None:

@@ -399,7 +399,12 @@ def _describe_change(target: _Target, title: str) -> str:
             says += [f"saying {'the word ' if all(' ' not in w for w in topic) else ''}"
                      f"{_either(topic)}"] if topic else []  # (as a word:
             # "reset" does not say "set"; review 132 read it as a letter match)
-            text += f"{',' if fields else ''} and {_words_of(written)} " + (
+            lines = [n for n in written if split_words(n)[-1:] == ["subject"]]
+            bodies = [n for n in written if n not in lines] or lines
+            if lines and bodies != lines:  # (an email: a subject line, and its body says)
+                text += f"{',' if fields else ''} with a {lines[0].replace('_', ' ')} " \
+                        "line of two words at least"
+            text += f"{',' if fields or lines else ''} and {_words_of(bodies)} " + (
                 " and ".join(says) or "saying something (two words at least)")
         return text + "."
     return f"The {noun} {params['id']}{target.label} in {title} has {_describe(fields)}."

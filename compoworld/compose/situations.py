@@ -31,9 +31,9 @@ SITUATIONS = {
     # an order known by its customer's email: we keep them posted (reviews 145, 146: "A
     # customer wants news of the order from sofia.ferreira@... in ecwid" reads awkwardly;
     # reviews 151, 152: an enquiry that came in by email answered by a text, 3 tasks)
-    "order_from": ("There's news on the {noun} {email} placed in {app}.",
+    "order_from": ("There's news on the {noun} placed by {email} in {app}.",
                    "I want to keep the customer at {email} posted on their {noun} in {app}.",
-                   "There is an update on the {noun} {email} placed in {app}."),
+                   "There is an update on the {app} {noun} placed by {email}."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
     # a receipt is sent once the money is in (this stop's read: "needs to be recorded

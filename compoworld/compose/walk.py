@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from compoworld.compose.instruction import render_value, visible_values
 from compoworld.compose.naming import app_name, record_noun
-from compoworld.compose.notes import reference_note
+from compoworld.compose.notes import reference_note, reference_subject
 from compoworld.compose.patterns import (
     Apps,
     Pattern,
@@ -636,6 +636,15 @@ def _bind(
             # A workflow's message says what the user means, in the agent's words: nobody
             # dictates three random sentences as a refund notice.
             free = patterned and kind == "text" and node.effect != "read"
+            if patterned and node.effect != "read" and tool_entity(node) == "message" \
+                    and _subject_line(param, kind):  # the email's subject, the agent's too
+                walk.gist = _settled(world, walk)
+                arguments[param] = reference_subject(
+                    walk.gist, properties[param], arguments[param],
+                    title=_subject_title(walk, bindings),
+                    meeting=_event_facts(graph, walk, bindings)[0])
+                bindings[param] = Binding(kind="free", type=kind or "string")
+                continue
             if free:  # the reference writes what the workflow means, not a stock sentence
                 walk.gist = _settled(world, walk)
                 arguments[param] = reference_note(
@@ -821,10 +830,17 @@ def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
     entity, words = tool_entity(node), split_words(param)
     if entity == "message" and kind == "text":  # (one body: Postmark's `HtmlBody` beside
         return bool(words) and words[-1] in _SAYING and "html" not in words  # `TextBody`)
+    if entity == "message" and _subject_line(param, kind):
+        return True  # an email has a subject (review 154: six sent with none)
     if entity == "event" and kind in ("date", "datetime"):  # and how long it lasts (no
         role = role_of(param, kind, node.resource)  # bare booking: reviews 126, 127)
         return role is not None and role.meaning in ("start", "end")
     return False
+
+
+def _subject_line(param: str, kind: str) -> bool:
+    """Whether a message's parameter is its subject line (Postmark's `Subject`)."""
+    return kind in ("title", "string") and split_words(param)[-1:] == ["subject"]
 
 
 def _sibling_api(step: Step, service: str, here: str) -> bool:

@@ -32,6 +32,7 @@ from compoworld.world.clock import NOW
 from compoworld.world.coherence import (
     all_day_rule,
     final_rule,
+    gross_rule,
     range_pairs,
     span_end,
     span_start,
@@ -380,6 +381,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                all_day_rule(leaf_props, leaf_types),
                                status_rule(leaf_props, leaf_types, required),
                                final_rule(leaf_types),
+                               gross_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
                                _country_rule({**props, **leaf_props}, leaf_types, checks,

@@ -666,12 +666,16 @@ def test_a_receipt_says_what_was_paid() -> None:
     from compoworld.compose.notes import reference_note
     from compoworld.compose.references import paid_amount
 
-    invoice = {"Title": "June office supplies", "TotalGross": 306.1, "TotalNet": 811.2,
+    invoice = {"Title": "June office supplies", "TotalGross": 306.1, "TotalNet": 257.2,
                "Currency": "USD", "VatAmount": 12.5}
     assert paid_amount(invoice) == ("306.10", "306.10 USD")
     assert paid_amount({"amount": 19.5, "tax": 2.5}) == ("19.50", "19.50")
     assert paid_amount({"amount": 55926, "fee": 1678.0}) == ("", "")
     assert paid_amount({"net_amount": 20.0}) == ("", "")
+    assert paid_amount({"TotalGross": 716.24, "TotalNet": 859.47}) == ("", "")  # (review
+    # 153: a net above its gross is no amount to vouch for)
+    assert paid_amount({"total": 999.78, "currency": "JPY"}) == ("", "")  # (no yen cents)
+    assert paid_amount({"total": 1200.0, "currency": "jpy"}) == ("1200.00", "1200.00 JPY")
     for seed in range(6):
         text = reference_note("with their receipt", {"type": "string"}, "x",
                               random.Random(seed), name="Ana", amount="306.10 USD")
@@ -679,3 +683,30 @@ def test_a_receipt_says_what_was_paid() -> None:
     plain = reference_note("with their receipt", {"type": "string"}, "x", random.Random(1),
                            name="Ana")
     assert "{amount}" not in plain and "receipt" in plain
+
+
+def test_an_email_has_a_subject_line_of_its_own() -> None:
+    """An email names what it is about in its subject (review 154: six Postmark emails
+    with none): by the workflow's gist, with the meeting's or the subject's name where
+    there is one, two words at least (a message's own text is checked to say something)."""
+    from compoworld.compose.notes import _SUBJECTS, reference_subject
+
+    string = {"type": "string"}
+    assert reference_subject("with their receipt", string, "x") == "Your receipt"
+    assert reference_subject("inviting them to the meeting", string, "x",
+                             meeting="Quarterly review") == "Meeting invitation: Quarterly review"
+    assert reference_subject("letting them know they can now pay us online", string, "x") \
+        == "You're all set"
+    assert reference_subject("with their receipt", {"type": "string", "enum": ["a"]}, "a") == "a"
+    assert all(len(line.split()) >= 2 for line in _SUBJECTS.values())
+
+
+def test_an_invitation_is_checked_for_inviting() -> None:
+    """An invitation's check wants it to invite, not only to name the day (review 153):
+    every way the reference invites says a form of "invite" or "join"."""
+    from compoworld.compose.notes import _SAYINGS
+    from compoworld.compose.patterns import topic_of
+
+    for saying in _SAYINGS["inviting them to the meeting"]:
+        text = saying.format(meeting="the meeting", when="March 17, 2025 at 09:00 UTC")
+        assert "invite" in topic_of(text), text
