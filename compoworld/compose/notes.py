@@ -116,7 +116,7 @@ _SUBJECTS = {
     "that their refund is on its way": "Your refund", "that their invoice is ready":
     "Your invoice", "about the event": "About our meeting",
     "reminding them of the event": "A reminder",
-}  # (two words at least: a message's own text is checked to say something)
+}
 
 
 def reference_subject(gist: str, schema: dict[str, Any], drawn: Any, *, title: str = "",

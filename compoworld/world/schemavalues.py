@@ -397,6 +397,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     links = parent_links(props, id_key, id_type, service) if id_key and id_type else {}
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
+    # a way to reach someone (Billbee's `DefaultPhone1`, `DefaultMail`) is no custom field:
+    # reviews 151-156 read `{"TypeName": "Colour", "Value": "Bronze"}` as a customer's phone
+    channel = _channel(resource) if pair is not None else None
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
                    if kind == "money"}
     amounts = money_agreement(money_kinds, checks)
@@ -438,7 +441,14 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         if links:
             link_children(out, id_key, links, overrides or ())
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):
-            custom_field(rng, out, pair, props)  # `{"name": "Account tier", "value": "Gold"}`
+            if channel is None:
+                custom_field(rng, out, pair, props)  # `{"name": "Account tier", "value":
+                # "Gold"}`
+            else:  # its kind, and no made-up value where none is needed
+                if pair[0] is not None and pair[0] in out:
+                    out[pair[0]] = rng.choice(_CHANNEL_LABELS[channel])
+                if pair[1] not in required:
+                    del out[pair[1]]
         if amounts is not None:  # a fee is a share of the amount, the net what is left
             amounts(out, overrides)
         if scaled is not None:  # yen and won in thousands
@@ -606,3 +616,17 @@ def value_from_schema(
     plan = compile_schema(schema, name=name, service=service, resource=resource, depth=depth)
     return plan(rng, pool=pool, ids=ids, anchor=anchor, overrides=overrides)
 
+
+
+_CHANNEL_LABELS = {"phone": ("Mobile", "Work", "Home"), "email": ("Email", "Work email")}
+
+
+def _channel(resource: str | None) -> str | None:
+    """`phone` or `email` for an object that is a way to reach someone (`DefaultPhone1`,
+    `DefaultMailAddress`), else None."""
+    words = set(split_words(resource or ""))
+    if words & {"phone", "mobile", "telephone", "fax"}:
+        return "phone"
+    if words & {"email", "mail"}:
+        return "email"
+    return None

@@ -688,7 +688,7 @@ def test_a_receipt_says_what_was_paid() -> None:
 def test_an_email_has_a_subject_line_of_its_own() -> None:
     """An email names what it is about in its subject (review 154: six Postmark emails
     with none): by the workflow's gist, with the meeting's or the subject's name where
-    there is one, two words at least (a message's own text is checked to say something)."""
+    there is one, two words at least."""
     from compoworld.compose.notes import _SUBJECTS, reference_subject
 
     string = {"type": "string"}

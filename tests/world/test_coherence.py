@@ -152,3 +152,25 @@ def test_a_net_amount_is_at_most_its_gross() -> None:
     rule(asked, {"TotalNet": 20.0})
     assert asked["TotalNet"] == 20.0
     assert gross_rule({"amount": "money", "net_total": "money"}) is None
+
+
+def test_a_way_to_reach_someone_is_no_custom_field() -> None:
+    """Billbee's `DefaultPhone1` is `{TypeName, Value}`: a custom field's shape, which read
+    `{"TypeName": "Colour", "Value": "Bronze"}` as a customer's phone (reviews 151-156). It
+    is labelled by its kind and holds no made-up value; a real custom field keeps its
+    label and value."""
+    from compoworld.world.kindmakers import CUSTOM_FIELDS
+    from compoworld.world.schemavalues import _channel
+
+    pair = {"type": "object", "properties": {"TypeName": {"type": "string"},
+                                             "Value": {"type": "string"}}}
+    labels = {label for label, _ in CUSTOM_FIELDS}
+    for seed in range(8):
+        phone = value_from_schema(pair, random.Random(seed), service="shop",
+                                  resource="DefaultPhone1")
+        assert phone.get("TypeName", "Mobile") in ("Mobile", "Work", "Home"), phone
+        assert "Value" not in phone, phone
+        field = value_from_schema(pair, random.Random(seed), service="shop",
+                                  resource="CustomFields")
+        assert field.get("TypeName", "Size") in labels, field
+    assert _channel("DefaultMailAddress") == "email" and _channel("Tags") is None
