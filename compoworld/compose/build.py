@@ -33,6 +33,7 @@ from compoworld.compose.references import (
     item_head,
     over,
     start_of,
+    status_field,
     status_of,
 )
 from compoworld.compose.rubric import build_rubric
@@ -264,8 +265,13 @@ def _guest_first(library: ServiceLibrary, calls: list[GoldCall], end: dict[str, 
 
 def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a workflow's message is an update on an order that has no status to give
-    ("A quick note about your order." tells the customer nothing: review 125)."""
-    return "order" in plan.gist.split() and not status_of(followed(calls))
+    ("A quick note about your order." tells the customer nothing: review 125), or only
+    its payment's (review 155: "your order is now incomplete" of a payment status
+    INCOMPLETE, 2 tasks unusable)."""
+    if "order" not in plan.gist.split():
+        return False
+    item = followed(calls)
+    return not status_of(item) or "payment" in status_field(item).split()
 
 
 def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) -> bool:

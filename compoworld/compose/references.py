@@ -169,6 +169,12 @@ def status_of(item: Any) -> str:
     return _status(item)[1]
 
 
+def status_field(item: Any) -> str:
+    """The words of the field `status_of` reads (`payment status`), "" for a record's
+    only plain `status`."""
+    return _status(item)[0]
+
+
 _WHERE_IT_STANDS = ("fulfillment", "fulfilment", "shipping", "delivery", "order")
 
 

@@ -299,3 +299,29 @@ def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) 
                     result={"id": "ema_1"})
     assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is unsettled
     assert _unsettled(BY_NAME["invoice_payment"], [read, send]) is False
+
+
+def test_an_order_update_gives_where_the_order_stands() -> None:
+    """An update on an order says its status; one with only a payment status says nothing
+    of the order ("your order is now incomplete" of a payment INCOMPLETE: review 155)."""
+    from compoworld.compose.build import _says_nothing
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+
+    def chain(order: dict) -> list[GoldCall]:
+        read = GoldCall(tool="shop__orders", service="shop", effect="read", arguments={},
+                        bindings={}, result={"orders": [order]})
+        text = GoldCall(tool="sms__send", service="sms", effect="create",
+                        arguments={"to": "+14155550100"},
+                        bindings={"to": Binding(kind="hidden", type="phone", step=0,
+                                                path="orders[0].phone", field="phone")},
+                        result={"id": "m1"})
+        return [read, text]
+
+    plan = BY_NAME["order_followup"]
+    phone = "+14155550100"
+    assert not _says_nothing(plan, chain({"phone": phone, "fulfillmentStatus": "SHIPPED",
+                                          "paymentStatus": "INCOMPLETE"}))
+    assert _says_nothing(plan, chain({"phone": phone, "paymentStatus": "INCOMPLETE"}))
+    assert _says_nothing(plan, chain({"phone": phone}))
+    assert not _says_nothing(plan, chain({"phone": phone, "status": "shipped"}))
