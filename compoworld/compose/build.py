@@ -310,14 +310,21 @@ _UNSETTLED = frozenset("unpaid draft open overdue pending failed declined cancel
 
 def _unsettled(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a receipt or a payment confirmation would go out for an invoice or payment
-    whose record says it is not paid (or was paid back)."""
+    whose record says it is not paid (or was paid back), or is dated after today."""
     if SITUATION_OF.get(plan.name) != "paid" or not any(
             step.entity == "message" for step in plan.steps):
         return False
     item = followed(calls)
-    return isinstance(item, dict) and any(
-        split_words(str(key))[-1:] in (["status"], ["state"]) and isinstance(value, str)
-        and value.lower() in _UNSETTLED for key, value in item.items())
+    if not isinstance(item, dict):
+        return False
+    now = NOW.isoformat()[:10]
+    return any(
+        (split_words(str(key))[-1:] in (["status"], ["state"]) and isinstance(value, str)
+         and value.lower() in _UNSETTLED)
+        or (split_words(str(key))[-1:] in (["date"], ["at"], ["on"]) and isinstance(value, str)
+            and len(value) >= 10 and value[:4].isdigit() and value[:10] > now)
+        for key, value in item.items())  # (reviews 157, 158: "Payment came in" for an
+    # invoice dated, or paid, after today)
 
 
 _DONE = frozenset("closed resolved solved inactive archived done completed cancelled "

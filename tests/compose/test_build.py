@@ -299,6 +299,12 @@ def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) 
                     result={"id": "ema_1"})
     assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is unsettled
     assert _unsettled(BY_NAME["invoice_payment"], [read, send]) is False
+    # ... nor for one dated, or paid, after today (reviews 157, 158)
+    from compoworld.world.clock import NOW
+
+    later = {**invoice, "status": "PAID", "PayDate": f"{NOW.year + 1}-01-05T10:00:00Z"}
+    read.result["invoices"][0] = later
+    assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is True
 
 
 def test_an_order_update_gives_where_the_order_stands() -> None:
