@@ -70,7 +70,8 @@ def test_tools_run_on_typed_state_except_the_computations(world: Store,
 def test_compose_makes_verified_tasks_that_cross_services(world: Store) -> None:
     _, rows = run_query(world, "select services, gold_calls, rubric from tasks "
                                "where verified")
-    assert len(rows) == TASKS
+    # (a run short of its tasks is topped up with full-quota shards, so it may pass them)
+    assert len(rows) >= TASKS
     crossing = [r for r in rows if len(set(r[0])) >= 2]
     assert len(crossing) >= TASKS // 2
     called = {call["tool"].split("__", 1)[0]
