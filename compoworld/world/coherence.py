@@ -85,7 +85,8 @@ def _span(text: str) -> int:
 # Word pairs of ordered fields: `start_date` <= `end_date`, `created_at` <= `updated_at`,
 # `created_at` <= `canceled_at`.
 _RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "updated"),
-           ("created", "modified"), ("since", "until"), ("min", "max"), ("earliest", "latest"),
+           ("created", "modified"), ("registered", "updated"), ("registered", "modified"),
+           ("since", "until"), ("min", "max"), ("earliest", "latest"),
            ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
            ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
            # a ticket's SLA deadline falls after it was opened (review: an SLA months early)

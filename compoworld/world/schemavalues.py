@@ -400,6 +400,11 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     # a way to reach someone (Billbee's `DefaultPhone1`, `DefaultMail`) is no custom field:
     # reviews 151-156 read `{"TypeName": "Colour", "Value": "Bronze"}` as a customer's phone
     channel = _channel(resource) if pair is not None else None
+    # ... nor is its kind a made-up label (review 158: Billbee's `DefaultPhone1` of
+    # `{"TypeName": "Annual 1"}`, `DefaultFax` "Regional Fax", a mail address "Q3 Address")
+    kind_key = next((key for key, kind in leaf_types.items() if kind in ("string", "title")
+                     and split_words(key) == ["type", "name"]), None) \
+        if pair is None and _channel(resource) else None
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
                    if kind == "money"}
     amounts = money_agreement(money_kinds, checks)
@@ -449,6 +454,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     out[pair[0]] = rng.choice(_CHANNEL_LABELS[channel])
                 if pair[1] not in required:
                     del out[pair[1]]
+        if kind_key is not None and kind_key in out and not (overrides and kind_key in overrides):
+            out[kind_key] = rng.choice(_CHANNEL_LABELS[_channel(resource) or "phone"])
         if amounts is not None:  # a fee is a share of the amount, the net what is left
             amounts(out, overrides)
         if scaled is not None:  # yen and won in thousands
@@ -618,14 +625,17 @@ def value_from_schema(
 
 
 
-_CHANNEL_LABELS = {"phone": ("Mobile", "Work", "Home"), "email": ("Email", "Work email")}
+_CHANNEL_LABELS = {"phone": ("Mobile", "Work", "Home"), "email": ("Email", "Work email"),
+                   "fax": ("Fax", "Work fax")}
 
 
 def _channel(resource: str | None) -> str | None:
-    """`phone` or `email` for an object that is a way to reach someone (`DefaultPhone1`,
-    `DefaultMailAddress`), else None."""
+    """`phone`, `fax` or `email` for an object that is a way to reach someone
+    (`DefaultPhone1`, `DefaultFax`, `DefaultMailAddress`), else None."""
     words = set(split_words(resource or ""))
-    if words & {"phone", "mobile", "telephone", "fax"}:
+    if "fax" in words:
+        return "fax"
+    if words & {"phone", "mobile", "telephone"}:
         return "phone"
     if words & {"email", "mail"}:
         return "email"

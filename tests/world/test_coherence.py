@@ -174,3 +174,24 @@ def test_a_way_to_reach_someone_is_no_custom_field() -> None:
                                   resource="CustomFields")
         assert field.get("TypeName", "Size") in labels, field
     assert _channel("DefaultMailAddress") == "email" and _channel("Tags") is None
+
+
+def test_a_way_to_reach_someone_is_labelled_by_its_kind_without_a_value_too() -> None:
+    """Billbee's `DefaultPhone1` also comes as `{Id, TypeId, TypeName}` (no `Value`):
+    review 158 read `"TypeName": "Annual 1"` on a phone, "Regional Fax" on a fax and
+    "Q3 Address" on a mail address."""
+    from compoworld.world.schemavalues import _channel
+
+    typed = {"type": "object", "required": ["TypeName"],
+             "properties": {"Id": {"type": "integer"}, "TypeId": {"type": "integer"},
+                            "TypeName": {"type": "string"}}}
+    expected = {"DefaultPhone1": {"Mobile", "Work", "Home"}, "DefaultFax": {"Fax", "Work fax"},
+                "DefaultStatusUpdatesMailAddress": {"Email", "Work email"}}
+    for resource, labels in expected.items():
+        for seed in range(6):
+            value = value_from_schema(typed, random.Random(seed), service="shop",
+                                      resource=resource)
+            assert value["TypeName"] in labels, (resource, value)
+    assert _channel("DefaultFax") == "fax"
+    plain = value_from_schema(typed, random.Random(1), service="shop", resource="Tags")
+    assert plain["TypeName"] not in {"Mobile", "Work", "Home", "Fax", "Email"}

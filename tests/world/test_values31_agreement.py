@@ -131,3 +131,17 @@ def test_a_time_in_an_rfc_2822_format_is_ordered_like_any_time():
     types = {key: value_type(key, sub, "string") for key, sub in props.items()}
     assert types == {"date_created": "datetime", "date_updated": "datetime"}
     assert range_pairs(props, types) == [("date_created", "date_updated")]
+
+
+def test_a_customer_registers_before_their_record_is_updated():
+    """Review 158: an ecwid customer "registered":"2024-11-29" but "updated":"2024-10-10"."""
+    from compoworld.world.coherence import range_pairs
+
+    props = {key: {"type": "string", "format": "date-time"} for key in ("registered", "updated")}
+    assert range_pairs(props, {"registered": "datetime", "updated": "datetime"}) == [
+        ("registered", "updated")]
+    schema = {"type": "object", "required": ["registered", "updated"], "properties": props}
+    for seed in range(10):
+        record = value_from_schema(schema, random.Random(seed), service="shop",
+                                   resource="customers")
+        assert record["registered"] <= record["updated"], record
