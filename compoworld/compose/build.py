@@ -159,7 +159,8 @@ def compose_task(
         instruction = write_scenario(  # one, which no person asks for (reviews 141-144:
             walk.calls, walk.answer, titles, rng, plan, resources=resources,  # "... the
             domains={name: library.infos[name].domain for name in services},  # customer in
-            sole=_sole_bookings(library, walk.calls, [*services, *distractors]))  # OnSched
+            sole=_sole_bookings(library, walk.calls, [*services, *distractors]),  # OnSched
+            meeting=walk.meeting, local=walk.place)
         if instruction is None:  # Consumer whose email is that person's email")
             return Rejected("no request a person would make says this chain")
     if instruction is None:
@@ -318,24 +319,34 @@ def _unsettled(plan: Pattern, calls: list[GoldCall]) -> bool:
     if not isinstance(item, dict):
         return False
     now = NOW.isoformat()[:10]
-    return any(
-        (split_words(str(key))[-1:] in (["status"], ["state"]) and isinstance(value, str)
-         and value.lower() in _UNSETTLED)
-        or (split_words(str(key))[-1:] in (["date"], ["at"], ["on"]) and isinstance(value, str)
-            and len(value) >= 10 and value[:4].isdigit() and value[:10] > now)
+    return any(status.lower() in _UNSETTLED for status in _statuses(item)) or any(
+        split_words(str(key))[-1:] in (["date"], ["at"], ["on"]) and isinstance(value, str)
+        and len(value) >= 10 and value[:4].isdigit() and value[:10] > now
         for key, value in item.items())  # (reviews 157, 158: "Payment came in" for an
     # invoice dated, or paid, after today)
 
 
+def _statuses(item: Any) -> list[str]:
+    """The values of a record's status or state fields (`on_hold`, `Paid`)."""
+    if not isinstance(item, dict):
+        return []
+    return [value for key, value in item.items() if isinstance(value, str)
+            and split_words(str(key))[-1:] in (["status"], ["state"])]
+
+
 _DONE = frozenset("closed resolved solved inactive archived done completed cancelled "
                   "canceled".split())
+# a ticket parked or waiting on its customer: nobody is waiting on us (review 157: "waiting
+# for an answer" said of a "suspended" ticket, 1 task unusable)
+_PARKED = frozenset("suspended spam pending hold".split())
 
 
 def _answered(plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a ticket a request says is waiting for an answer is closed (review 142: "A
-    customer is waiting" on an inactive ticket)."""
-    return SITUATION_OF.get(plan.name) == "ticket" and \
-        status_of(followed(calls)).lower() in _DONE
+    """Whether a ticket a request says is waiting for an answer is closed, parked or
+    waiting on its customer (review 142: "A customer is waiting" on an inactive ticket)."""
+    return SITUATION_OF.get(plan.name) == "ticket" and any(
+        status.lower() in _DONE or set(split_words(status)) & _PARKED
+        for status in _statuses(followed(calls)))
 
 
 _SPAN = frozenset({"start", "end"})

@@ -526,7 +526,7 @@ class _Goal(Carried):
 
     def args(self, call: GoldCall) -> list[Arg]:
         return [(p, b, v) for p, v in call.arguments.items()
-                if (b := call.bindings.get(p)) and b.kind != "free"]
+                if (b := call.bindings.get(p)) and b.kind not in ("free", "aside")]
 
     def _stated(self, step: int) -> bool:
         """Whether describing the call's record states a value: its own visible arguments

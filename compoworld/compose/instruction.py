@@ -183,7 +183,8 @@ class _Writer:
         """One call as an imperative clause (no capital, no full stop)."""
         verb, noun = tool_words(call.tool, call.effect)
         title, pick, effect = self.title(call.service), self.rng.choice, call.effect
-        args = [(p, b, v) for p, v in call.arguments.items() if (b := call.bindings.get(p))]
+        args = [(p, b, v) for p, v in call.arguments.items()
+                if (b := call.bindings.get(p)) and b.kind != "aside"]
         thing = _noun(call)
         if effect == "read":
             name = " ".join(noun) if plural_words(noun) else thing

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from compoworld.compose.references import before_today, day_forms
 
@@ -145,17 +147,20 @@ _ASKS = re.compile(r"let us know|reach out|any questions|\?$", re.IGNORECASE)
 
 def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Random, *,
                    name: str = "", title: str = "", event: tuple[str, str] = ("", ""),
-                   status: str = "", amount: str = "") -> Any:
+                   status: str = "", amount: str = "", purpose: str = "",
+                   local: tuple[str, str] | None = None) -> Any:
     """The gold text of a workflow's message with `gist` to the person called `name`,
-    naming the subject's `title`, the `event` (its name and start) it invites to or recalls,
-    the order's `status` and the `amount` a receipt is for ("306.12 USD"); what was `drawn`
-    where the schema wants no such string."""
+    naming the subject's `title`, the `event` (its name and start) it invites to or recalls
+    (or what the meeting is for, its `purpose`: "an account review"), at its time where the
+    reader is (`local`: their time zone and city), the order's `status` and the `amount` a
+    receipt is for ("306.12 USD"); what was `drawn` where the schema wants no such
+    string."""
     if not isinstance(drawn, str):
         return drawn
     named, start = event
-    facts = {"title": f'"{title}"' if title else "",
-             "meeting": f'"{named}"' if named else "the meeting",
-             "when": when(start), "status": status_news(status), "amount": amount}
+    meeting = f'"{named}"' if named else said_to_them(purpose) if purpose else "the meeting"
+    facts = {"title": f'"{title}"' if title else "", "meeting": meeting,
+             "when": when(start, local), "status": status_news(status), "amount": amount}
     needed = [key for key in ("title", "when", "status", "amount") if facts[key]]
     # (no heads-up about a meeting already gone: review 133)
     sayings = _SAYINGS.get(f"{gist} (over)" if before_today(start) else gist, ())
@@ -218,13 +223,28 @@ def said_to_them(gist: str) -> str:
     return " ".join(_SECOND_PERSON.get(word, word) for word in gist.split())
 
 
-def when(value: str) -> str:
+def when(value: str, local: tuple[str, str] | None = None) -> str:
     """`December 5, 2026 at 10:00 UTC` of `2026-12-05T10:00:00Z` (`December 5, 2026` of a
-    date); "" for no ISO date."""
+    date); `December 5, 2026 at 19:00 Tokyo time` for a reader `local` to (Asia/Tokyo,
+    Tokyo), where that is the same day; "" for no ISO date."""
     forms = day_forms(value)
     if not forms:
         return ""
     text = f"{forms[1]}, {value[:4]}"
     clock = re.match(r"\d{4}-\d{2}-\d{2}[T ](\d{2}:\d{2})", value)
     utc = " UTC" if value.endswith(("Z", "+00:00")) else ""
+    theirs = local_clock(value, local[0]) if local and clock and utc else ""
+    if theirs:
+        return f"{text} at {theirs} {local[1]} time"
     return f"{text} at {clock[1]}{utc}" if clock else text
+
+
+def local_clock(value: str, zone: str) -> str:
+    """`19:00`: the clock time a UTC timestamp is in `zone`, where that is the same day
+    (a date said beside it stays true); "" otherwise."""
+    try:
+        at = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    there = at.astimezone(ZoneInfo(zone))
+    return f"{there:%H:%M}" if there.date() == at.date() else ""

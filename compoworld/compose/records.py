@@ -34,11 +34,13 @@ class Binding(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    kind: Literal["visible", "hidden", "free"] = Field(
+    kind: Literal["visible", "hidden", "free", "aside"] = Field(
         description="`visible`: a literal stated in the instruction; `hidden`: an earlier "
         "step's output the agent must discover; `free`: text the agent writes itself (a "
         "message's body: the instruction says what it is about, the rubric checks only that it "
-        "says something, two words at least)."
+        "says something, two words at least); `aside`: a detail the reference fills in that "
+        "the request leaves to the agent and no check looks at (a meeting's title, its time "
+        "zone)."
     )
     type: str = Field(description="Semantic type of the parameter (and of the source field).")
     step: int | None = Field(

@@ -13,11 +13,12 @@ goal.py writes the request; this module holds the words it uses to point at thin
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from compoworld.compose.naming import field_words, join_words, quote, render_value
 from compoworld.compose.records import Binding, GoldCall, Selector
-from compoworld.compose.values import value_at
+from compoworld.compose.values import primary_list, value_at
 from compoworld.graph.semtypes import is_entity_id, split_words
 from compoworld.reward.rubric import day_forms, fact_in_text
 from compoworld.world.clock import NOW
@@ -266,9 +267,19 @@ def followed(calls: list[GoldCall]) -> Any:
 
 
 def item_head(path: str) -> str:
-    """`data[2]` of `data[2].email`: the list item (or, with no list, the record) a value of
-    a result sits in."""
-    return path[: path.rfind("]") + 1]
+    """`data[2]` of `data[2].email` (and of `data[2].emails[0].email`, the item's own first
+    email): the list item (or, with no list, the record) a value of a result sits in."""
+    return own_record(path[: path.rfind("]") + 1])
+
+
+def own_record(path: str) -> str:
+    """`data[2]` of `data[2].emails[0]`: a record's first email, phone or website is its
+    own (`values.primary_list`), any other path is itself."""
+    primary = _FIRST_OF.search(path)
+    return path[:primary.start()] if primary and primary_list(primary[1]) else path
+
+
+_FIRST_OF = re.compile(r"\.(\w+)\[0\]$")
 
 
 def kind_words(field: str, kind: str) -> str:

@@ -88,6 +88,8 @@ def _argument_values(calls: list[GoldCall], service: str
             continue
         for name, value in call.arguments.items():
             binding = call.bindings.get(name)
+            if binding is not None and binding.kind == "aside":
+                continue  # (the reference's own detail: nothing to check it by)
             if binding is not None and binding.kind == "free":
                 if isinstance(value, str):
                     own.add((snake_case(name), value))

@@ -41,6 +41,7 @@ from compoworld.compose.naming import (
     param_words,
     quote,
 )
+from compoworld.compose.notes import local_clock
 from compoworld.compose.patterns import Pattern, Step
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import (
@@ -56,6 +57,7 @@ from compoworld.compose.references import (
 )
 from compoworld.compose.situations import (
     SITUATION_OF,
+    Purpose,
     app_kind,
     gist_for,
     known,
@@ -169,10 +171,14 @@ def write_scenario(
     calls: list[GoldCall], answer: list[AnswerItem], titles: Mapping[str, str],
     rng: random.Random, pattern: Pattern, *, resources: Mapping[str, str | None] | None = None,
     domains: Mapping[str, str | None] | None = None, sole: frozenset[str] = frozenset(),
+    meeting: Purpose | None = None, local: Any = None,
 ) -> str | None:
     """The request for a patterned chain, or None when its shape is not one this writer
     says (see the module doc). A booking by a tool of `sole` is made in the one app the
-    task offers for it, and goes unnamed ("book them in on Monday ...")."""
+    task offers for it, and goes unnamed ("book them in on Monday ..."); a meeting with a
+    person is booked for its `meeting` purpose ("book an account review with them"), its
+    time said as well where they are (`local`: their `Place`, "10:00 to 11:00 Tokyo
+    time")."""
     writes = [i for i, c in enumerate(calls) if c.effect != "read"]
     steps = list(pattern.steps[1:])
     if len(answer) == 1 and not writes and len(calls) == len(pattern.steps) == 2:
@@ -188,7 +194,7 @@ def write_scenario(
             or any(s.effects == ("update",) for s in acts):
         return None
     writer = _Scenario(calls, titles, rng, resources or {}, pattern, domains)
-    writer.sole = sole
+    writer.sole, writer.meeting, writer.local = sole, meeting, local
     return writer.text(writes, acts, found=found)
 
 
@@ -225,6 +231,8 @@ class _Scenario(_Goal):
         self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
         self.where = ""  # where the subject is kept, said after the situation
         self.sole: frozenset[str] = frozenset()  # bookings in the only app that books
+        self.meeting: Purpose | None = None  # what a meeting with the subject is for
+        self.local: Any = None  # where the person a meeting is with is (`Place`)
 
     def _subject_item(self) -> tuple[str, Selector | None] | None:
         """The list item (and its selector) of the first call the chain took values from."""
@@ -260,7 +268,7 @@ class _Scenario(_Goal):
         into = acted_in(self.calls)
         kind = app_kind(self.title(into), self.domains.get(into)) if into is not None else ""
         return situation(self.pattern, subject, self.rng, past=over(self.calls), into=kind,
-                         known_customer=known(self.nouns[0]))
+                         known_customer=known(self.nouns[0]), purpose=self.meeting)
 
     def subject(self) -> str:
         """The record the workflow is about, in full: `our Billbee customer Ana Ruiz` (or
@@ -468,8 +476,10 @@ class _Scenario(_Goal):
                  if b.kind == "visible" and is_sender(p, b.type)), None)):
             forms = _TEXT if sender == "phone" else _EMAIL  # "text them", and "we text
             # from our Twilio number ..." after
-        text = self.rng.choice(forms).format(it=self.it, them=them, a=article(noun),
-                                             app=self.title(call.service))
+        booked = kind.entity == "event" and self.meeting is not None and self.them != "it"
+        text = self.rng.choice(forms).format(  # (a meeting by what it is for: "an intro call")
+            it=self.it, them=them, a=self.meeting.what if booked else article(noun),
+            app=self.title(call.service))
         parts = [self._carried(carried, noun, implied=self._implied(kind))] if any(
             not is_entity_id(b.type) for _, b in carried) else []
         parts = [p for p in parts if p]
@@ -482,6 +492,8 @@ class _Scenario(_Goal):
                                      _TITLED)  # unsaid: "add it as a company under its own
             # title" is no request; review of this stop's run)
         details = self.details(rest, noun)
+        if kind.entity == "event" and self.local is not None:
+            details = self._their_time(call, details)
         if details.startswith(" on ") and facts:  # `book them in on Monday ... with their
             when, _, more = details.partition(" with ")  # email address`: the time first
             text, details = text + when, f" with {more}" if more else ""
@@ -499,6 +511,18 @@ class _Scenario(_Goal):
                       noun) \
             if kind.entity in _PEOPLE | {"org"} and forms is _ACTS.get(kind.entity) else ""
         return f"{text}{facts}{details}" + (f" {why}" if why else "")
+
+    def _their_time(self, call: GoldCall, details: str) -> str:
+        """`... from 01:00 to 02:00 UTC (10:00 to 11:00 Tokyo time)`: a meeting's time said
+        as well where its guest is (reviews 157, 158: customers in Japan invited "at 14:00
+        UTC")."""
+        times = sorted(v for p, b, v in self.args(call) if b.kind == "visible"
+                       and b.type == "datetime" and isinstance(v, str) and v.endswith("Z"))
+        clocks = [local_clock(v, self.local.timezone) for v in times[:2]]
+        if not clocks or not all(clocks) or " UTC" not in details:
+            return details
+        span = " to ".join(dict.fromkeys(clocks))
+        return details.replace(" UTC", f" UTC ({span} {self.local.city} time)", 1)
 
     def _gist(self) -> str:
         """What the message says, in one of the ways people ask for it ("welcoming them

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import dataclass
 
 from compoworld.compose.patterns import Pattern
 from compoworld.graph.semtypes import split_words
@@ -30,10 +31,14 @@ SITUATIONS = {
     "order": ("A customer wants news of {s}.", "The customer is asking about {s}."),
     # an order known by its customer's email: we keep them posted (reviews 145, 146: "A
     # customer wants news of the order from sofia.ferreira@... in ecwid" reads awkwardly;
-    # reviews 151, 152: an enquiry that came in by email answered by a text, 3 tasks)
-    "order_from": ("There's news on the {noun} placed by {email} in {app}.",
+    # reviews 151, 152: an enquiry that came in by email answered by a text, 3 tasks;
+    # review 157: "There's news on the order" without the news read as a vague premise in
+    # 5 tasks: it is a routine update, the news the agent's to find)
+    "order_from": ("I'm sending out today's order updates, starting with the {noun} placed "
+                   "by {email} in {app}.",
                    "I want to keep the customer at {email} posted on their {noun} in {app}.",
-                   "There is an update on the {app} {noun} placed by {email}."),
+                   "The customer at {email} hasn't heard from us about their {app} {noun} "
+                   "in a while."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
     # a receipt is sent once the money is in (this stop's read: "needs to be recorded
@@ -117,6 +122,66 @@ KNOWN = {
     "": ("{s} should be set up in our other tools as well.",
          "I'd like {s} set up everywhere they need to be."),
 }
+@dataclass(frozen=True, slots=True)
+class Purpose:
+    """What a meeting with a person is for: how the request names it (`an account
+    review`: "book an account review with them"), the booking's own title ("Account
+    review") and why the user asks (`{s}` the person, named in full)."""
+
+    what: str
+    title: str
+    why: tuple[str, ...]
+
+
+# A meeting's purpose, by the kind of app (`app_kind`) we know the person from: a lead of
+# the CRM gets an intro call, a customer of the books an account review. Reviews 157 and
+# 158 read 21 and 28 of 40 tasks as one "meet X to talk about what we can do for them"
+# template, booked as a bare email and two times.
+MEETINGS = {
+    "crm": (Purpose("an intro call", "Intro call",
+                    ("I'd like an intro call with {s} to show them what we do.",
+                     "{s} asked us for an intro call.")),
+            Purpose("a product demo", "Product demo",
+                    ("{s} asked for a demo of our product.",
+                     "I want to give {s} a demo of what we offer.")),
+            Purpose("a proposal review", "Proposal review",
+                    ("We sent {s} a proposal, and they'd like to go through it with us.",
+                     "I'd like to walk {s} through our proposal."))),
+    "books": (Purpose("an account review", "Account review",
+                      ("It's time for our yearly account review with {s}.",
+                       "I want to sit down with {s} and go over their account.")),
+              Purpose("a call about their invoices", "Invoice questions",
+                      ("{s} has questions about their invoices and asked for a call.",
+                       "I'd like to talk {s} through their latest invoices."))),
+    "shop": (Purpose("a call about a bulk order", "Bulk order call",
+                     ("{s} wants to talk to us about ordering in bulk.",
+                      "{s} asked about a bulk order, so I'd like a call with them.")),
+             Purpose("a feedback call", "Customer feedback call",
+                     ("I'd like to hear from {s} how our products work for them.",
+                      "{s} agreed to give us feedback on their recent orders."))),
+    "booking": (Purpose("a consultation", "Consultation",
+                        ("{s} asked for a consultation.",
+                         "{s} would like a consultation with us.")),
+                Purpose("a follow-up session", "Follow-up session",
+                        ("{s} would like a follow-up session.",
+                         "I'd like a follow-up session with {s}."))),
+    "payments": (Purpose("a call about their payments", "Billing call",
+                         ("{s} has a question about a payment and asked for a call.",
+                          "I'd like to sort out a billing question with {s} on a call.")),),
+    "": (Purpose("a catch-up meeting", "Catch-up",
+                 ("I'd like to meet {s} to talk about what we can do for them.",
+                  "{s} asked to meet us to discuss next steps.")),
+         Purpose("a planning meeting", "Planning meeting",
+                 ("I'd like to plan the next quarter's work with {s}.",
+                  "{s} wants to plan next steps with us in a meeting."))),
+}
+
+
+def meeting_purpose(kind: str, rng: random.Random) -> Purpose:
+    """What a meeting with a person we know from an app of `kind` is for."""
+    return rng.choice(MEETINGS.get(kind, MEETINGS[""]))
+
+
 # Who already buys from us: the noun of the record a workflow begins at.
 _KNOWN_NOUNS = frozenset("customer customers client clients buyer buyers".split())
 
@@ -154,16 +219,19 @@ def set_up(into: str) -> str:
 
 
 def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool = False,
-              into: str = "", known_customer: bool = False) -> str:
+              into: str = "", known_customer: bool = False,
+              purpose: Purpose | None = None) -> str:
     """The opening sentence of `pattern`'s request about `subject`: by the pattern (else
     `look` for a lookup, a plain one for the rest), as it is said of a `past` event, of
-    what goes `into` an app of a kind (`app_kind`: a product into the books), or of a
-    customer we have already, where that differs, never starting with a subject that must
-    keep its lower case (`ann@x.org`)."""
+    what goes `into` an app of a kind (`app_kind`: a product into the books), of a
+    customer we have already, or of a meeting with the `purpose` it has, where that
+    differs, never starting with a subject that must keep its lower case (`ann@x.org`)."""
     kind = SITUATION_OF.get(pattern.name) or (
         "look" if all(s.effects == ("read",) for s in pattern.steps) else "")
     plain = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
     plain = SITUATIONS.get(f"{kind}_{into}", plain) if into else plain
+    if kind == "meeting" and purpose is not None:
+        plain = purpose.why  # (why we meet them: an intro call, an account review)
     if kind == "paid" and any(step.entity == "message" for step in pattern.steps):
         plain = SITUATIONS["receipt"]  # (a receipt goes out once the money is in)
     choices = [KNOWN.get(into or "", KNOWN[""])] if kind == "lead" and known_customer \

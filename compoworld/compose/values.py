@@ -83,10 +83,23 @@ def _resolve(value: Any, segments: list[str], path: str, item: Any):
         return
     if not isinstance(value, list):
         return
-    if item is not None and len(item[0]) > 1:
-        return  # a list inside a list item: too deep to name in words
+    if item is not None and len(item[0]) > 1:  # a list inside a list item: too deep to
+        if value and primary_list(name):  # name in words, but for a record's first email or
+            yield from _resolve(value[0], rest, f"{path}[0]",  # phone, its own (Apideck's
+                                (item[0], item[1], f"{item[2]}[]"))  # `emails[0].email`)
+        return
     for index, element in enumerate(value[:MAX_ITEMS]):
         yield from _resolve(element, rest, f"{path}[{index}]", (value, index, ""))
+
+
+_CHANNEL_LISTS = frozenset({("emails",), ("email", "addresses"), ("phones",),
+                            ("phone", "numbers"), ("websites",)})
+
+
+def primary_list(name: str) -> bool:
+    """Whether a record's list field holds its ways to reach it, the first its main one
+    (`emails`, `phone_numbers`; no `addresses`, which name other people too)."""
+    return tuple(split_words(name)) in _CHANNEL_LISTS
 
 
 def _selector(

@@ -30,8 +30,9 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
+from zoneinfo import ZoneInfo
 
 from compoworld.compose.instruction import render_value, visible_values
 from compoworld.compose.naming import app_name, record_noun
@@ -54,11 +55,19 @@ from compoworld.compose.references import (
     followed,
     is_sender,
     item_head,
+    own_record,
     paid_amount,
     start_of,
     status_of,
 )
-from compoworld.compose.situations import SET_UP, app_kind, gist_for, set_up
+from compoworld.compose.situations import (
+    SET_UP,
+    Purpose,
+    app_kind,
+    gist_for,
+    meeting_purpose,
+    set_up,
+)
 from compoworld.compose.values import Found, find_values, mentions, value_at
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
@@ -151,6 +160,10 @@ class Walk:
     about: str = ""  # the entity of a pattern's first step: what the workflow is about
     gist: str = ""  # what the workflow's message says (`Pattern.gist`)
     apps: Apps | None = None  # the services a patterned walk may call, per step
+    # a meeting booked with the person a workflow is about: what it is for, and where they
+    # are (their time zone: the request and the invitation say its time as theirs)
+    meeting: Purpose | None = None
+    place: Any = None
 
 
 def random_walk(
@@ -584,6 +597,10 @@ def _bind(
         param, step, source = link
         arguments[param] = _coerce(source.value, properties.get(param, {}))
         bindings[param] = _hidden(source, step)
+    meeting = patterned and node.effect != "read" and tool_entity(node) == "event" \
+        and walk.about in _PEOPLE and bool(walk.calls)
+    if meeting and walk.meeting is None:  # what we meet them for, by where we know them from
+        walk.meeting = meeting_purpose(_kind(world, walk.calls[0].service), rng)
     for param in sorted(properties):
         if param in arguments:
             continue
@@ -624,6 +641,9 @@ def _bind(
                 title := _subject_title(walk, bindings)):  # a copied event keeps its title
             arguments[param] = _coerce(title, properties[param])
             bindings[param] = Binding(kind="visible", type=kind)
+        elif meeting and walk.meeting and (said := _meeting_fact(walk, param, kind, properties)):
+            arguments[param] = _coerce(said, properties[param])  # its title and time zone,
+            bindings[param] = Binding(kind="aside", type=kind)  # the agent's to set (unchecked)
         elif required or (patterned and _worth_stating(node, param, kind)):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))
@@ -642,7 +662,8 @@ def _bind(
                 arguments[param] = reference_subject(
                     walk.gist, properties[param], arguments[param],
                     title=_subject_title(walk, bindings),
-                    meeting=_event_facts(graph, walk, bindings)[0])
+                    meeting=_event_facts(graph, walk, bindings)[0] or (
+                        walk.meeting.title if walk.meeting else ""))
                 bindings[param] = Binding(kind="free", type=kind or "string")
                 continue
             if free:  # the reference writes what the workflow means, not a stock sentence
@@ -652,10 +673,20 @@ def _bind(
                     name=_first_name(walk), title=_subject_title(walk, bindings),
                     event=_event_facts(graph, walk, bindings),
                     status=_order_status(walk, bindings),
-                    amount=_receipt_amount(walk, bindings))
+                    amount=_receipt_amount(walk, bindings),
+                    purpose=walk.meeting.what if walk.meeting else "",
+                    local=(walk.place.timezone, walk.place.city) if walk.place else None)
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
+    if meeting:  # where the guest is: the booking's time zone, and its hours theirs
+        walk.place = _guest_place(world, [v for p, v in arguments.items() if p in bindings
+                                          and bindings[p].kind == "hidden"])
+        zone = next((p for p in sorted(properties) if p not in arguments and _zone(p)), None)
+        if walk.place is not None and zone is not None:
+            arguments[zone] = _coerce(walk.place.timezone, properties[zone])
+            bindings[zone] = Binding(kind="aside", type=node.params.get(zone, "") or "string")
     if patterned and node.effect != "read" and tool_entity(node) == "event":
-        _book_in_hours(node, arguments, bindings, rng)  # a meeting at 10:30 next week
+        _book_in_hours(node, arguments, bindings, rng,  # a meeting at 10:30 next week,
+                       walk.place.timezone if meeting and walk.place else None)  # theirs
     if patterned and node.effect != "read" and tool_entity(node) == "message":
         _bind_sender(service, arguments, bindings, properties, getattr(world, "seed", 0))
     if patterned and any(b.kind == "hidden" and b.type in ("date", "datetime")
@@ -797,8 +828,9 @@ _SAYING = frozenset("body text message content note comment".split())
 
 
 def _parent(path: str) -> str:
-    """The object a value sits in: `[1].billingPerson` of `[1].billingPerson.name`."""
-    return path.rsplit(".", 1)[0] if "." in path else ""
+    """The object a value sits in: `[1].billingPerson` of `[1].billingPerson.name`, `[1]`
+    of `[1].emails[0].email` (a record's own first email)."""
+    return own_record(path.rsplit(".", 1)[0]) if "." in path else ""
 
 
 _MONEY_WORDS = frozenset("amount currency code value total".split())
@@ -995,6 +1027,11 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     facts = {p: b for p, b in bindings.items() if not is_tenant_id(b.type)}  # (no settings)
     if len(facts) < 2 and not acts_on:  # (a refund of the payment found needs only it)
         return False
+    halves = {b.type for b in facts.values()} & {"first_name", "last_name"}
+    if step.entity in _PEOPLE and "create" in step.effects and len(halves) == 1 and (
+            {"first_name", "last_name"} - halves) & set(node.params.values()):
+        return False  # half a name where the tool takes both (review 157: a customer
+        # added as {"firstname": "Tomas"}, another as {"lastname": "Horvat"})
     if step.entity in _PEOPLE and "create" in step.effects and not (
             any(b.kind == "hidden" and b.type in ("email", "phone") for b in facts.values())
             and any(b.type in NAME_TYPES for b in facts.values())):
@@ -1147,10 +1184,60 @@ def _bind_sender(service: Service, arguments: dict[str, Any], bindings: dict[str
                                    country), schema)
 
 
+_ZONE_WORDS = frozenset("timezone tz zone".split())
+
+
+def _zone(param: str) -> bool:
+    """Whether a booking's parameter is its time zone (`timezoneName`, `tz`)."""
+    words = set(split_words(param))
+    return bool(words & _ZONE_WORDS) or {"time", "zone"} <= words
+
+
+def _meeting_fact(walk: Walk, param: str, kind: str, properties: dict[str, Any]) -> str:
+    """What a meeting with a person says of itself besides its time: its title ("Account
+    review", `walk.meeting`; in its notes where the booking has no title, as OnSched's
+    appointment, whose `name` is its customer's); "" for any other parameter."""
+    words = split_words(param)
+    if walk.meeting is None or kind not in ("title", "string", "text"):
+        return ""
+    if _titles(words):
+        return walk.meeting.title
+    titled = any(_titles(split_words(p)) for p in properties)
+    return walk.meeting.title if words in (["notes"], ["note"], ["description"]) \
+        and not titled else ""
+
+
+_TITLE_WORDS = frozenset("title summary subject".split())
+_BOOKING_WORDS = frozenset("event meeting appointment booking session".split())
+
+
+def _titles(words: list[str]) -> bool:
+    """Whether a booking's parameter (its words) is its title: `summary`, `title`,
+    `eventName`; never a bare `name` or `customerName` (whose booking it is)."""
+    return bool(words) and (words[-1] in _TITLE_WORDS or (
+        words[-1] == "name" and bool(set(words[:-1]) & _BOOKING_WORDS)))
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _guest_place(world: WalkWorld, carried: list[Any]) -> Any:
+    """Where the person a meeting is booked with lives (their `Place`: its time zone), by
+    the email the booking `carried` of them; None where no person of the world's pool has
+    it."""
+    emails = {e.lower() for e in _EMAIL.findall(json_text(carried))}
+    for person in getattr(getattr(world, "pool", None), "everyone", ()):
+        if person.email.lower() in emails or emails & set(person.other_emails):
+            return person.place
+    return None
+
+
 def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],
-                   rng: random.Random) -> None:
+                   rng: random.Random, zone: str | None = None) -> None:
     """A meeting the request books starts on a working day of the next two weeks at a
-    half hour of office hours (no 00:23 of last year), and its stated end an hour later."""
+    half hour of office hours (no 00:23 of last year), and its stated end an hour later:
+    the office hours of the guest's time `zone` where it is known, on the same day in UTC
+    (reviews 157, 158: "14:30 UTC with a +61 contact is 01:30 AEDT")."""
     times = {}
     for param, binding in bindings.items():
         role = role_of(param, binding.type, node.resource)
@@ -1163,10 +1250,26 @@ def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str
     while day.weekday() >= 5:
         day += timedelta(days=1)
     start = day.replace(hour=rng.randint(9, 16), minute=rng.choice((0, 30)), second=0)
+    if zone is not None:
+        start = _local_hours(start, ZoneInfo(zone)) or start
     for meaning, at in (("start", start), ("end", start + timedelta(hours=1))):
         param = times.get(meaning)
         if param is not None:
             arguments[param] = _like(arguments[param], at)
+
+
+def _local_hours(start: datetime, zone: ZoneInfo) -> datetime | None:
+    """`start`'s day and clock time read in `zone` (its hour, or the nearest office hour
+    after or before it, 09:00-16:30 there), in UTC, where the hour it lasts is the same
+    day in UTC (a day's date said to the guest is the booking's); None where no such hour
+    is."""
+    hours = sorted(range(9, 17), key=lambda h: (abs(h - start.hour), h))
+    for hour in hours:
+        local = datetime(start.year, start.month, start.day, hour, start.minute, tzinfo=zone)
+        at = local.astimezone(UTC)
+        if at.date() == local.date() == (at + timedelta(hours=1)).date():
+            return at
+    return None
 
 
 def _like(drawn: str, at: datetime) -> str:

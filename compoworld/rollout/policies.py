@@ -223,7 +223,7 @@ class ReferencePolicy:
         arguments: dict[str, Any] = {}
         for param, gold in call.arguments.items():
             binding = call.bindings.get(param)
-            if binding is None or binding.kind in ("visible", "free"):
+            if binding is None or binding.kind in ("visible", "free", "aside"):
                 arguments[param] = gold
                 continue
             value = discover(results, binding.step, binding.path, binding.selector)

@@ -234,6 +234,9 @@ def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
     reply = BY_NAME["ticket_reply"]
     assert _answered(reply, chain({"subject": "Login delay", "status": "inactive"}))
     assert not _answered(reply, chain({"subject": "Login delay", "status": "open"}))
+    for parked in ("suspended", "pending", "on_hold", "On hold"):  # (review 157)
+        assert _answered(reply, chain({"subject": "Login delay", "status": parked})), parked
+    assert not _answered(reply, chain({"subject": "Login delay", "status": "in_progress"}))
 
 
 def test_a_booking_allows_the_guest_to_be_added_first() -> None:

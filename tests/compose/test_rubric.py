@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from compoworld.compose.records import AnswerItem, Criterion, GoldCall
+from compoworld.compose.records import AnswerItem, Binding, Criterion, GoldCall
 from compoworld.compose.rubric import build_rubric
 from compoworld.services.builtin import build_builtin, builtin_spec, example_state
 from compoworld.services.runtime import Service
@@ -265,3 +265,21 @@ def test_a_send_whose_record_only_echoes_its_recipient_is_checked_once() -> None
     guard = by_kind(rubric, "no_collateral_change")[0]
     assert guard.params["allowed"]["mail"]["email"]["created"] == 1
     assert all(evaluate_rubric(rubric, start, end, ""))
+
+
+def test_a_detail_the_reference_fills_in_aside_is_neither_checked_nor_the_agent_s_words():
+    """A meeting's notes ("Account review") and time zone the request leaves to the agent:
+    no key field of the booking's check and no text it must write."""
+    from compoworld.compose.rubric import _argument_values
+
+    booked = GoldCall(tool="book__create_appointment", service="book", effect="create",
+                      arguments={"email": "ann@x.org", "notes": "Account review",
+                                 "timezoneName": "Asia/Tokyo", "body": "Hi Ann"},
+                      bindings={"email": Binding(kind="visible", type="email"),
+                                "notes": Binding(kind="aside", type="text"),
+                                "timezoneName": Binding(kind="aside", type="title"),
+                                "body": Binding(kind="free", type="text")},
+                      result={"id": "a1"})
+    given, own = _argument_values([booked], "book")
+    assert given == [("email", "ann@x.org")]
+    assert own == {("body", "Hi Ann")}

@@ -710,3 +710,48 @@ def test_an_invitation_is_checked_for_inviting() -> None:
     for saying in _SAYINGS["inviting them to the meeting"]:
         text = saying.format(meeting="the meeting", when="March 17, 2025 at 09:00 UTC")
         assert "invite" in topic_of(text), text
+
+
+def test_a_meeting_says_what_it_is_for_and_its_time_where_the_guest_is():
+    """Reviews 157 and 158 read 21 and 28 of 40 tasks as one "meet X to talk about what
+    we can do for them" template, with customers in Japan invited "at 14:00 UTC": a
+    meeting is booked for a purpose (by where we know the person from), and its time is
+    said as theirs beside UTC."""
+    from compoworld.compose.situations import MEETINGS, meeting_purpose
+    from compoworld.world.words import make_place
+
+    calls = [
+        GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "c1", "name": "Ann Lee",
+                                                "email": "ann.lee@example.org"}]}),
+        GoldCall(tool="book__create_appointment", service="book", effect="create",
+                 arguments={"email": "ann.lee@example.org", "start": "2025-03-10T01:00:00Z",
+                            "end": "2025-03-10T02:00:00Z", "notes": "Intro call"},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email",
+                                            selector=Selector(field="name", value="Ann Lee")),
+                           "start": Binding(kind="visible", type="datetime"),
+                           "end": Binding(kind="visible", type="datetime"),
+                           "notes": Binding(kind="aside", type="text")},
+                 result={"id": "a1"}),
+    ]
+    titles = {"crm": "CRM", "book": "Booker"}
+    resources = {"crm__list_contacts": "contacts", "book__create_appointment": "appointments"}
+    tokyo = make_place(random.Random(0), ("Tokyo", "JP", 35.68, 139.69, "Asia/Tokyo"))
+    purpose = MEETINGS["crm"][0]
+    for seed in range(8):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["meeting_invite"],
+                              resources=resources, sole=frozenset({"book__create_appointment"}),
+                              meeting=purpose, local=tokyo)
+        assert text is not None
+        assert any(why.format(s="Ann Lee") in text for why in purpose.why), text
+        assert re.search(r"(book|set up) an intro call with them", text), text
+        assert "from 01:00 to 02:00 UTC (10:00 to 11:00 Tokyo time)" in text, text
+        assert "Intro call" not in text and "what we can do for them" not in text, text
+        plain = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["meeting_invite"],
+                               resources=resources, sole=frozenset({"book__create_appointment"}))
+        assert plain is not None and "Tokyo" not in plain and "intro call" not in plain
+    kinds = {meeting_purpose(kind, random.Random(seed)).title
+             for kind in ("crm", "books", "shop") for seed in range(10)}
+    assert {"Intro call", "Account review", "Bulk order call"} <= kinds
+    assert meeting_purpose("no such kind", random.Random(1)) in MEETINGS[""]

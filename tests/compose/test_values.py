@@ -97,6 +97,28 @@ def test_a_list_inside_an_item_of_several_is_skipped() -> None:
     assert paths(find_values(one, outputs)) == ["data[0].tags[0]"]
 
 
+def test_a_record_s_first_email_in_an_item_of_several_is_its_own() -> None:
+    """Apideck keeps a lead's emails as `emails: [{email, type}]`: the first is the lead's
+    own, named by the lead (their second, and an address's contact, stay out), and the
+    record it is of is the lead's item."""
+    from compoworld.compose.references import item_head
+    from compoworld.compose.walk import _parent
+
+    outputs = {"data[].emails[].email": "email", "data[].addresses[].email": "email",
+               "data[].name": "person_name"}
+    leads = {"data": [
+        {"name": "Ana Ruiz", "emails": [{"email": "ana@acme.test"}, {"email": "ana@gmail.com"}],
+         "addresses": [{"email": "tara@acme.test"}]},
+        {"name": "Bo Lind", "emails": [{"email": "bo@acme.test"}]}]}
+    found = [f for f in find_values(leads, outputs) if f.type == "email"]
+    assert [(f.path, f.value, f.selector) for f in found] == [
+        ("data[0].emails[0].email", "ana@acme.test", Selector(field="name", value="Ana Ruiz")),
+        ("data[1].emails[0].email", "bo@acme.test", Selector(field="name", value="Bo Lind"))]
+    assert item_head("data[0].emails[0].email") == "data[0]"
+    assert item_head("data[0].addresses[0].email") == "data[0].addresses[0]"
+    assert _parent("data[0].emails[0].email") == _parent("data[0].name") == "data[0]"
+
+
 @pytest.mark.parametrize("value", [True, False, None, "", "   ", "x", "y" * 201, [1], {"a": 1}])
 def test_unusable_values(value: Any) -> None:
     assert not usable(value)

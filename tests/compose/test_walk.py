@@ -575,3 +575,104 @@ def test_a_lookup_gives_back_nothing_it_was_looked_up_by() -> None:
                       result={"data": [{"email": email}]})  # (the user named them: no carry)
     assert not _looked_up_by(stated, Found("data[].email", "data[0].email", email, "email",
                                            None))
+
+
+def test_a_meeting_is_in_the_guest_s_office_hours_on_one_day_in_utc():
+    """Review 158: "14:30 UTC with a +61 contact is 01:30 AEDT". A meeting with someone in
+    Tokyo, Sydney or Los Angeles starts between 09:00 and 16:30 their time, and the hour
+    it lasts is one day in UTC as well (the invitation names that day)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from compoworld.compose.records import Binding
+    from compoworld.compose.walk import _book_in_hours
+    from compoworld.graph.depgraph import ToolNode
+
+    node = ToolNode(name="cal__create_event", service="cal", effect="create",
+                    implementation="modeled", resource="events",
+                    params={"startDateTime": "datetime", "endDateTime": "datetime"},
+                    required=(), outputs={})
+    seen = set()
+    for zone in ("Asia/Tokyo", "Australia/Sydney", "America/Los_Angeles", "Europe/Paris"):
+        for seed in range(12):
+            arguments = {"startDateTime": "2024-02-11T00:23:00Z",
+                         "endDateTime": "2024-02-11T00:23:00Z"}
+            bindings = {p: Binding(kind="visible", type="datetime") for p in arguments}
+            _book_in_hours(node, arguments, bindings, random.Random(seed), zone)
+            start, end = (datetime.fromisoformat(arguments[p].replace("Z", "+00:00"))
+                          for p in ("startDateTime", "endDateTime"))
+            there = start.astimezone(ZoneInfo(zone))
+            assert 9 <= there.hour <= 16 and there.minute in (0, 30), (zone, there)
+            assert there.weekday() < 5 and there.date() == start.date() == end.date(), (
+                zone, start, end)
+            seen.add(start.hour)
+    assert len(seen) >= 8  # (the hours differ by zone: Tokyo's mornings are UTC's nights)
+
+
+def test_the_guest_s_time_zone_comes_from_the_pool_person_the_booking_is_with():
+    from compoworld.compose.walk import _guest_place
+    from compoworld.world.seeding import draw_pool
+
+    class World:
+        pool = draw_pool(7)
+
+    person = World.pool.everyone[3]
+    assert _guest_place(World(), [person.email]) == person.place
+    assert _guest_place(World(), [{"email": person.other_emails[0].upper()}]) == person.place
+    assert _guest_place(World(), ["nobody@nowhere.example"]) is None
+    assert _guest_place(World(), []) is None
+
+
+def test_an_invitation_says_the_meeting_s_purpose_and_time_as_the_guest_s():
+    from compoworld.compose.notes import local_clock, reference_note, reference_subject
+    from compoworld.compose.notes import when as _when
+
+    assert _when("2025-03-10T01:00:00Z", ("Asia/Tokyo", "Tokyo")) == \
+        "March 10, 2025 at 10:00 Tokyo time"
+    assert local_clock("2025-03-10T01:00:00Z", "Asia/Tokyo") == "10:00"
+    assert local_clock("2025-03-10T20:00:00Z", "Asia/Tokyo") == ""  # (the next day there)
+    assert _when("2025-03-10T20:00:00Z", ("Asia/Tokyo", "Tokyo")) == \
+        "March 10, 2025 at 20:00 UTC"
+    for seed in range(6):
+        note = reference_note("inviting them to the meeting", {}, "x", random.Random(seed),
+                              name="Ana", event=("", "2025-03-10T01:00:00Z"),
+                              purpose="a call about their invoices",
+                              local=("Asia/Tokyo", "Tokyo"))
+        assert "a call about your invoices on March 10, 2025 at 10:00 Tokyo time" in note, note
+        assert re.search(r"\b(invite|invited|join)\b", note), note
+    assert reference_subject("inviting them to the meeting", {}, "x",
+                             meeting="Invoice questions") == "Meeting invitation: Invoice questions"
+
+
+def test_a_person_added_where_the_tool_takes_both_halves_of_a_name_gets_both():
+    """Review 157: customers added as {"firstname": "Tomas"} or {"lastname": "Horvat"}
+    though the tool took both and the record had both."""
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.compose.walk import Walk, _substantial
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    read = ToolNode(name="crm__list_leads", service="crm", effect="read",
+                    implementation="builtin", resource="leads", params={}, required=(),
+                    outputs={"[].first": "first_name", "[].last": "last_name",
+                             "[].email": "email"})
+    make = ToolNode(name="book__add_customer", service="book", effect="create",
+                    implementation="builtin", resource="customers",
+                    params={"firstname": "first_name", "lastname": "last_name",
+                            "email": "email"}, required=(), outputs={})
+    graph = DependencyGraph.build([read, make])
+    found = GoldCall(tool=read.name, service="crm", effect="read", arguments={}, bindings={},
+                     result=[{"first": "Sofia", "last": "Horvat", "email": "s@h.io"}])
+    walk = Walk(calls=[found], about="person")
+    step = BY_NAME["lead_to_contact_welcome"].steps[1]
+
+    def carried(field: str, kind: str) -> Binding:
+        return Binding(kind="hidden", type=kind, step=0, field=f"[].{field}", path=f"[0].{field}")
+
+    email = carried("email", "email")
+    assert not _substantial(graph, walk, step, make, {"lastname": "Horvat", "email": "s@h.io"},
+                            {"lastname": carried("last", "last_name"), "email": email})
+    assert _substantial(graph, walk, step, make,
+                        {"firstname": "Sofia", "lastname": "Horvat", "email": "s@h.io"},
+                        {"firstname": carried("first", "first_name"),
+                         "lastname": carried("last", "last_name"), "email": email})
