@@ -61,6 +61,10 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
     words = split_words(name)
     if not words:
         return type_name
+    if set(words) & _STAMPS and _DATED.search(f"{schema.get('description', '')} "
+                                              f"{schema.get('example', '')}"):
+        return "datetime"  # ecwid's `registered`, "Ex: 2015-02-03 15:30:08" (review 158: a
+        # customer registered after their record was last updated)
     base = words[:-1] if words[-1].isdigit() else words
     last = base[-1] if base else ""
     if words[-1].isdigit() and last in _PHONE_WORDS:
@@ -140,6 +144,7 @@ PAST_ONLY = frozenset("entry paid posted opened sent received submitted joined s
                       "registered created".split())
 _AUDIT = _DONE | _PAST | PAST_ONLY | frozenset(
     "create update modify delete cancel last book".split())
+_DATED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 # Words of a record's stamps (`created_at`, `lastModifiedOn`, `date_updated`).
 _STAMPS = frozenset("created create updated update modified modify last registered "
                     "changed edited deleted archived closed resolved cancelled canceled "

@@ -110,7 +110,9 @@ _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invo
 # The first field of a (start, end) pair of one happening: a meeting, a booking, a trip.
 _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
 # Items of a list that are its owner's own (`cards`, `bank_accounts`): theirs, no others'.
-_OWNED_ITEMS = frozenset("card payment_method bank_account".split())
+# (and their own addresses: an Apideck lead Umar Sato with an address of "contact_name":
+# "Maya Johnson", an ecwid customer shipping to another person)
+_OWNED_ITEMS = frozenset("card payment_method bank_account address".split())
 # Children of a company that are its people (`contacts`, `employees`): they work there.
 _STAFF_NOUNS = frozenset("contact employee member person people staff colleague".split())
 

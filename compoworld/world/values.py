@@ -316,6 +316,7 @@ def _num(value: Any) -> float | None:
 
 # A pattern of a phone number: a leading `\+` and digits (E.164 and its kin).
 _PHONE_PATTERN = re.compile(r"^\^?\\\+\??(\[1-9\]|\\d|\[0-9\])")
+_STAMP = re.compile(r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?")
 
 
 def _shorter_phone(phone: str, high: int) -> str:
@@ -352,6 +353,11 @@ def _fit_string(value: str, type_name: str, schema: dict[str, Any], rng: random.
     pattern = schema.get("pattern")
     if isinstance(pattern, str) and not matches_pattern(pattern, value):
         forms = [slugify(value), slugify(value, "_"), slugify(value, ""), value.upper()]
+        if type_name in ("datetime", "date") and _STAMP.fullmatch(value):
+            # a time written as the pattern wants it (`...:\d{2}.\d{3}Z$`: with its
+            # milliseconds), never the pattern's own sample ("5675-99-19T48:45:99g239Z")
+            forms[:0] = [f"{value[:19]}.000Z", value[:19] + "Z", f"{value[:19]}+00:00",
+                         value[:19], value[:10]]
         if type_name == "phone" or _PHONE_PATTERN.search(pattern):
             # a phone pattern (`^\+[1-9]\d{1,14}$`): a whole number, not its shortest sample
             phone = value if type_name == "phone" else make_phone(rng, rng_country(rng))

@@ -195,3 +195,24 @@ def test_a_way_to_reach_someone_is_labelled_by_its_kind_without_a_value_too() ->
     assert _channel("DefaultFax") == "fax"
     plain = value_from_schema(typed, random.Random(1), service="shop", resource="Tags")
     assert plain["TypeName"] not in {"Mobile", "Work", "Home", "Fax", "Email"}
+
+
+def test_a_person_s_own_addresses_are_theirs() -> None:
+    """Review 158 (and this stop's Apideck leads): a lead "Umar Sato" with an address whose
+    "contact_name" was "Maya Johnson", an ecwid customer shipping to another person."""
+    from compoworld.world.seeding import draw_pool
+
+    address = {"type": "object", "properties": {
+        "contact_name": {"type": "string"}, "email": {"type": "string", "format": "email"},
+        "city": {"type": "string"}}}
+    lead = {"type": "object", "required": ["name", "email", "addresses"], "properties": {
+        "name": {"type": "string"}, "email": {"type": "string", "format": "email"},
+        "addresses": {"type": "array", "minItems": 2, "items": {**address, "required": [
+            "contact_name", "email", "city"]}}}}
+    pool = draw_pool(3)
+    for seed in range(8):
+        record = value_from_schema(lead, random.Random(seed), service="crm", resource="leads",
+                                   pool=pool)
+        for own in record["addresses"]:
+            assert own["contact_name"] == record["name"], record
+            assert own["email"] == record["email"], record
