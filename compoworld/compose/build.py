@@ -42,7 +42,7 @@ from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
 from compoworld.graph.roles import role_of
-from compoworld.graph.semtypes import is_tenant_id, split_words
+from compoworld.graph.semtypes import is_tenant_id, singularize, split_words
 from compoworld.world.clock import NOW
 from compoworld.world.state import canonical_json, json_text
 
@@ -261,7 +261,46 @@ def _guest_first(library: ServiceLibrary, calls: list[GoldCall], end: dict[str, 
     guard = rubric[-1].model_copy(update={
         "params": {"allowed": allowed},
         "description": rubric[-1].description.removesuffix(".") + note + "."})
-    return [*rubric[:-1], guard]
+    bookings = [_by_reference(library, calls, end, c) for c in rubric[:-1]]
+    return [*bookings, guard]
+
+
+def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str, Any],
+                  criterion: Any) -> Any:
+    """A booking's check that also passes where the booking names its guest by their id
+    in the app's people list (`customerId`) instead of by email: an agent that added the
+    customer first books them by the new id (reviews 151-158: 3-5 tasks a pack failed
+    such a run)."""
+    if criterion.kind != "record_created":
+        return criterion
+    booking = next((c for c in calls if c.service == criterion.service and c.effect == "create"
+                    and tool_entity(library.graph.nodes[c.tool]) == "event"), None)
+    state = end.get(criterion.service)
+    if booking is None or state is None:
+        return criterion
+    fields = criterion.params.get("fields", {})
+    emails = [name for name, value in fields.items() if isinstance(value, str) and "@" in value
+              and split_words(name)[-1:] == ["email"]]
+    node = library.graph.nodes[booking.tool]
+    for param, kind in sorted(node.params.items()):
+        collection = kind.split(".")[1] if kind.startswith(f"{criterion.service}.") and \
+            kind.endswith(".id") and kind.count(".") == 2 else ""
+        if not emails or split_words(collection)[-1:] == [] or \
+                split_words(collection)[-1] not in _GUEST_LISTS:
+            continue
+        schema = state.schemas.get(collection, {}).get("properties", {})
+        key = next((k for k in sorted(schema) if split_words(k)[-1:] == ["email"]), None)
+        if key is None:
+            continue
+        params = {**criterion.params, "by_reference": {
+            emails[0]: {"field": param, "collection": collection, "key": key}}}
+        title = library.infos[criterion.service].app if criterion.service in library.infos \
+            else criterion.service
+        said = (f" The booking may name the person by {param} instead of {emails[0]}: "
+                f"the {singularize(collection)} in {title} with that {key}.")
+        return criterion.model_copy(update={"params": params,
+                                            "description": criterion.description + said})
+    return criterion
 
 
 def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:

@@ -18,7 +18,9 @@ Semantics, per criterion kind:
   'Ruiz', and the other way round (`whole_name`; case and spacing aside); a last name
   checked alone passes as a whole name ending in it (a first name, starting with it), so
   long as the record leaves the checked name fields it did not fill empty (no
-  contradicting name).
+  contradicting name). An optional `by_reference` (key field -> {`field`, `collection`,
+  `key`}) lets the record name the value's holder instead: a booking's `customerId` naming
+  a record of `collection` (in the end state) whose `key` is the checked email.
 - `field_equals`: the record with that id exists in the end state and each named field
   equals its value (a missing field reads as null). An empty `fields` is malformed.
 - `record_deleted`: the id existed in the start state and does not in the end state.
@@ -270,10 +272,21 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
         raise TypeError("topic must be a list of words")
     shapes = _name_shapes(criterion.params)
     named = {shapes["first"], shapes["last"], *shapes["full"]}
+    referred = criterion.params.get("by_reference", {})
+    if not isinstance(referred, dict) or not all(
+            isinstance(ref, dict) and all(isinstance(ref.get(k), str)
+                                          for k in ("field", "collection", "key"))
+            for ref in referred.values()):
+        raise TypeError("by_reference must map field names to {field, collection, key}")
 
     def holds(record: dict[str, Any], name: str) -> bool:
-        return any(json_equal(record.get(field), fields[name])
-                   for field in (name, *alternatives.get(name, ())))
+        if any(json_equal(record.get(field), fields[name])
+               for field in (name, *alternatives.get(name, ()))):
+            return True
+        ref = referred.get(name)  # the value's holder, named by its id
+        holder = after.records(ref["collection"]).get(str(record.get(ref["field"]))) \
+            if ref and record.get(ref["field"]) is not None else None
+        return holder is not None and json_equal(holder.get(ref["key"]), fields[name])
 
     old = before.records(collection)
     new = after.records(collection)

@@ -280,6 +280,40 @@ def test_a_booking_allows_the_guest_to_be_added_first() -> None:
     assert guard.params["allowed"]["book"] == {"appointments": {"created": 1}}  # (a copy)
 
 
+def test_a_booking_check_takes_the_guest_by_their_id_where_they_were_added_first() -> None:
+    """Reviews 151-158: an agent that adds the customer to the booking app first books them
+    by the new id, and failed the booking's check of their email (3-5 tasks a pack)."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.build import _guest_first
+    from compoworld.compose.records import Criterion, GoldCall
+    from compoworld.world.state import State
+
+    schemas = {"customers": {"type": "object", "properties": {"id": {}, "email": {}}},
+               "appointments": {"type": "object"}}
+    end = State(schemas, {"customers": {}, "appointments": {"a1": {"id": "a1"}}})
+    node = SimpleNamespace(resource="appointments", name="book__create_appointment",
+                           params={"customerId": "book.customers.id", "email": "email"})
+    library = SimpleNamespace(graph=SimpleNamespace(nodes={node.name: node}),
+                              infos={"book": SimpleNamespace(app="Bookings")})
+    call = GoldCall(tool=node.name, service="book", effect="create",
+                    arguments={"email": "ana@acme.test"}, bindings={}, result={"id": "a1"})
+    booking = Criterion(id="c1", kind="record_created", service="book",
+                        description="An appointment is created in Bookings.",
+                        params={"collection": "appointments",
+                                "fields": {"email": "ana@acme.test"}})
+    guard = Criterion(id="c2", kind="no_collateral_change", service=None,
+                      description="Nothing else changes.",
+                      params={"allowed": {"book": {"appointments": {"created": 1}}}})
+    checked, _ = _guest_first(library, [call], {"book": end}, [booking, guard])
+    assert checked.params["by_reference"] == {
+        "email": {"field": "customerId", "collection": "customers", "key": "email"}}
+    assert checked.description.endswith("The booking may name the person by customerId "
+                                        "instead of email: the customer in Bookings with "
+                                        "that email.")
+    assert "by_reference" not in booking.params  # (a copy)
+
+
 @pytest.mark.parametrize(("status", "unsettled"), [
     ("PAID", False), ("succeeded", False), ("Draft", True), ("unpaid", True),
     ("overdue", True), ("refunded", True)])

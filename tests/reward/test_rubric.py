@@ -604,3 +604,36 @@ def test_malformed_name_shapes_fail_without_raising() -> None:
                    {"full": ["name"], "first": 1, "last": "lastname"}, {"full": ["name"]}):
         broken = created.model_copy(update={"params": {**created.params, "name_shapes": shapes}})
         assert evaluate_criterion(broken, start, end, "") is False
+
+
+def test_a_booking_may_name_its_guest_by_their_id_in_the_people_list() -> None:
+    """An agent that adds the customer to the booking app first books them by the new id:
+    the booking check passes on `customerId` naming a customer with the checked email, and
+    fails on an id of somebody else or no id at all."""
+    guest = {"id": "cus_0009", "email": "ana@acme.test", "name": "Ana Ruiz"}
+    other = {"id": "cus_0001", "email": "bo@acme.test", "name": "Bo Lind"}
+    criterion = Criterion(id="c1", kind="record_created", service="book",
+                          description="An appointment.", params={
+                              "collection": "appointments",
+                              "fields": {"email": "ana@acme.test",
+                                         "start": "2025-03-10T01:00:00Z"},
+                              "by_reference": {"email": {"field": "customerId",
+                                                         "collection": "customers",
+                                                         "key": "email"}}})
+    start = {"book": State(collections={"appointments": {}, "customers": {"cus_0001": other}})}
+
+    def booked(appointment: dict[str, Any]) -> dict[str, State]:
+        return {"book": State(collections={
+            "appointments": {"a1": {"id": "a1", **appointment}},
+            "customers": {"cus_0001": other, "cus_0009": guest}})}
+
+    at = {"start": "2025-03-10T01:00:00Z"}
+    assert evaluate_criterion(criterion, start, booked({**at, "customerId": "cus_0009"}), "")
+    assert evaluate_criterion(criterion, start, booked({**at, "email": "ana@acme.test"}), "")
+    assert not evaluate_criterion(criterion, start, booked({**at, "customerId": "cus_0001"}), "")
+    assert not evaluate_criterion(criterion, start, booked(at), "")
+    assert not evaluate_criterion(criterion, start, booked({"customerId": "cus_0009",
+                                                            "start": "2025-03-11T01:00:00Z"}), "")
+    bad = criterion.model_copy(update={"params": {**criterion.params, "by_reference": {
+        "email": {"field": "customerId"}}}})
+    assert evaluate_criterion(bad, start, booked({**at, "customerId": "cus_0009"}), "") is False
