@@ -85,12 +85,18 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
     ),
     # a receipt says what was paid (reviews 151, 152: "Here is your receipt." with no amount
     # read as hollow, 2 tasks unusable)
-    "with their receipt": (
+    "with their receipt": (  # (review 157: 'just a short note about "Blue Harbor", with
+        # your receipt' where the request named the invoice: said as a receipt for it)
+        "thank you for your payment of {amount} for {title}. Here is your receipt.",
+        "here is your receipt for {title}: we received {amount}. Thank you!",
+        "thank you for your payment for {title}. Here is your receipt.",
         "thank you for your payment of {amount}. Here is your receipt.",
         "here is the receipt for your payment of {amount}. Thank you!",
         "thank you for your payment. Here is your receipt.",
     ),
     "confirming we received the payment": (
+        "we've received your payment of {amount} for {title}, thank you.",
+        "we've received your payment for {title}, thank you.",
         "we've received your payment of {amount}, thank you.",
         "this confirms that we received your payment of {amount}. Thank you!",
         "we've received your payment, thank you.",

@@ -670,7 +670,7 @@ def _bind(
                 walk.gist = _settled(world, walk)
                 arguments[param] = reference_note(
                     walk.gist, properties[param], arguments[param], rng,
-                    name=_first_name(walk), title=_subject_title(walk, bindings),
+                    name=_first_name(walk, world), title=_subject_title(walk, bindings),
                     event=_event_facts(graph, walk, bindings),
                     status=_order_status(walk, bindings),
                     amount=_receipt_amount(walk, bindings),
@@ -797,15 +797,20 @@ def _person_named(text: str) -> bool:
     return len(words) == 2 and words[0] in FIRST_NAMES and words[1] in LAST_NAMES
 
 
-def _first_name(walk: Walk) -> str:
+def _first_name(walk: Walk, world: WalkWorld | None = None) -> str:
     """The first name of the person a workflow is about, from the record its first read
-    found ("" when the subject is no person or names none): whom a message greets."""
-    if walk.about not in _PEOPLE or not walk.calls:
+    found, or of the one person of the world's pool whose email an invoice, order or
+    ticket holds ("" where none is): whom a message greets (review 158: "Hi there" to a
+    customer the record names)."""
+    if not walk.calls:
         return ""
     try:
         item = value_at(walk.calls[0].result, walk.subject.get(0, ""))
     except KeyError:
         return ""
+    if walk.about not in _PEOPLE:
+        people = {person.first_name for person in _pool_people(world, [item])}
+        return people.pop() if len(people) == 1 else ""
     if not isinstance(item, dict):
         return ""
     for key, value in item.items():
@@ -1225,11 +1230,15 @@ def _guest_place(world: WalkWorld, carried: list[Any]) -> Any:
     """Where the person a meeting is booked with lives (their `Place`: its time zone), by
     the email the booking `carried` of them; None where no person of the world's pool has
     it."""
-    emails = {e.lower() for e in _EMAIL.findall(json_text(carried))}
-    for person in getattr(getattr(world, "pool", None), "everyone", ()):
-        if person.email.lower() in emails or emails & set(person.other_emails):
-            return person.place
-    return None
+    people = _pool_people(world, carried)
+    return people[0].place if people else None
+
+
+def _pool_people(world: WalkWorld | None, values: list[Any]) -> list[Any]:
+    """The people of the world's pool one of whose emails `values` hold, in pool order."""
+    emails = {e.lower() for e in _EMAIL.findall(json_text(values))}
+    return [person for person in getattr(getattr(world, "pool", None), "everyone", ())
+            if person.email.lower() in emails or emails & set(person.other_emails)]
 
 
 def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],

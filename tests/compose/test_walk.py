@@ -133,6 +133,29 @@ def test_a_workflow_s_message_greets_its_person_by_first_name():
     assert _first_name(Walk(calls=[read], subject={0: "data[1]"}, about="order")) == ""
 
 
+def test_a_receipt_greets_the_one_customer_its_invoice_names():
+    """Review 158: "Hi there" to a customer the invoice names: a message about an invoice,
+    order or ticket greets the one person of the world's pool whose email it holds, and
+    nobody where it holds two."""
+    from compoworld.compose.records import GoldCall
+    from compoworld.compose.walk import Walk, _first_name
+    from compoworld.world.seeding import draw_pool
+
+    class World:
+        pool = draw_pool(4)
+
+    ana, bo = World.pool.customers[:2]
+    invoices = GoldCall(tool="books__list_invoices", service="books", effect="read",
+                        arguments={}, bindings={}, result={"data": [
+                            {"title": "Q3 work", "customer": {"email": ana.email}},
+                            {"title": "Q4 work", "email": bo.email, "cc": ana.email}]})
+    assert _first_name(Walk(calls=[invoices], subject={0: "data[0]"}, about="invoice"),
+                       World()) == ana.first_name
+    assert _first_name(Walk(calls=[invoices], subject={0: "data[1]"}, about="invoice"),
+                       World()) == ""
+    assert _first_name(Walk(calls=[invoices], subject={0: "data[0]"}, about="invoice")) == ""
+
+
 @pytest.mark.parametrize(("value", "kind", "keeps"), [
     (84470, "integer", True), (84470, "number", False), (844.7, "number", True),
     (844.7, "integer", False), (844.7, "string", True), ("844.70", "integer", True),
