@@ -36,7 +36,7 @@ from compoworld.compose.references import (
     status_field,
     status_of,
 )
-from compoworld.compose.rubric import build_rubric
+from compoworld.compose.rubric import build_rubric, describe_fields
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
@@ -292,14 +292,19 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
         key = next((k for k in sorted(schema) if split_words(k)[-1:] == ["email"]), None)
         if key is None:
             continue
-        params = {**criterion.params, "by_reference": {
+        # the guest's id beside their email is no second demand: either names them
+        # (reviews 159-161: "customerId 'cus_0004'" failed bookings by email, 5 tasks)
+        kept = {name: value for name, value in fields.items() if name != param}
+        params = {**criterion.params, "fields": kept, "by_reference": {
             emails[0]: {"field": param, "collection": collection, "key": key}}}
         title = library.infos[criterion.service].app if criterion.service in library.infos \
             else criterion.service
+        head = criterion.description.partition(" with ")[0]
         said = (f" The booking may name the person by {param} instead of {emails[0]}: "
                 f"the {singularize(collection)} in {title} with that {key}.")
-        return criterion.model_copy(update={"params": params,
-                                            "description": criterion.description + said})
+        shown = describe_fields(kept, params.get("alternatives"), params.get("name_shapes"))
+        text = f"{head} with {shown}."
+        return criterion.model_copy(update={"params": params, "description": text + said})
     return criterion
 
 

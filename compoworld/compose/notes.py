@@ -35,9 +35,11 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "just a note to say everything is set up for you now.",
         "you're all set! Reach out any time if you need anything.",
     ),
-    "letting them know they can now book with us online": (
+    "letting them know they can now book with us online": (  # (review 160: "you can
+        # now book online" with no link, 10 tasks)
+        "you can now book your appointments with us online at {link}.",
+        "just a note to say you can book time with us online from now on: {link}",
         "you can now book your appointments with us online.",
-        "just a note to say you can book time with us online from now on.",
     ),
     "letting them know their invoices will come from us directly": (
         "from now on your invoices will come from us directly.",
@@ -48,6 +50,8 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "we've set up a customer account for you, so ordering from us is quicker from now on.",
     ),
     "letting them know they can now pay us online": (
+        "you can now pay us online at {link}.",
+        "just a note that you can make your payments to us online from now on, at {link}",
         "you can now pay us online.",
         "just a note that you can make your payments to us online from now on.",
     ),
@@ -154,20 +158,21 @@ _ASKS = re.compile(r"let us know|reach out|any questions|\?$", re.IGNORECASE)
 def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Random, *,
                    name: str = "", title: str = "", event: tuple[str, str] = ("", ""),
                    status: str = "", amount: str = "", purpose: str = "",
-                   local: tuple[str, str] | None = None) -> Any:
+                   local: tuple[str, str] | None = None, link: str = "") -> Any:
     """The gold text of a workflow's message with `gist` to the person called `name`,
     naming the subject's `title`, the `event` (its name and start) it invites to or recalls
     (or what the meeting is for, its `purpose`: "an account review"), at its time where the
     reader is (`local`: their time zone and city), the order's `status` and the `amount` a
-    receipt is for ("306.12 USD"); what was `drawn` where the schema wants no such
-    string."""
+    receipt is for ("306.12 USD") and the `link` of our page it points to (where they
+    book or pay); what was `drawn` where the schema wants no such string."""
     if not isinstance(drawn, str):
         return drawn
     named, start = event
     meeting = f'"{named}"' if named else said_to_them(purpose) if purpose else "the meeting"
     facts = {"title": f'"{title}"' if title else "", "meeting": meeting,
-             "when": when(start, local), "status": status_news(status), "amount": amount}
-    needed = [key for key in ("title", "when", "status", "amount") if facts[key]]
+             "when": when(start, local), "status": status_news(status), "amount": amount,
+             "link": link}
+    needed = [key for key in ("title", "when", "status", "amount", "link") if facts[key]]
     # (no heads-up about a meeting already gone: review 133)
     sayings = _SAYINGS.get(f"{gist} (over)" if before_today(start) else gist, ())
     forms = [f for f in sayings if all("{" + k + "}" in f for k in needed)
@@ -198,6 +203,8 @@ def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
         said += f": it {facts['status']}"
     if facts.get("amount"):
         said += f" for {facts['amount']}"
+    if facts.get("link"):
+        said += f": {facts['link']}"
     return rng.choice(_GENERIC).format(said=about + said)
 
 

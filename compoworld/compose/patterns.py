@@ -97,12 +97,13 @@ GISTS = {
 # The word a message of a gist must say, in any of its forms: a welcome that never says
 # "welcome" (or a receipt never named) was not the message asked for (review 125: a
 # welcome's check wanted only "two words at least").
-_TOPICS = (("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
+# An invitation first: one to "a call about your payments" is checked for inviting, not
+# for "payment" (review 160, 7 tasks; review 153: an invitation checked by its date alone).
+_TOPICS = (("invite", "invited", "invitation", "inviting", "join"),
+           ("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced", "invoicing"),
            ("payment", "payments", "paid", "pay"), ("ticket", "tickets"),
            ("order", "orders", "ordering"), ("book", "booking", "bookings", "booked"),
-           ("invite", "invited", "invitation", "inviting", "join"),  # (review 153:
-           # an invitation checked by its date alone)
            ("set", "ready", "added", "all done", "can now"))  # (a customer we have
 # already is told they are all set up, that all is ready or done for them, or what they can
 # now do: review 136 failed "You can now book with us online")

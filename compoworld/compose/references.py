@@ -280,6 +280,18 @@ def own_record(path: str) -> str:
 
 
 _FIRST_OF = re.compile(r"\.(\w+)\[0\]$")
+_LAST_INDEX = re.compile(r"^(.*)\[(\d+)\]$")
+
+
+def in_item(path: str) -> tuple[str, int, str] | None:
+    """(the list's path, the item's index, the path inside the item) of the list item a
+    value sits in (`item_head`): ("data", 2, "emails[0].email") of
+    `data[2].emails[0].email`; None for a value in no list."""
+    head = item_head(path)
+    match = _LAST_INDEX.match(head)
+    if match is None:
+        return None
+    return match[1], int(match[2]), path[len(head):].removeprefix(".")
 
 
 def kind_words(field: str, kind: str) -> str:

@@ -34,7 +34,7 @@ import orjson
 from compoworld.compose.instruction import render_value
 from compoworld.compose.patterns import topic_of
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
-from compoworld.compose.references import mentioned
+from compoworld.compose.references import in_item, mentioned
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import semantic_type, snake_case, split_words
 from compoworld.reward.rubric import (
@@ -57,7 +57,6 @@ _TIMESTAMP = re.compile(r"^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}.*)?$")
 _LABEL_FIELDS = ("name", "title", "subject", "filename", "email")
 _FALLBACK_FIELDS = 3
 MAX_COMPETITORS = 50
-_LAST_INDEX = re.compile(r"^(.*)\[(\d+)\](.*)$")
 
 
 @dataclass(slots=True)
@@ -262,7 +261,7 @@ def _named(fact: str) -> str:
     return f"the date {forms[0]} (in any form, such as {forms[1]})" if forms else _show(fact)
 
 
-def _describe(fields: dict[str, Any], alternatives: dict[str, list[str]] | None = None,
+def describe_fields(fields: dict[str, Any], alternatives: dict[str, list[str]] | None = None,
               shapes: dict[str, Any] | None = None) -> str:
     """`mobile (or phone) '+41...' and name 'Wayne Foods'`: each key field with its value,
     and the other fields of its kind it may sit in; a person's name last, with the other
@@ -394,7 +393,7 @@ def _describe_change(target: _Target, title: str) -> str:
     if criterion.kind == "record_created":
         text = _made(noun, target.record or {}, params["collection"], title)
         if fields:
-            text += " with " + _describe(fields, params.get("alternatives"),
+            text += " with " + describe_fields(fields, params.get("alternatives"),
                                          params.get("name_shapes"))
         written = params.get("written", [])
         if written:
@@ -406,7 +405,7 @@ def _describe_change(target: _Target, title: str) -> str:
             text += f"{',' if fields else ''} and {_words_of(written)} " + (
                 " and ".join(says) or "saying something (two words at least)")
         return text + "."
-    return f"The {noun} {params['id']}{target.label} in {title} has {_describe(fields)}."
+    return f"The {noun} {params['id']}{target.label} in {title} has {describe_fields(fields)}."
 
 
 def _made(noun: str, record: dict[str, Any], collection: str, title: str) -> str:
@@ -616,14 +615,14 @@ def _clashes(candidate: Any, value: Any) -> bool:
 
 def _list_siblings(item: AnswerItem, calls: list[GoldCall]) -> list[Any]:
     """The same field of the other items of the list the answer value was picked from."""
-    match = _LAST_INDEX.match(item.path)
-    if match is None or not 0 <= item.step < len(calls):
+    where = in_item(item.path)  # (the item a record's own first email is of: its record)
+    if where is None or not 0 <= item.step < len(calls):
         return []
     try:
-        items = value_at(calls[item.step].result, match[1])
+        items = value_at(calls[item.step].result, where[0])
     except KeyError:
         return []
-    inner, index = match[3].removeprefix("."), int(match[2])
+    index, inner = where[1], where[2]
     found = []
     for position, element in enumerate(items if isinstance(items, list) else []):
         try:

@@ -29,6 +29,7 @@ those chains (goal.py's writer says them field by field, which no person does).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -100,6 +101,10 @@ _TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
 _EMAIL = ("email {them}", "send {them} an email", "drop {them} an email")
 # a meeting's date in the note, as people ask for it
 _DATED = (", mentioning its date", ", saying which day it is", ", with the date")
+# our page a set-up note points to, as the user says where it is
+_OUR_PAGE = re.compile(r"(https://www\.[\w.-]+/(book|pay))\b")
+_PAGE_FORMS = {"book": ("Our booking page is {url}.", "Customers book with us at {url}."),
+               "pay": ("Our payment page is {url}.", "Customers pay us online at {url}.")}
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
 # A record's own name (`account name`, `company name`) tells apart a person or company; a
@@ -231,6 +236,7 @@ class _Scenario(_Goal):
         self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
         self.where = ""  # where the subject is kept, said after the situation
         self.sole: frozenset[str] = frozenset()  # bookings in the only app that books
+        self.pages: list[str] = []  # our pages a message points to ("Our booking page ...")
         self.meeting: Purpose | None = None  # what a meeting with the subject is for
         self.local: Any = None  # where the person a meeting is with is (`Place`)
 
@@ -259,6 +265,7 @@ class _Scenario(_Goal):
         sentences = [self.situation(subject), *([self.where] if self.where else []), *asks,
                      *([kept] if kept else [])]
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
+        sentences += self.pages
         return " ".join(cap(end(s)) for s in [*self.facts_first, *sentences])
 
     def situation(self, subject: str) -> str:
@@ -502,6 +509,8 @@ class _Scenario(_Goal):
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
                 said = names(own_words(call), self.calls)
+                self.pages += [self.rng.choice(_PAGE_FORMS[page[1]]).format(url=page[0])
+                               for page in _OUR_PAGE.findall(" ".join(own_words(call)))]
                 gist = self._gist()
                 dated = [d for d in _DATED if not ("with " in gist and "with " in d)]
                 details += f" {gist}" + (self.rng.choice(dated) if said == _DATED[0] else said)
@@ -555,12 +564,15 @@ class _Scenario(_Goal):
                                     "Our emails go out through {app}, from {address}{also}.",
                                     "We send email from {address} with {app}{also}."))
             return form.format(app=app, address=address, also=f" ({also})" if also else "")
-        if number is not None:
+        if number is not None:  # (review 161: `(account "Support Account")` read as a
+            # machine's: a person says which of their accounts it is on)
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
+            also = f" on the {rest[0][1]} account" if [k for k, _ in rest] == ["account"] \
+                else f" ({also})" if also else ""
             form = self.rng.choice(("We text from our {app} number {number}{also}.",
                                     "Texts go out from our {app} number {number}{also}.",
                                     "Our {app} number is {number}{also}."))
-            return form.format(app=app, number=number, also=f" ({also})" if also else "")
+            return form.format(app=app, number=number, also=also)
         if self.rng.random() < 0.5:
             said = join_words([f"our {kind} is {value}" for kind, value in ids], self.rng)
             return f"For {app}, {said}."

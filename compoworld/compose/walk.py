@@ -83,7 +83,7 @@ from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infras
 from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
-from compoworld.world.seeding import ACCOUNT_NAMES, IN_USE, our_address
+from compoworld.world.seeding import ACCOUNT_NAMES, IN_USE, our_address, our_page
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
 from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
@@ -598,7 +598,7 @@ def _bind(
         arguments[param] = _coerce(source.value, properties.get(param, {}))
         bindings[param] = _hidden(source, step)
     meeting = patterned and node.effect != "read" and tool_entity(node) == "event" \
-        and walk.about in _PEOPLE and bool(walk.calls)
+        and walk.about == "person" and bool(walk.calls)  # (a colleague's is an induction)
     if meeting and walk.meeting is None:  # what we meet them for, by where we know them from
         walk.meeting = meeting_purpose(_kind(world, walk.calls[0].service), rng)
     for param in sorted(properties):
@@ -675,7 +675,8 @@ def _bind(
                     status=_order_status(walk, bindings),
                     amount=_receipt_amount(walk, bindings),
                     purpose=walk.meeting.what if walk.meeting else "",
-                    local=(walk.place.timezone, walk.place.city) if walk.place else None)
+                    local=(walk.place.timezone, walk.place.city) if walk.place else None,
+                    link=_our_page(world, walk.gist))
             bindings[param] = Binding(kind="free" if free else "visible", type=kind or "string")
     if meeting:  # where the guest is: the booking's time zone, and its hours theirs
         walk.place = _guest_place(world, [v for p, v in arguments.items() if p in bindings
@@ -795,6 +796,19 @@ def _person_named(text: str) -> bool:
     that "mentions" their own name says nothing of the subject."""
     words = text.split()
     return len(words) == 2 and words[0] in FIRST_NAMES and words[1] in LAST_NAMES
+
+
+# Our page a set-up note points to, by its gist (review 160: "you can now book online" with
+# no way to book, 10 tasks)
+_PAGES = {"letting them know they can now book with us online": "book",
+          "letting them know they can now pay us online": "pay"}
+
+
+def _our_page(world: WalkWorld, gist: str) -> str:
+    """`https://www.contoso.com/book`: where a note telling a customer they can now book
+    (or pay) online sends them; "" for any other gist."""
+    path = _PAGES.get(gist)
+    return our_page(getattr(world, "seed", 0), path) if path else ""
 
 
 def _first_name(walk: Walk, world: WalkWorld | None = None) -> str:
@@ -1117,6 +1131,7 @@ def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Rando
 # 19 of 40 requests), unsaid, its check fails an agent that left it out (reviews 128, 129)
 _DETAILS = frozenset({"phone", "address", "city", "postal_code", "country", "region"})
 _WHO_ENTITIES = frozenset({"person", "staff", "org", "event"})
+_WHO_KINDS = NAME_TYPES | {"email", "username"}
 
 
 def _kind(world: WalkWorld, service: str) -> str:
@@ -1150,7 +1165,11 @@ def _identity(node: ToolNode, kind: str) -> bool:
         return True
     if tool_entity(node) == "org":  # a company's account: who it is, not its money
         return kind not in _DETAILS and kind not in ("currency", "money")  # (review 145:
-    return kind not in _DETAILS and kind != "company"  # "as a company with its currency")
+    # "as a company with its currency")
+    if tool_entity(node) in _PEOPLE:  # a new contact: who they are, no birthday, balance
+        return kind in _WHO_KINDS  # or job (reviews 159-161: Square's "birthday" checked
+        # in 3 tasks, a new customer's "ledgerBalance" carried "with the same amount")
+    return kind not in _DETAILS and kind != "company"
 
 
 def _own_account(world: WalkWorld, service: Service, kind: str) -> random.Random:

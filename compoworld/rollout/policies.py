@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import Selector, Task
+from compoworld.compose.references import in_item
 from compoworld.compose.values import value_at
 from compoworld.reward.rubric import json_equal
 from compoworld.rollout.env import META_TOOLS, exposed_name
@@ -35,7 +35,6 @@ GIVE_UP = "I could not complete the task."
 NO_MISTAKE = 0.3  # share of noisy episodes played exactly as the reference
 MISTAKES = ("wrong_argument", "skipped_step", "early_stop", "extra_calls", "wrong_answer")
 MISSING = object()
-_LAST_INDEX = re.compile(r"^(.*)\[(\d+)\](.*)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,16 +120,16 @@ def same_type(value: Any, like: Any) -> Any:
 def discover(results: dict[int, Any], step: int | None, path: str | None,
              selector: Selector | None) -> Any:
     """A value of an observed result (`MISSING` when it cannot be found): with a selector,
-    in the item of the path's innermost list whose `selector.field` is `selector.value`;
-    else at `path` itself."""
+    in the item of the path's list (`in_item`: the innermost, or the record whose own first
+    email it is) whose `selector.field` is `selector.value`; else at `path` itself."""
     if step not in results or path is None:
         return MISSING
     data = results[step]
     try:
-        match = _LAST_INDEX.match(path) if selector is not None else None
-        if match is None:
+        where = in_item(path) if selector is not None else None
+        if where is None:
             return value_at(data, path)
-        items = value_at(data, match[1])
+        items = value_at(data, where[0])
         if not isinstance(items, list):
             return MISSING
         for item in items:
@@ -139,7 +138,7 @@ def discover(results: dict[int, Any], step: int | None, path: str | None,
             except KeyError:
                 continue
             if json_equal(named, selector.value):
-                return value_at(item, match[3].removeprefix("."))
+                return value_at(item, where[2])
     except KeyError:
         pass
     return MISSING

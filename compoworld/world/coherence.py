@@ -86,6 +86,7 @@ def _span(text: str) -> int:
 # `created_at` <= `canceled_at`.
 _RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "updated"),
            ("created", "modified"), ("registered", "updated"), ("registered", "modified"),
+           ("invoice", "pay"),  # (an invoice is paid after it is issued: review 160)
            ("since", "until"), ("min", "max"), ("earliest", "latest"),
            ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
            ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),

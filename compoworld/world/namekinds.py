@@ -144,6 +144,7 @@ PAST_ONLY = frozenset("entry paid posted opened sent received submitted joined s
                       "registered created".split())
 _AUDIT = _DONE | _PAST | PAST_ONLY | frozenset(
     "create update modify delete cancel last book".split())
+_BILLED = frozenset("invoice pay payment issue billing".split())
 _DATED = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 # Words of a record's stamps (`created_at`, `lastModifiedOn`, `date_updated`).
 _STAMPS = frozenset("created create updated update modified modify last registered "
@@ -317,6 +318,9 @@ def moment_kind(words: list[str], resource: str | None) -> str | None:
         return "birth"
     if set(words) & _STAMPS:
         return "stamp"  # created, changed or last seen: never after now
+    if words[-1:] == ["date"] and set(words) & _BILLED:
+        return "stamp"  # an invoice's `InvoiceDate`, its `PayDate`: issued, paid (review
+        # 160: "InvoiceDate":"2025-07-22" in a world of 2025-03-03)
     noun = _noun(resource)
     return "event" if noun in EVENT_NOUNS and not set(words) & _AUDIT else None
 

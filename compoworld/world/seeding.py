@@ -103,6 +103,12 @@ def our_address(seed: int) -> str:
     return f"hello@{company_domain(ours)}"
 
 
+def our_page(seed: int, path: str) -> str:
+    """A page of our own website (`https://www.contoso.com/book`): where customers book or
+    pay online, at the domain we email from (`our_address`)."""
+    return f"https://www.{our_address(seed).partition('@')[2]}/{path}"
+
+
 OWN_PEOPLE = 6  # the locals a service may cast
 LOCAL_RECORDS = 2  # of each collection's records, those about the service's own locals
 

@@ -299,18 +299,21 @@ def test_a_booking_check_takes_the_guest_by_their_id_where_they_were_added_first
     call = GoldCall(tool=node.name, service="book", effect="create",
                     arguments={"email": "ana@acme.test"}, bindings={}, result={"id": "a1"})
     booking = Criterion(id="c1", kind="record_created", service="book",
-                        description="An appointment is created in Bookings.",
+                        description="An appointment is created in Bookings with customerId "
+                                    "'cus_0004' and email 'ana@acme.test'.",
                         params={"collection": "appointments",
-                                "fields": {"email": "ana@acme.test"}})
+                                "fields": {"customerId": "cus_0004", "email": "ana@acme.test"}})
     guard = Criterion(id="c2", kind="no_collateral_change", service=None,
                       description="Nothing else changes.",
                       params={"allowed": {"book": {"appointments": {"created": 1}}}})
     checked, _ = _guest_first(library, [call], {"book": end}, [booking, guard])
     assert checked.params["by_reference"] == {
         "email": {"field": "customerId", "collection": "customers", "key": "email"}}
-    assert checked.description.endswith("The booking may name the person by customerId "
-                                        "instead of email: the customer in Bookings with "
-                                        "that email.")
+    assert checked.params["fields"] == {"email": "ana@acme.test"}  # (either names them)
+    assert checked.description == (
+        "An appointment is created in Bookings with email 'ana@acme.test'. The booking may "
+        "name the person by customerId instead of email: the customer in Bookings with that "
+        "email.")
     assert "by_reference" not in booking.params  # (a copy)
 
 

@@ -528,7 +528,7 @@ def texted_ann(account: Binding, sid: str, *between: GoldCall) -> list[GoldCall]
 
 
 def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
-    """"text them ... We text from our Twilio number "+44..." (account "AC...")": the app is
+    """"text them ... We text from our Twilio number "+44..." on the "AC..." account": the app is
     named once, where the number is (reviews 133, 134 read "send them a message via Twilio
     ... For Twilio, our account is ... and our number is ..." as a form's settings)."""
     calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
@@ -541,7 +541,7 @@ def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
         assert re.search(r"\b(text them|send them a text|drop them a text)\b", text), text
         assert text.count("Twilio") == 1 and "via Twilio" not in text, text
         assert re.search(r'(We text from|Texts go out from|Our) (our )?Twilio number '
-                         r'(is )?"\+447700900999" \(account "AC42"\)\.$', text), text
+                         r'(is )?"\+447700900999" on the "AC42" account\.$', text), text
 
 
 def test_a_meeting_in_the_only_app_that_books_them_names_no_app():
@@ -655,7 +655,7 @@ def test_our_account_looked_up_is_named_by_its_name():
         text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
                               resources=resources)
         assert text is not None and "AC4" not in text, text
-        assert text.endswith('"+447700900999" (account "Support").'), text
+        assert text.endswith('"+447700900999" on the "Support" account.'), text
 
 
 def test_a_receipt_says_what_was_paid() -> None:

@@ -699,3 +699,23 @@ def test_a_person_added_where_the_tool_takes_both_halves_of_a_name_gets_both():
                         {"firstname": "Sofia", "lastname": "Horvat", "email": "s@h.io"},
                         {"firstname": carried("first", "first_name"),
                          "lastname": carried("last", "last_name"), "email": email})
+
+
+def test_a_note_that_customers_can_book_or_pay_online_says_where():
+    """Review 160: "you can now book your appointments with us online" with no way to book
+    (10 tasks): the note gives our booking (or payment) page, at our own domain, and the
+    request says where it is."""
+    from compoworld.compose.notes import reference_note
+    from compoworld.compose.walk import _our_page
+    from compoworld.world.seeding import our_address
+
+    class World:
+        seed = 12
+
+    page = _our_page(World(), "letting them know they can now book with us online")
+    assert page == f"https://www.{our_address(12).partition('@')[2]}/book"
+    assert _our_page(World(), "welcoming them aboard") == ""
+    for seed in range(6):
+        note = reference_note("letting them know they can now book with us online", {}, "x",
+                              random.Random(seed), name="Ana", link=page)
+        assert page in note and "book" in note, note

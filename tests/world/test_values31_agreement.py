@@ -179,3 +179,17 @@ def test_a_stamp_described_by_a_date_is_a_time_and_ordered_like_one():
         record = value_from_schema(schema, random.Random(seed), service="shop",
                                    resource="customers")
         assert record["registered"] <= record["updated"], record
+
+
+def test_an_invoice_is_issued_in_the_past_and_paid_after_it_is_issued():
+    """Review 160: a Billbee invoice of "InvoiceDate":"2025-07-22" (the world's today is
+    2025-03-03) paid on "PayDate":"2024-08-05"."""
+    from compoworld.world.clock import NOW_TEXT
+
+    stamp = {"type": "string", "format": "date-time"}
+    schema = {"type": "object", "required": ["InvoiceDate", "PayDate"],
+              "properties": {"InvoiceDate": stamp, "PayDate": stamp}}
+    for seed in range(12):
+        record = value_from_schema(schema, random.Random(seed), service="shop",
+                                   resource="invoices")
+        assert record["InvoiceDate"] <= record["PayDate"] <= NOW_TEXT, record
