@@ -388,9 +388,13 @@ _PARKED = frozenset("suspended spam pending hold".split())
 def _answered(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a ticket a request says is waiting for an answer is closed, parked or
     waiting on its customer (review 142: "A customer is waiting" on an inactive ticket)."""
-    return SITUATION_OF.get(plan.name) == "ticket" and any(
+    item = followed(calls)
+    return SITUATION_OF.get(plan.name) == "ticket" and (any(
         status.lower() in _DONE or set(split_words(status)) & _PARKED
-        for status in _statuses(followed(calls)))
+        for status in _statuses(item)) or any(  # (review 159: a ticket "closedAt"
+            value and set(split_words(str(key))) & _DONE  # 2024-06-14 said to wait)
+            and set(split_words(str(key))) & {"at", "on", "date", "time"}
+            for key, value in (item.items() if isinstance(item, dict) else ())))
 
 
 _SPAN = frozenset({"start", "end"})

@@ -1010,6 +1010,11 @@ def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
         return True
     if not isinstance(item, dict):
         return True
+    if value.type == "phone" and "mobile" not in split_words(value.field or "") and any(
+            "mobile" in split_words(key) and isinstance(held, str) and held.startswith("+")
+            for key, held in item.items()):
+        return False  # a text goes to their mobile where the record has one (review 159:
+        # Big Red Cloud's "mobile" beside the "phone" the gold texted)
     for key, held in item.items():
         words = set(split_words(key))
         if words & {"restriction", "restrictions"} and held:

@@ -40,18 +40,22 @@ LAST_NAMES = (
     "Singh Walker Bianchi Dupont Yamamoto Mensah Nowak Santos Shah Park Horvat Jensen Weber "
     "Laurent Rahman Wagner Ferreira Kaur Lee Clarke Romano Fournier Sato Adeyemi Hughes"
 ).split()
+# Companies as small businesses are named, none of fiction's (review 159 read "Tyrell
+# Systems", "Wonka Confectionery", "Aperture Science" as a synthetic world in 39 tasks).
 COMPANY_NAMES = (
-    "Acme Corp", "Globex", "Initech", "Umbrella Analytics", "Stark Logistics", "Wayne Foods",
-    "Hooli", "Vandelay Industries", "Soylent Labs", "Tyrell Systems", "Cyberdyne Robotics",
-    "Wonka Confectionery", "Aperture Science", "Pied Piper", "Oceanic Airlines",
-    "Nakatomi Trading", "Monarch Solutions", "Blue Harbor", "Northwind Traders", "Contoso",
-    "Fabrikam", "Tailspin Toys", "Litware", "Bluebird Health",
+    "Alder Analytics", "Bayside Logistics", "Brightline Studio", "Cobalt Systems",
+    "Copperleaf Foods", "Driftwood Hospitality", "Evergreen Health", "Fairway Consulting",
+    "Granite Peak Builders", "Harborview Trading", "Ironbridge Manufacturing", "Juniper Labs",
+    "Keystone Legal", "Lakeside Toys", "Maplewood Interiors", "Meridian Freight",
+    "Oakridge Supply", "Pinecrest Software", "Quarry Lane Bakery", "Redwood Robotics",
+    "Silverline Travel", "Summit Outdoor", "Tidewater Energy", "Willow & Finch",
 )
 # Last words of a company's name that say what it does: its short name leaves them out
-# (`Umbrella Analytics` is `Umbrella`; `Pied Piper` stays whole).
-_TRADE_WORDS = frozenset("Corp Logistics Foods Industries Labs Systems Robotics Confectionery "
-                         "Science Airlines Trading Solutions Traders Toys Health Analytics"
-                         .split())
+# (`Alder Analytics` is `Alder`; `Willow & Finch` stays whole).
+_TRADE_WORDS = frozenset("Analytics Logistics Studio Systems Foods Hospitality Health "
+                         "Consulting Builders Trading Manufacturing Labs Legal Toys Interiors "
+                         "Freight Supply Software Bakery Robotics Travel Outdoor Energy Corp "
+                         "Industries Science Airlines Solutions Traders".split())
 
 
 def short_company_name(name: str) -> str:
@@ -62,16 +66,18 @@ def short_company_name(name: str) -> str:
 
 # What each company does (`Company.industry`): a person's `company_industry` agrees.
 COMPANY_INDUSTRIES = {
-    "Acme Corp": "Manufacturing", "Globex": "Energy", "Initech": "Software",
-    "Umbrella Analytics": "Data & Analytics", "Stark Logistics": "Logistics",
-    "Wayne Foods": "Food & Beverage", "Hooli": "Internet", "Vandelay Industries": "Import & Export",
-    "Soylent Labs": "Food Technology", "Tyrell Systems": "Robotics",
-    "Cyberdyne Robotics": "Robotics", "Wonka Confectionery": "Food & Beverage",
-    "Aperture Science": "Research", "Pied Piper": "Software", "Oceanic Airlines": "Airlines",
-    "Nakatomi Trading": "Wholesale", "Monarch Solutions": "Consulting",
-    "Blue Harbor": "Hospitality", "Northwind Traders": "Wholesale", "Contoso": "IT Services",
-    "Fabrikam": "Manufacturing", "Tailspin Toys": "Toys & Games", "Litware": "Software",
-    "Bluebird Health": "Healthcare",
+    "Alder Analytics": "Data & Analytics", "Bayside Logistics": "Logistics",
+    "Brightline Studio": "Design", "Cobalt Systems": "IT Services",
+    "Copperleaf Foods": "Food & Beverage", "Driftwood Hospitality": "Hospitality",
+    "Evergreen Health": "Healthcare", "Fairway Consulting": "Consulting",
+    "Granite Peak Builders": "Construction", "Harborview Trading": "Wholesale",
+    "Ironbridge Manufacturing": "Manufacturing", "Juniper Labs": "Research",
+    "Keystone Legal": "Legal Services", "Lakeside Toys": "Toys & Games",
+    "Maplewood Interiors": "Interior Design", "Meridian Freight": "Logistics",
+    "Oakridge Supply": "Wholesale", "Pinecrest Software": "Software",
+    "Quarry Lane Bakery": "Food & Beverage", "Redwood Robotics": "Robotics",
+    "Silverline Travel": "Travel", "Summit Outdoor": "Retail",
+    "Tidewater Energy": "Energy", "Willow & Finch": "Retail",
 }
 # code: (name, alpha-3, calling code, currency, language)
 COUNTRIES = {

@@ -237,6 +237,10 @@ def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
     for parked in ("suspended", "pending", "on_hold", "On hold"):  # (review 157)
         assert _answered(reply, chain({"subject": "Login delay", "status": parked})), parked
     assert not _answered(reply, chain({"subject": "Login delay", "status": "in_progress"}))
+    assert _answered(reply, chain({"subject": "Login delay", "status": "open",
+                                   "closedAt": "2024-06-14T14:05:00Z"}))  # (review 159)
+    assert not _answered(reply, chain({"subject": "Login delay", "status": "open",
+                                       "closedAt": None}))
 
 
 def test_a_booking_allows_the_guest_to_be_added_first() -> None:

@@ -544,6 +544,9 @@ def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
     assert not ok({**person, "do_not_contact": True}, "mobilePhone")
     assert not ok({**person, "status": "declined"}, "mobilePhone")
     assert ok({**person, "status": "accepted", "contact_restrictions": []}, "mobilePhone")
+    both = {"name": "Ben Garcia", "mobile": "+34746798365", "phone": "+34631656302"}
+    assert ok(both, "mobile") and not ok(both, "phone")  # (review 159: its mobile, if any)
+    assert ok({"name": "Ben Garcia", "phone": "+34631656302"}, "phone")
 
 
 def test_a_company_account_carries_more_than_the_name_the_request_says():
