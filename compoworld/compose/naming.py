@@ -12,10 +12,14 @@ from __future__ import annotations
 import json
 import random
 import re
-from datetime import date
+from datetime import date, datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from compoworld.graph.semtypes import is_entity_id, is_plural, singularize, split_words
+from compoworld.world.words import CITIES
+
+CITY_ZONES = {row[0]: row[4] for row in CITIES}  # a city's time zone
 
 GENERIC = {
     "read": {"get", "list", "search", "find", "fetch", "retrieve", "read", "query", "lookup",
@@ -170,7 +174,23 @@ def stated(value: Any, text: str) -> bool:
         return False
     hour = re.escape(clock.removesuffix(" UTC"))
     return bool(re.search(rf"{re.escape(day)} from ({hour} to \d\d:\d\d|\d\d:\d\d to "
-                          rf"{hour}) UTC", text))
+                          rf"{hour}) UTC", text)) or _said_where(value, day, text)
+
+
+def _said_where(value: str, day: str, text: str) -> bool:
+    """Whether a UTC time is said as the clock time of a city of the world's (`on Monday,
+    March 10, 2025 from 10:00 to 11:00 Tokyo time`: 01:00 UTC is 10:00 in Tokyo), on the
+    same day (reviews 162-164: a request that gives UTC beside the local time does the
+    agent's conversion)."""
+    at = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    for match in re.finditer(rf"{re.escape(day)} (?:from (\d\d:\d\d) to (\d\d:\d\d)|at "
+                             rf"(\d\d:\d\d)) ([A-Z][\w .'-]*?) time\b", text):
+        zone = CITY_ZONES.get(match[4])
+        there = at.astimezone(ZoneInfo(zone)) if zone else None
+        if there is not None and there.date() == at.date() and f"{there:%H:%M}" in (
+                match[1], match[2], match[3]):
+            return True
+    return False
 
 
 def quote(value: Any) -> str:
@@ -246,4 +266,8 @@ def app_name(service: str, title: str) -> str:
     if provider and set(split_words(name.lower())) <= _UNNAMED:
         label = _PROVIDERS.get(provider) or provider.title()
         name = f"{label} {name}" if name else label
-    return name or title
+    return _AS_SAID.get(name, name) or title
+
+
+# an app as its users call it (review 163: "a user would say Square", 13 tasks)
+_AS_SAID = {"Square Connect": "Square"}

@@ -90,9 +90,11 @@ def mentioning(mentions: list[str], read: dict[str, str] | None = None) -> str:
     one quoted, a date by its day and one the agent reads (`read`: fact -> how it is said)
     by what it is: `mentioning "Quarterly review" and its date`, `mentioning its status`."""
     read = read or {}
-    said = [quote(m) for m in mentions if not day_forms(m) and m not in read]
+    said = [quote(m) for m in mentions if not day_forms(m) and m not in read
+            and not OUR_PAGE.fullmatch(m)]
     said += list(dict.fromkeys("its date" if day_forms(m) else read[m] for m in mentions
                                if day_forms(m) or m in read))
+    said += ["the link"] if any(OUR_PAGE.fullmatch(m) for m in mentions) else []
     return f", mentioning {' and '.join(said)}" if said else ""
 
 
@@ -116,6 +118,9 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
     found = [v for v in dict.fromkeys(stated + read) if len(v) >= 3 and (
         (any(c.isalpha() for c in v) and any(f'"{v}"' in text for text in own))
         or ((bool(day_forms(v)) or v in read) and any(fact_in_text(v, text) for text in own)))]
+    # our booking or payment page a note points to, which the request gives (review 162:
+    # "Our booking page is https://.../book" went unchecked in 11 tasks)
+    found += list(dict.fromkeys(m[0] for text in own for m in OUR_PAGE.finditer(text)))
     out, days = [], set()  # a meeting's start and end of one day: one day to name
     for value in found:
         day = value[:10] if day_forms(value) else ""
@@ -279,6 +284,8 @@ def own_record(path: str) -> str:
     return path[:primary.start()] if primary and primary_list(primary[1]) else path
 
 
+# our own page a note points to (`https://www.contoso.com/book`: seeding.our_page)
+OUR_PAGE = re.compile(r"https://www\.[\w.-]+/(book|pay)\b")
 _FIRST_OF = re.compile(r"\.(\w+)\[0\]$")
 _LAST_INDEX = re.compile(r"^(.*)\[(\d+)\]$")
 

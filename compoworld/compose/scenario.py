@@ -46,6 +46,7 @@ from compoworld.compose.notes import local_clock
 from compoworld.compose.patterns import Pattern, Step
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import (
+    OUR_PAGE,
     acted_in,
     end,
     is_sender,
@@ -102,7 +103,6 @@ _EMAIL = ("email {them}", "send {them} an email", "drop {them} an email")
 # a meeting's date in the note, as people ask for it
 _DATED = (", mentioning its date", ", saying which day it is", ", with the date")
 # our page a set-up note points to, as the user says where it is
-_OUR_PAGE = re.compile(r"(https://www\.[\w.-]+/(book|pay))\b")
 _PAGE_FORMS = {"book": ("Our booking page is {url}.", "Customers book with us at {url}."),
                "pay": ("Our payment page is {url}.", "Customers pay us online at {url}.")}
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
@@ -510,7 +510,7 @@ class _Scenario(_Goal):
             if kind.entity == "message":  # what the message says, in the agent's own words
                 said = names(own_words(call), self.calls)
                 self.pages += [self.rng.choice(_PAGE_FORMS[page[1]]).format(url=page[0])
-                               for page in _OUR_PAGE.findall(" ".join(own_words(call)))]
+                               for page in OUR_PAGE.finditer(" ".join(own_words(call)))]
                 gist = self._gist()
                 dated = [d for d in _DATED if not ("with " in gist and "with " in d)]
                 details += f" {gist}" + (self.rng.choice(dated) if said == _DATED[0] else said)
@@ -522,16 +522,17 @@ class _Scenario(_Goal):
         return f"{text}{facts}{details}" + (f" {why}" if why else "")
 
     def _their_time(self, call: GoldCall, details: str) -> str:
-        """`... from 01:00 to 02:00 UTC (10:00 to 11:00 Tokyo time)`: a meeting's time said
-        as well where its guest is (reviews 157, 158: customers in Japan invited "at 14:00
-        UTC")."""
+        """`... from 10:00 to 11:00 Tokyo time`: a meeting's time said where its guest is
+        (reviews 157, 158: customers in Japan invited "at 14:00 UTC"; reviews 162-164: UTC
+        beside it did the agent's conversion), the booking the agent's to make in UTC."""
         times = sorted(v for p, b, v in self.args(call) if b.kind == "visible"
                        and b.type == "datetime" and isinstance(v, str) and v.endswith("Z"))
         clocks = [local_clock(v, self.local.timezone) for v in times[:2]]
         if not clocks or not all(clocks) or " UTC" not in details:
             return details
-        span = " to ".join(dict.fromkeys(clocks))
-        return details.replace(" UTC", f" UTC ({span} {self.local.city} time)", 1)
+        span = re.escape(" to ".join(f"{v[11:16]}" for v in times[:2]))
+        theirs = " to ".join(clocks)
+        return re.sub(rf"\b{span} UTC", f"{theirs} {self.local.city} time", details, count=1)
 
     def _gist(self) -> str:
         """What the message says, in one of the ways people ask for it ("welcoming them
@@ -567,8 +568,9 @@ class _Scenario(_Goal):
         if number is not None:  # (review 161: `(account "Support Account")` read as a
             # machine's: a person says which of their accounts it is on)
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
-            also = f" on the {rest[0][1]} account" if [k for k, _ in rest] == ["account"] \
-                else f" ({also})" if also else ""
+            named = rest[0][1] if [k for k, _ in rest] == ["account"] else ""
+            also = (f" on our {named}" if named.endswith(' Account"') else
+                    f" on the {named} account") if named else f" ({also})" if also else ""
             form = self.rng.choice(("We text from our {app} number {number}{also}.",
                                     "Texts go out from our {app} number {number}{also}.",
                                     "Our {app} number is {number}{also}."))

@@ -56,3 +56,17 @@ def test_a_span_of_one_day_states_its_start_and_its_end():
     assert stated("2025-02-25T17:30:00Z", text) and stated("2025-02-25T18:15:00Z", text)
     assert not stated("2025-02-25T17:45:00Z", text)
     assert not stated("2025-02-26T18:15:00Z", text)
+
+
+def test_a_utc_time_is_stated_as_the_clock_time_of_a_world_city():
+    """A meeting said in its guest's time ("from 10:00 to 11:00 Tokyo time") states its UTC
+    start and end; another hour, another day or a city the world does not know does not."""
+    from compoworld.compose.naming import stated
+
+    text = "Book it on Monday, March 10, 2025 from 10:00 to 11:00 Tokyo time, please."
+    assert stated("2025-03-10T01:00:00Z", text) and stated("2025-03-10T02:00:00Z", text)
+    assert not stated("2025-03-10T10:00:00Z", text)
+    assert not stated("2025-03-11T01:00:00Z", text)
+    assert not stated("2025-03-10T01:00:00Z", text.replace("Tokyo", "Atlantis"))
+    said = "Book it on Monday, March 10, 2025 at 14:30 New York time."  # (EDT after March 9)
+    assert stated("2025-03-10T18:30:00Z", said) and not stated("2025-03-10T19:30:00Z", said)

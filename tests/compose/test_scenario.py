@@ -656,6 +656,15 @@ def test_our_account_looked_up_is_named_by_its_name():
                               resources=resources)
         assert text is not None and "AC4" not in text, text
         assert text.endswith('"+447700900999" on the "Support" account.'), text
+    named = Binding(kind="hidden", type="sms.accounts.id", step=1, field="accounts[].sid",
+                    path="accounts[0].sid",
+                    selector=Selector(field="friendly_name", value="Support Account"))
+    calls = texted_ann(named, "AC4", GoldCall(
+        tool="sms__list_account", service="sms", effect="read", arguments={}, bindings={},
+        result={"accounts": [{"sid": "AC4", "friendly_name": "Support Account"}]}))
+    text = write_scenario(calls, [], titles, random.Random(0), BY_NAME["lead_welcome"],
+                          resources=resources)
+    assert text is not None and text.endswith('"+447700900999" on our "Support Account".'), text
 
 
 def test_a_receipt_says_what_was_paid() -> None:
@@ -716,7 +725,8 @@ def test_a_meeting_says_what_it_is_for_and_its_time_where_the_guest_is():
     """Reviews 157 and 158 read 21 and 28 of 40 tasks as one "meet X to talk about what
     we can do for them" template, with customers in Japan invited "at 14:00 UTC": a
     meeting is booked for a purpose (by where we know the person from), and its time is
-    said as theirs beside UTC."""
+    said as theirs (reviews 162-164: UTC beside it did the agent's conversion)."""
+    from compoworld.compose.naming import stated
     from compoworld.compose.situations import MEETINGS, meeting_purpose
     from compoworld.world.words import make_place
 
@@ -746,7 +756,9 @@ def test_a_meeting_says_what_it_is_for_and_its_time_where_the_guest_is():
         assert text is not None
         assert any(why.format(s="Ann Lee") in text for why in purpose.why), text
         assert re.search(r"(book|set up) an intro call with them", text), text
-        assert "from 01:00 to 02:00 UTC (10:00 to 11:00 Tokyo time)" in text, text
+        assert "on Monday, March 10, 2025 from 10:00 to 11:00 Tokyo time" in text, text
+        assert "UTC" not in text and "01:00" not in text, text  # (the agent converts)
+        assert all(stated(v, text) for v in ("2025-03-10T01:00:00Z", "2025-03-10T02:00:00Z"))
         assert "Intro call" not in text and "what we can do for them" not in text, text
         plain = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["meeting_invite"],
                                resources=resources, sole=frozenset({"book__create_appointment"}))
