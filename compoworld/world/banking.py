@@ -46,6 +46,22 @@ _BANKS = {
     "PT": ("CGDI", "BCOM"), "PL": ("PKOP", "BPKO"), "KR": ("KOEX", "SHBK"),
     "CA": ("ROYC", "TDOM"),
 }
+# The banks of those codes, as a record names them (review 164: "bank_name": "Santander"
+# beside the BIC "UBSWCHPP", "Barclays" beside "KOEXKRMMXXX").
+BANK_NAMES = {
+    "DEUT": "Deutsche Bank", "COBA": "Commerzbank", "BNPA": "BNP Paribas",
+    "SOGE": "Societe Generale", "BARC": "Barclays", "NWBK": "NatWest", "INGB": "ING",
+    "RABO": "Rabobank", "BSCH": "Santander", "BBVA": "BBVA", "UNCR": "UniCredit",
+    "BCIT": "Intesa Sanpaolo", "AIBK": "AIB", "BOFI": "Bank of Ireland", "UBSW": "UBS",
+    "CRES": "Credit Suisse", "CHAS": "Chase", "BOFA": "Bank of America", "MHCB": "Mizuho",
+    "BOTK": "MUFG Bank", "DBSS": "DBS", "OCBC": "OCBC", "CTBA": "Commonwealth Bank",
+    "NATA": "NAB", "SBIN": "State Bank of India", "HDFC": "HDFC Bank", "ITAU": "Itau",
+    "BRAS": "Banco do Brasil", "BNMX": "Banamex", "BCMR": "BBVA Mexico", "KCBL": "KCB Bank",
+    "EQBL": "Equity Bank", "ZEIB": "Zenith Bank", "FBNI": "First Bank of Nigeria",
+    "NDEA": "Nordea", "ESSE": "SEB", "CGDI": "Caixa Geral de Depositos",
+    "BCOM": "Millennium bcp", "PKOP": "Bank Pekao", "BPKO": "PKO Bank Polski",
+    "KOEX": "KEB Hana Bank", "SHBK": "Shinhan Bank", "ROYC": "RBC", "TDOM": "TD Bank",
+}
 _LOCATIONS = ("22", "2X", "FF", "MM", "PP", "2L")
 # The regions of each country's cities, first its first city's.
 _REGIONS: dict[str, tuple[str, ...]] = {}
@@ -235,6 +251,7 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
         country = stated or _phone_country(out)
         home = stated or placed or country
         if home is None:
+            _name_bank(out, kinds, None, checks, overrides)
             return
         fixes = _fixes(country, city) if country else {}
         for key, kind in kinds.items():  # no IBAN where the country has none
@@ -253,8 +270,23 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
             if isinstance(out.get(key), dict) and country and not (
                     overrides and key in overrides):
                 _vat_fix(out[key], keys, country, fixes["tax_id"])
+        _name_bank(out, kinds, country, checks, overrides)
 
     return rule
+
+
+def _name_bank(out: dict[str, Any], kinds: dict[str, str], country: str | None,
+               checks: dict[str, Callable[[Any], bool]],
+               overrides: dict[str, Any] | None) -> None:
+    """A record's bank name is the bank of its BIC, else one of its country's."""
+    code = next((out[k][:4] for k, kind in kinds.items() if kind == "bic"
+                 and isinstance(out.get(k), str)), None)
+    name = BANK_NAMES.get(code or "") or (
+        BANK_NAMES[_BANKS[country][0]] if country in _BANKS else None)
+    for key, kind in kinds.items():
+        if kind == "bank" and key in out and name and not (overrides and key in overrides) \
+                and checks[key](name):
+            out[key] = name
 
 
 # --- a record's sales region ------------------------------------------------------------

@@ -74,7 +74,7 @@ from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
-from compoworld.world.words import short_company_name
+from compoworld.world.words import phone_country, short_company_name
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -123,7 +123,7 @@ _COMPANY_DETAILS = frozenset("address email website url phone number domain".spl
 
 # Kinds of fields that follow a record's country (`banking.country_rule`), by field kind.
 _COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": "currency",
-                  "region": "region", "region_name": "region_name"}
+                  "region": "region", "region_name": "region_name", "bank_name": "bank"}
 
 
 def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]:
@@ -407,6 +407,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     kind_key = next((key for key, kind in leaf_types.items() if kind in ("string", "title")
                      and split_words(key) == ["type", "name"]), None) \
         if pair is None and _channel(resource) else None
+    dialled = [key for key, kind in leaf_types.items() if kind == "country"] \
+        if _channel(resource) == "phone" else []
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
                    if kind == "money"}
     amounts = money_agreement(money_kinds, checks)
@@ -458,6 +460,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     del out[pair[1]]
         if kind_key is not None and kind_key in out and not (overrides and kind_key in overrides):
             out[kind_key] = rng.choice(_CHANNEL_LABELS[_channel(resource) or "phone"])
+        if dialled:  # a phone's country is its number's (review 164: "+234..." tagged "CH")
+            _dialled_country(out, dialled, checks, overrides)
         if amounts is not None:  # a fee is a share of the amount, the net what is left
             amounts(out, overrides)
         if scaled is not None:  # yen and won in thousands
@@ -625,6 +629,18 @@ def value_from_schema(
     plan = compile_schema(schema, name=name, service=service, resource=resource, depth=depth)
     return plan(rng, pool=pool, ids=ids, anchor=anchor, overrides=overrides)
 
+
+
+def _dialled_country(out: dict[str, Any], keys: list[str], checks: dict[str, Check],
+                     overrides: dict[str, Any] | None) -> None:
+    """The country fields of a phone object set to its number's country (ISO alpha-2)."""
+    number = next((v for v in out.values() if isinstance(v, str) and v.startswith("+")
+                   and v[1:].replace(" ", "").isdigit()), None)
+    country = phone_country(number) if number else None
+    for key in keys:
+        if country and key in out and not (overrides and key in overrides) and \
+                checks[key](country):
+            out[key] = country
 
 
 _CHANNEL_LABELS = {"phone": ("Mobile", "Work", "Home"), "email": ("Email", "Work email"),

@@ -216,3 +216,37 @@ def test_a_person_s_own_addresses_are_theirs() -> None:
         for own in record["addresses"]:
             assert own["contact_name"] == record["name"], record
             assert own["email"] == record["email"], record
+
+
+def test_a_bank_name_is_the_bank_of_its_bic() -> None:
+    """Review 164: "bank_name": "Santander" beside "bic": "UBSWCHPP", "Barclays" beside
+    "KOEXKRMMXXX"."""
+    from compoworld.world.banking import BANK_NAMES
+
+    schema = {"type": "object", "required": ["bank_name", "bic"],
+              "properties": {"bank_name": {"type": "string"}, "bic": {"type": "string"},
+                             "country": {"type": "string", "minLength": 2, "maxLength": 2}}}
+    for seed in range(10):
+        record = value_from_schema(schema, random.Random(seed), service="books",
+                                   resource="bank_accounts")
+        assert record["bank_name"] == BANK_NAMES[record["bic"][:4]], record
+        if "country" in record:
+            assert record["bic"][4:6] == record["country"], record
+
+
+def test_a_phone_s_country_is_its_number_s() -> None:
+    """Review 164: Apideck's `phone_numbers[]` of "number": "+2348032947631" with
+    "country_code": "CH"."""
+    from compoworld.world.words import phone_country
+
+    phone = {"type": "object", "required": ["number", "country_code"], "properties": {
+        "number": {"type": "string", "format": "phone"},
+        "country_code": {"type": "string", "minLength": 2, "maxLength": 2}}}
+    seen = set()
+    for seed in range(10):
+        value = value_from_schema(phone, random.Random(seed), service="crm",
+                                  resource="phone_numbers")
+        assert value["number"].startswith("+"), value
+        assert value["country_code"] == phone_country(value["number"]), value
+        seen.add(value["country_code"])
+    assert len(seen) > 1
