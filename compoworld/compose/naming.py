@@ -269,5 +269,13 @@ def app_name(service: str, title: str) -> str:
     return _AS_SAID.get(name, name) or title
 
 
-# an app as its users call it (review 163: "a user would say Square", 13 tasks)
-_AS_SAID = {"Square Connect": "Square"}
+# an app as its users call it (review 163: "a user would say Square", 13 tasks); a unified
+# API by the system it connects (reviews 159, 163, 164: "Our Apideck CRM lead", "They're in
+# Apideck Accounting" read as a connector named as the user's own system in 14-20 tasks)
+_AS_SAID = {"Square Connect": "Square", "Apideck CRM": "our CRM",
+            "Apideck Accounting": "our accounting system",
+            "Apideck Ecommerce": "our online store",
+            "Apideck Customer Support": "our support desk", "Apideck Lead": "our lead list",
+            "Apideck HRIS": "our HR system", "Apideck ATS": "our hiring system",
+            "Apideck Issue Tracking": "our issue tracker", "Apideck POS": "our point of sale",
+            "Apideck File storage": "our file storage"}

@@ -331,9 +331,10 @@ class _Scenario(_Goal):
         if into is not None and self.title(into) == app and entity in _PEOPLE:  # OnSched
             return f"our {shown} {value}"  # Consumer")
         if entity in _PEOPLE and SITUATION_OF.get(self.pattern.name) != "hire" \
-                and self.rng.random() < 0.25:  # (no "our company" we are only starting to
-            # work with, no "new colleague: our SalesLoft user"; review 156 read "Our Big
-            # Red Cloud customer Oscar Hughes" in 13 tasks as unnatural: mostly a sentence)
+                and self.rng.random() < 0.25 and not app.startswith("our "):
+            # (no "our company" we are only starting to work with, no "new colleague: our
+            # SalesLoft user", no "our our CRM contact"; review 156 read "Our Big Red Cloud
+            # customer Oscar Hughes" in 13 tasks as unnatural: mostly a sentence)
             return f"our {app} {_SHOWN.get(noun, noun)} {value}"
         self._say_where(noun, app)
         return value

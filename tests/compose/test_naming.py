@@ -13,7 +13,7 @@ from compoworld.compose.naming import app_name, spoken_time, stated
     ("letmc_com_basic_tier", "LetMC Api V2, Free", "LetMC"),  # "LetMC Api V2, Free")
     ("velopayments_com", "Velo Payments APIs", "Velo Payments"),
     ("exhibitday_com", "Test the ExhibitDay API with Swagger", "ExhibitDay"),
-    ("apideck_com_accounting", "Accounting API", "Apideck Accounting"),  # a unified API
+    ("apideck_com_accounting", "Accounting API", "our accounting system"),  # unified
     ("nexmo_com_conversation", "Conversation API", "Vonage Conversation"),
     ("ebay_com_sell_logistics", "Logistics API", "eBay Logistics"),
     ("botschaft_local", "FastAPI", "FastAPI"),  # a name that ends in API keeps it

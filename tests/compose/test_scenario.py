@@ -767,3 +767,20 @@ def test_a_meeting_says_what_it_is_for_and_its_time_where_the_guest_is():
              for kind in ("crm", "books", "shop") for seed in range(10)}
     assert {"Intro call", "Account review", "Bulk order call"} <= kinds
     assert meeting_purpose("no such kind", random.Random(1)) in MEETINGS[""]
+
+
+def test_a_unified_api_is_named_as_the_system_it_connects():
+    """Reviews 159, 163, 164: "Our Apideck CRM lead", "They're in Apideck Accounting": the
+    request says "our CRM", and never "our our CRM" or "our online store customer"."""
+    from compoworld.compose.naming import app_name
+
+    assert app_name("apideck_com_crm", "CRM API") == "our CRM"
+    assert app_name("squareup_com", "Square Connect API") == "Square"
+    calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
+    titles = {"shop": "our online store", "sms": "Twilio"}
+    resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
+    for seed in range(16):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
+                              resources=resources)
+        assert text is not None and "our online store" in text.replace("Our", "our"), text
+        assert "our our" not in text.lower() and "online store customer" not in text, text
