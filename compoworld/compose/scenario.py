@@ -105,6 +105,8 @@ _DATED = (", mentioning its date", ", saying which day it is", ", with the date"
 # our page a set-up note points to, as the user says where it is
 _PAGE_FORMS = {"book": ("Our booking page is {url}.", "Customers book with us at {url}."),
                "pay": ("Our payment page is {url}.", "Customers pay us online at {url}.")}
+# messages whose day goes without saying (an invitation names its meeting's day)
+_DATED_ANYWAY = frozenset({"inviting them to the meeting"})
 _THREADS = frozenset("conversation conversations chat chats thread threads channel".split())
 _REFUND = ("refund {it} through {app} with {a}", "issue {a} for {it} in {app}")
 # A record's own name (`account name`, `company name`) tells apart a person or company; a
@@ -514,6 +516,9 @@ class _Scenario(_Goal):
                                for page in OUR_PAGE.finditer(" ".join(own_words(call)))]
                 gist = self._gist()
                 dated = [d for d in _DATED if not ("with " in gist and "with " in d)]
+                if said == _DATED[0] and self.gist in _DATED_ANYWAY:
+                    said = ""  # (an invitation says when: reviews 165-167 read "saying which
+                    # day it is" as spelling out what its check looks for, 32-37 tasks)
                 details += f" {gist}" + (self.rng.choice(dated) if said == _DATED[0] else said)
             else:
                 details += ", with a short note of your own about it"

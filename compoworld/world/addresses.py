@@ -17,7 +17,7 @@ from compoworld.world.fieldsources import Flags, child_scope, entity_for, field_
 from compoworld.world.leafplans import Ctx, Sampler
 from compoworld.world.namekinds import value_type
 from compoworld.world.values import conform, schema_kind
-from compoworld.world.words import COUNTRIES
+from compoworld.world.words import COUNTRIES, phone_country
 
 # Arrays of a record's own addresses that leave out its main one (`additionalEmails`).
 _EXTRA_WORDS = frozenset("additional extra secondary other alternate alternative alt backup "
@@ -90,10 +90,30 @@ def compile_addresses(schema, item_name, service, resource, flags: Flags,
         out = []
         for value in values:  # an object per address: its own other fields, this address
             made = item(ctx, child_scope(scope))
+            if isinstance(made, dict) and kind == "phone":
+                made = dialled(made, value)
             out.append({**made, key: value} if isinstance(made, dict) else made)
         return out
 
     return sample
+
+
+def dialled(made: dict[str, Any], phone: Any) -> dict[str, Any]:
+    """A phone object's country and area code made its number's (review 167: Apideck's
+    `{"number": "+2348032947631", "country_code": "CH", "area_code": "NUM-2609"}`)."""
+    country = phone_country(phone) if isinstance(phone, str) else None
+    if country is None:
+        return made
+    digits = phone.removeprefix("+").removeprefix(COUNTRIES[country][2])
+    out = dict(made)
+    for key, value in made.items():
+        words = split_words(key)
+        if (words[-1:] == ["country"] or words[-2:] == ["country", "code"]) and (
+                isinstance(value, str) and value.isalpha()):
+            out[key] = country
+        elif words[-2:] == ["area", "code"] and isinstance(value, str):
+            out[key] = digits[:3] if country in ("US", "CA") else digits[:2]
+    return out
 
 
 # Fields of an address object that hold the whole address as one line (Apideck's `string`:

@@ -250,7 +250,14 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
         placed = _CITY_OF[city][0] if isinstance(city, str) and city in _CITY_OF else None
         country = stated or _phone_country(out)
         home = stated or placed or country
-        if home is None:
+        if home is None:  # no country but the account's: its BIC is a bank of the IBAN's
+            banked = next((out[k][:2] for k, kind in kinds.items() if kind == "iban"
+                           and isinstance(out.get(k), str) and out[k][:2] in _BANKS), None)
+            for key, kind in kinds.items():  # (review 167: "BARCGB22" beside an IE IBAN)
+                if kind == "bic" and banked and key in out and not (
+                        overrides and key in overrides):
+                    fixed = _fixes(banked, None)["bic"](out[key])
+                    out[key] = fixed if checks[key](fixed) else out[key]
             _name_bank(out, kinds, None, checks, overrides)
             return
         fixes = _fixes(country, city) if country else {}

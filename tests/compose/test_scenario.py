@@ -784,3 +784,42 @@ def test_a_unified_api_is_named_as_the_system_it_connects():
                               resources=resources)
         assert text is not None and "our online store" in text.replace("Our", "our"), text
         assert "our our" not in text.lower() and "online store customer" not in text, text
+
+
+def test_an_invitation_is_asked_for_without_spelling_out_its_day():
+    """Reviews 165-167: "saying which day it is" spelled out what the check looks for; an
+    invitation names its meeting's day anyway, and its check still wants the day."""
+    ann = Selector(field="name", value="Ann Lee")
+    calls = [
+        GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "c1", "name": "Ann Lee",
+                                                "email": "ann.lee@example.org"}]}),
+        GoldCall(tool="book__create_appointment", service="book", effect="create",
+                 arguments={"email": "ann.lee@example.org", "start": "2025-03-10T12:30:00Z",
+                            "end": "2025-03-10T13:30:00Z"},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email",
+                                            selector=ann),
+                           "start": Binding(kind="visible", type="datetime"),
+                           "end": Binding(kind="visible", type="datetime")},
+                 result={"id": "a1"}),
+        GoldCall(tool="mail__send_email", service="mail", effect="create",
+                 arguments={"To": "ann.lee@example.org", "From": "hello@ours.example",
+                            "Body": "Hi Ann, you're invited to the meeting on March 10, 2025 "
+                                    "at 12:30 UTC."},
+                 bindings={"To": Binding(kind="hidden", type="email", step=0,
+                                         field="data[].email", path="data[0].email",
+                                         selector=ann),
+                           "From": Binding(kind="visible", type="email"),
+                           "Body": Binding(kind="free", type="text")},
+                 result={"id": "m1"}),
+    ]
+    titles = {"crm": "CRM", "book": "Booker", "mail": "Postmark"}
+    resources = {"crm__list_contacts": "contacts", "book__create_appointment": "appointments",
+                 "mail__send_email": "emails"}
+    for seed in range(8):
+        text = write_scenario(calls, [], titles, random.Random(seed),
+                              BY_NAME["contact_meeting_message"], resources=resources)
+        assert text is not None and re.search(r"invit", text), text
+        assert not any(said in text for said in ("which day", "its date", "with the date")), \
+            text

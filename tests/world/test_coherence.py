@@ -232,6 +232,12 @@ def test_a_bank_name_is_the_bank_of_its_bic() -> None:
         assert record["bank_name"] == BANK_NAMES[record["bic"][:4]], record
         if "country" in record:
             assert record["bic"][4:6] == record["country"], record
+    account = {"type": "object", "required": ["bic", "iban"],  # (review 167: "BARCGB22"
+               "properties": {"bic": {"type": "string"}, "iban": {"type": "string"}}}  # by an
+    for seed in range(10):  # IE IBAN): no country but the account's
+        record = value_from_schema(account, random.Random(seed), service="books",
+                                   resource="bank_accounts")
+        assert record["bic"][4:6] == record["iban"][:2], record
 
 
 def test_a_phone_s_country_is_its_number_s() -> None:
@@ -250,3 +256,25 @@ def test_a_phone_s_country_is_its_number_s() -> None:
         assert value["country_code"] == phone_country(value["number"]), value
         seen.add(value["country_code"])
     assert len(seen) > 1
+
+
+def test_a_record_s_own_phone_list_holds_its_numbers_country() -> None:
+    """Review 167: an Apideck lead's `phone_numbers` of {"number": "+2348032947631",
+    "country_code": "CH", "area_code": "NUM-2609"}: the person's own phones, each object
+    with its number's country and area code."""
+    from compoworld.world.seeding import draw_pool
+    from compoworld.world.words import phone_country
+
+    phone = {"type": "object", "required": ["number", "country_code", "area_code"],
+             "properties": {"number": {"type": "string"},
+                            "country_code": {"type": "string"},
+                            "area_code": {"type": "string"}}}
+    lead = {"type": "object", "required": ["name", "phone_numbers"], "properties": {
+        "name": {"type": "string"}, "phone_numbers": {"type": "array", "items": phone}}}
+    pool = draw_pool(5)
+    for seed in range(8):
+        record = value_from_schema(lead, random.Random(seed), service="crm", resource="leads",
+                                   pool=pool)
+        for own in record["phone_numbers"]:
+            assert own["country_code"] == phone_country(own["number"]), record
+            assert own["area_code"].isdigit(), record
