@@ -255,7 +255,7 @@ class _Scenario(_Goal):
             return None
         subject = self.subject()
         kept = self.find() if found else None
-        if found and kept is None:
+        if subject is None or (found and kept is None):
             return None
         acts = [self.act(i, step) for i, step in zip(writes, steps, strict=True)]
         if any(a is None for a in acts):
@@ -279,8 +279,9 @@ class _Scenario(_Goal):
         return situation(self.pattern, subject, self.rng, past=over(self.calls), into=kind,
                          known_customer=known(self.nouns[0]), purpose=self.meeting)
 
-    def subject(self) -> str:
-        """The record the workflow is about, in full: `our Billbee customer Ana Ruiz` (or
+    def subject(self) -> str | None:
+        """The record the workflow is about, in full (None for a new colleague known only
+        by a company): `our Billbee customer Ana Ruiz` (or
         `Ana Ruiz` and where she is kept, `_known_as`) when one name, title or email tells
         it apart, `the "Kickoff" event in CRM` by its title, `our contact at Hooli` by a
         person's company, `Ana Ruiz's order in Shop` when its customer's name does, else as
@@ -302,6 +303,9 @@ class _Scenario(_Goal):
         named = words[-1:] == ["name"] and not set(words) & _OTHERS
         if entity == "event" and words == ["name"]:  # a booking named by whom it is for
             return f"{selector.value}'s {noun} in {app}"
+        if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS and SITUATION_OF.get(
+                self.pattern.name) == "hire":
+            return None  # (review 168: "We have a new colleague: our contact at Driftwood")
         if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS:  # Square's
             self._say_where(noun, app)  # customers, named by their company
             return f"our contact at {selector.value}"
@@ -367,6 +371,8 @@ class _Scenario(_Goal):
         whose = "their" if them == "them" else f"{them}'s"
         subject = self.subject()
         app = self.title(call.service)
+        if subject is None:
+            return None
         if item.selector is not None:  # one of several: the one the answer is about
             filters += f" {self._selected(item.selector)}" if not filters else \
                 f" and {self._selected(item.selector)}"

@@ -62,6 +62,7 @@ from compoworld.compose.references import (
 )
 from compoworld.compose.situations import (
     SET_UP,
+    SITUATION_OF,
     Purpose,
     app_kind,
     gist_for,
@@ -164,6 +165,7 @@ class Walk:
     # are (their time zone: the request and the invitation say its time as theirs)
     meeting: Purpose | None = None
     place: Any = None
+    pattern: str = ""  # the workflow's name (`Pattern.name`)
 
 
 def random_walk(
@@ -178,7 +180,7 @@ def random_walk(
     node = graph.nodes[start]
     walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps,
                 gist=gist_for(plan, record_noun(start, node.effect, node.resource))
-                if plan else "")
+                if plan else "", pattern=plan.name if plan else "")
     found: list[list[Found]] = []
     called: set[bytes] = set()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
@@ -597,8 +599,7 @@ def _bind(
         param, step, source = link
         arguments[param] = _coerce(source.value, properties.get(param, {}))
         bindings[param] = _hidden(source, step)
-    meeting = patterned and node.effect != "read" and tool_entity(node) == "event" \
-        and walk.about == "person" and bool(walk.calls)  # (a colleague's is an induction)
+    meeting = patterned and _books_meeting(walk, node)
     if meeting and walk.meeting is None:  # what we meet them for, by where we know them from
         walk.meeting = meeting_purpose(_kind(world, walk.calls[0].service), rng)
     for param in sorted(properties):
@@ -1214,6 +1215,14 @@ def _bind_sender(service: Service, arguments: dict[str, Any], bindings: dict[str
 
 
 _ZONE_WORDS = frozenset("timezone tz zone".split())
+
+
+def _books_meeting(walk: Walk, node: ToolNode) -> bool:
+    """Whether a call books the meeting a meeting workflow is about (with a purpose and the
+    guest's hours); no new colleague's induction (reviews 160, 168 read inductions noted
+    "Proposal review" and "Product demo")."""
+    return node.effect != "read" and tool_entity(node) == "event" and bool(walk.calls) \
+        and SITUATION_OF.get(walk.pattern) == "meeting"
 
 
 def _zone(param: str) -> bool:

@@ -722,3 +722,20 @@ def test_a_note_that_customers_can_book_or_pay_online_says_where():
         note = reference_note("letting them know they can now book with us online", {}, "x",
                               random.Random(seed), name="Ana", link=page)
         assert page in note and "book" in note, note
+
+
+def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
+    """Reviews 160 and 168: a new colleague's induction was noted "Proposal review"."""
+    from compoworld.compose.records import GoldCall
+    from compoworld.compose.walk import Walk, _books_meeting
+    from compoworld.graph.depgraph import ToolNode
+
+    book = ToolNode(name="cal__create_appointment", service="cal", effect="create",
+                    implementation="modeled", resource="appointments", params={},
+                    required=(), outputs={})
+    read = GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
+                    bindings={}, result={"data": []})
+    assert _books_meeting(Walk(calls=[read], pattern="contact_meeting_message"), book)
+    assert _books_meeting(Walk(calls=[read], pattern="meeting_invite"), book)
+    assert not _books_meeting(Walk(calls=[read], pattern="new_hire"), book)
+    assert not _books_meeting(Walk(calls=[], pattern="meeting_invite"), book)
