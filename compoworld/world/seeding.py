@@ -48,7 +48,6 @@ from compoworld.world.words import (
     Person,
     Place,
     Product,
-    company_domain,
     make_company,
     make_person,
     make_place,
@@ -71,6 +70,8 @@ class Pool:
     # people only a few services know (`own_people`): a lead of one app who is nobody in
     # the next, so copying them there adds somebody new
     locals: tuple[Person, ...] = ()
+    # our own business: the company our `colleagues` work at and we email from
+    us: Company | None = None
 
     @property
     def everyone(self) -> tuple[Person, ...]:
@@ -97,10 +98,15 @@ def our_address(seed: int) -> str:
     """The email address the business of world `seed` writes to its customers from
     (`hello@<our domain>`): at a company of its own, none of the pool's, so no customer's
     company is the sender's."""
-    theirs = {company.name for company in draw_pool(seed).companies}
-    ours = random.Random(derive_seed("us", seed)).choice(
-        [name for name in COMPANY_NAMES if name not in theirs])
-    return f"hello@{company_domain(ours)}"
+    return f"hello@{draw_pool(seed).us.domain}"
+
+
+def _our_name(seed: int, theirs: tuple[Company, ...]) -> str:
+    """Our own company's name: none of the pool's companies, so no customer's company is
+    ours."""
+    names = {company.name for company in theirs}
+    return random.Random(derive_seed("us", seed)).choice(
+        [name for name in COMPANY_NAMES if name not in names])
 
 
 def our_page(seed: int, path: str) -> str:
@@ -125,8 +131,9 @@ def draw_pool(
     locals: int = 30,
 ) -> Pool:
     """The pool of a world: distinct people (each with a pool company and place, an email
-    at the company's domain), companies with head offices in pool places, places, products,
-    and `locals` more people (as many as last names are left) whom only a few services know.
+    at the company's domain; the last `COLLEAGUES` are our own staff, at our company `us`
+    and its domain), companies with head offices in pool places, places, products, and
+    `locals` more people (as many as last names are left) whom only a few services know.
     """
     rng = random.Random(derive_seed("pool", seed))
     place_list = tuple(make_place(rng, row) for row in rng.sample(CITIES, places))
@@ -136,8 +143,16 @@ def draw_pool(
     )
     firsts = rng.sample(FIRST_NAMES, people)
     lasts = rng.sample(LAST_NAMES, people)  # distinct last names: distinct emails
-    person_list = [_person(rng, first, last, company_list, place_list)
-                   for first, last in zip(firsts, lasts, strict=True)]
+    us = make_company(rng, _our_name(seed, company_list), rng.choice(place_list))
+    staff_from = people - COLLEAGUES if people > 2 * COLLEAGUES else people
+    # (review 170: a colleague who created a record in one app wrote from a customer's
+    # company, not from ours)
+    # (each company has one of the customers at least, so a list of companies can give
+    # every company a person who works there)
+    person_list = [_person(rng, first, last, company_list, place_list,
+                           company_list[index] if index < len(company_list) else None)
+                   if index < staff_from else make_person(rng, first, last, us, us.place)
+                   for index, (first, last) in enumerate(zip(firsts, lasts, strict=True))]
     product_list = tuple(make_product(rng, row) for row in rng.sample(PRODUCTS, products))
     # (drawn last: the shared cast, companies, places and products are those of a pool
     # without locals)
@@ -146,12 +161,13 @@ def draw_pool(
         _person(rng, first, last, company_list, place_list)
         for first, last in zip(rng.sample(FIRST_NAMES, min(locals, len(left))),
                                rng.sample(left, min(locals, len(left))), strict=True))
-    return Pool(seed, tuple(person_list), company_list, place_list, product_list, local_list)
+    return Pool(seed, tuple(person_list), company_list, place_list, product_list, local_list,
+                us)
 
 
 def _person(rng: random.Random, first: str, last: str, companies: tuple[Company, ...],
-            places: tuple[Place, ...]) -> Person:
-    company = rng.choice(companies)
+            places: tuple[Place, ...], company: Company | None = None) -> Person:
+    company = company or rng.choice(companies)
     # most people live where their company is
     place = company.place if rng.random() < 0.6 else rng.choice(places)
     return make_person(rng, first, last, company, place)

@@ -43,7 +43,7 @@ def test_builtin_and_corpus_services_share_one_cast():
                                                                  person.last_name)
     shop, _reasons, _model = build_service(load_openapi(DOCUMENT, "shop.example/openapi"),
                                            seed)
-    customers = {c["email"] for c in shop.state.records("customers").values()}
+    customers = {c["email"] for c in shop.state.records("customers").values() if "email" in c}
     assert customers and customers <= set(cast)  # the shared cast or the shop's own locals
     assert customers - {p.email for p in pool.people}
     assert crm & customers  # the same person is a CRM contact and a shop customer

@@ -14,7 +14,14 @@ from jsonschema import Draft202012Validator
 from compoworld.services.runtime import Service
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
-from compoworld.world.seeding import LOCAL_RECORDS, World, draw_pool, own_people, seed_state
+from compoworld.world.seeding import (
+    LOCAL_RECORDS,
+    World,
+    draw_pool,
+    our_address,
+    own_people,
+    seed_state,
+)
 from compoworld.world.seeds import service_seed
 
 REPO = Path(__file__).resolve().parents[2]
@@ -86,7 +93,11 @@ def test_the_pool_is_a_cast_of_distinct_consistent_people():
         assert person.name == f"{person.first_name} {person.last_name}"
         assert person.email == f"{person.first_name}.{person.last_name}@{person.company.domain}"\
             .lower()
-        assert person.company in pool.companies and person.place in pool.places
+        assert person.place in pool.places
+    # customers work at the pool's companies; our colleagues at our own, which we email from
+    assert all(p.company in pool.companies for p in pool.customers)
+    assert {p.company for p in pool.colleagues} == {pool.us} and pool.us not in pool.companies
+    assert our_address(11) == f"hello@{pool.us.domain}"
     assert all(c.url == f"https://www.{c.domain}" for c in pool.companies)
     assert draw_pool(11) == pool and draw_pool(12) != pool
     assert len(pool.locals) == 30  # the last names the shared cast left
@@ -153,8 +164,9 @@ def test_services_seeded_with_one_seed_share_people():
                        .collections["messages"].values()}
         assert mail_emails <= {p.email for p in pool.everyone}
         shared += bool(crm_emails & mail_emails)
-    # the pool's rank weights make a few people recur: nearly every world links the two
-    assert shared >= 24  # (3 of each list are the shared cast, 2 the service's own)
+    # the pool's rank weights make a few people recur: most worlds link the two (82% of
+    # 200; 21 of these 30)
+    assert shared >= 20  # (3 of each list are the shared cast, 2 the service's own)
 
 
 def test_each_service_also_knows_people_the_others_do_not():
