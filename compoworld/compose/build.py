@@ -32,6 +32,7 @@ from compoworld.compose.references import (
     followed,
     item_head,
     over,
+    paid_amount,
     start_of,
     status_field,
     status_of,
@@ -180,6 +181,9 @@ def compose_task(
         return Rejected("a reminder of an event that is over, or its copy")
     if plan and _unsettled(plan, walk.calls):
         return Rejected("a receipt for an invoice or payment that is not paid")
+    if plan and "receipt" in plan.gist.split() and not paid_amount(followed(walk.calls))[1]:
+        return Rejected("a receipt that cannot say what was paid")  # (reviews 170, 171:
+        # "Here is your receipt." with no amount, 2 tasks unusable)
     if plan and _answered(plan, walk.calls):
         return Rejected("a ticket said to wait for an answer is closed")
     if plan and _half_span(library, plan, walk.calls):

@@ -131,6 +131,25 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
     return out
 
 
+def clocks_said(mentions: list[str], own: list[str], calls: list[GoldCall]) -> list[str]:
+    """The clock times (`15:00`) the reference's own words `own` give beside the day of a
+    time the request states (a meeting's start): "on March 17, 2025 at 15:00 Sao Paulo
+    time" of 2025-03-17T18:00:00Z, so an invitation's check wants its hour as well as its
+    day (reviews 170 and 171: 37 invitations checked by their date alone)."""
+    stated = {v for c in calls for p, v in c.arguments.items() if isinstance(v, str)
+              and (b := c.bindings.get(p)) is not None and b.kind == "visible"}
+    out: list[str] = []
+    for value in mentions:
+        days = day_forms(value)[1:] if value in stated else []
+        for form in days:
+            pattern = rf"(?<!\w){re.escape(form)}(?:,? \d{{4}})? at (\d{{2}}:\d{{2}})\b"
+            found = next((m[1] for text in own for m in re.finditer(pattern, text)), None)
+            if found:
+                out.append(found)
+                break
+    return list(dict.fromkeys(out))
+
+
 def is_sender(param: str, kind: str) -> bool:
     """Whether a message's parameter is who sends it (`From`, `from_number`, `sender`): the
     business's own number or email address, which the user knows as they know their

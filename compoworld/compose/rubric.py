@@ -34,10 +34,12 @@ import orjson
 from compoworld.compose.instruction import render_value
 from compoworld.compose.patterns import topic_of
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall
-from compoworld.compose.references import in_item, mentioned
+from compoworld.compose.references import clocks_said, in_item, mentioned
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import semantic_type, snake_case, split_words
 from compoworld.reward.rubric import (
+    CLOCK,
+    clock_forms,
     day_forms,
     evaluate_criterion,
     fact_in_text,
@@ -256,7 +258,10 @@ def _any_of(names: list[str]) -> str:
 
 def _named(fact: str) -> str:
     """A fact a message names, as its check says it: `'Login delay'`; a date or time by
-    its day, in any form (`the date 2026-12-05 (in any form, such as December 5)`)."""
+    its day, in any form (`the date 2026-12-05 (in any form, such as December 5)`); a clock
+    time too (`the time 15:00 (in any form, such as 3 pm)`)."""
+    if CLOCK.fullmatch(fact):
+        return f"the time {fact} (in any form, such as {clock_forms(fact)[1]})"
     forms = day_forms(fact)
     return f"the date {forms[0]} (in any form, such as {forms[1]})" if forms else _show(fact)
 
@@ -344,6 +349,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                 params["written"] = written
                 said = [v for v in mentioned([text for _, text in agents_words], calls)
                         if any(fact_in_text(v, record[name]) for name in written)]
+                said += clocks_said(said, [str(record[name]) for name in written], calls)
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))
                 topic = topic_of(" ".join(str(record[name]) for name in written))

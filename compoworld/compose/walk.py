@@ -431,6 +431,10 @@ def _look_up_ids(
             if ours is not None:  # "our "Sales" account": found by its name, no id said
                 arguments[param] = _coerce(ours[1].value, _schema(world, node, param))
                 bindings[param] = _hidden(ours[1], ours[0])
+            elif any(other.resource == binding.type.split(".")[1]
+                     for other in _reads(graph, node.service)):
+                _undo(walk, found, called, mark)  # accounts listed, none ours by its name:
+                return False  # no "on the "AC68570f..." account" (review 171; 47 tasks)
             continue  # else "our company in Codat is ...": the user's own id, theirs to say
         hit = None
         for lister in listers[:3]:

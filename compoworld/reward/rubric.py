@@ -7,7 +7,8 @@ Semantics, per criterion kind:
   key field equal to the expected value (`json_equal`), and every field named in the
   optional `written` (a message's body: the agent's own words) holds text of two words at
   least, and names each text of the optional `mentions` (`fact_in_text`: the ticket
-  "Login delay" a reply is about; a date or time by its day), and says one of the words of
+  "Login delay" a reply is about; a date or time by its day; a clock time `15:00` in any
+  of its forms, `clock_in_text`), and says one of the words of
   the optional `topic` (a welcome says "welcome" or "welcoming"; a receipt, "receipt").
   A `written` that is not a list of names is malformed.
   An optional `alternatives` (key field -> other field names) lets the value sit in another
@@ -163,12 +164,49 @@ def day_forms(value: str) -> list[str]:
 
 
 def fact_in_text(fact: Any, text: Any) -> bool:
-    """Whether a message names a fact: its text (`value_in_text`), or for a date or time,
-    its day in any of `day_forms` ("the meeting on December 5" names 2026-12-05T10:00Z)."""
+    """Whether a message names a fact: its text (`value_in_text`), for a date or time, its
+    day in any of `day_forms` ("the meeting on December 5" names 2026-12-05T10:00Z), and
+    for a clock time (`15:00`), that time in any form (`clock_in_text`)."""
     if value_in_text(fact, text):
         return True
+    if isinstance(fact, str) and CLOCK.fullmatch(fact):
+        return clock_in_text(fact, text)
     return isinstance(text, str) and any(_string_in_text(form, text)
                                          for form in day_forms(fact))
+
+
+CLOCK = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")  # a clock time as a check names it
+# a clock time as a message says it: 15:00, 15h00, 3:00 pm, 3.30 pm, 3pm, 3 p.m. (not
+# 15.00 alone: an amount)
+_SAID_CLOCK = re.compile(r"(?<![\w:.])(\d{1,2})(?:([:.h])(\d{2}))?\s*(a\.?m\.?|p\.?m\.?)?"
+                         r"(?![\w:])", re.IGNORECASE)
+
+
+def clock_forms(clock: str) -> list[str]:
+    """`15:00` as a check's description gives it: itself and on a 12-hour clock (`3 pm`,
+    `9:30 am`)."""
+    hour, minute = int(clock[:2]), clock[3:]
+    twelve = f"{hour % 12 or 12}{'' if minute == '00' else ':' + minute}"
+    return [clock, f"{twelve} {'pm' if hour >= 12 else 'am'}"]
+
+
+def clock_in_text(clock: str, text: Any) -> bool:
+    """Whether a message says the clock time `clock` (`15:00`): as `15:00`, `15.00`,
+    `15h00`, `3:00 pm`, `3pm` or `3 p.m.` (a bare `3` or `15`, or `15.00`, is no time)."""
+    if not isinstance(text, str):
+        return False
+    want = int(clock[:2]) * 60 + int(clock[3:])
+    for match in _SAID_CLOCK.finditer(text):
+        hour, minute, half = int(match[1]), match[3], (match[4] or "").lower()
+        if not half and (minute is None or match[2] == "."):
+            continue
+        if half:
+            if not 1 <= hour <= 12:
+                continue
+            hour = hour % 12 + (12 if half.startswith("p") else 0)
+        if hour * 60 + int(minute or 0) == want:
+            return True
+    return False
 
 
 def _states(criterion: Criterion, start: States, end: States) -> tuple[State, State]:

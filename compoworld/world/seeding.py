@@ -252,7 +252,10 @@ def seed_state(
                 # id's draw before it, would otherwise find it spent and draw at random)
                 record = plans[collection](rng, pool=pool, ids=ids,
                                            anchor=dict(anchors[collection][index]))
-                record[id_field] = record_id
+                # (an id the draw left out goes first, not last: review 171 read an account
+                # whose `sid` came after its long `subresource_uris` as one without a sid)
+                record = {id_field: record_id, **record} if id_field not in record else {
+                    **record, id_field: record_id}
                 for key in twins:
                     if key in record:
                         record[key] = convert_id(record_id, props[key])

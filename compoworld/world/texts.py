@@ -29,9 +29,11 @@ _LINES = {
                 "{Title} with the team; notes and actions will follow.",
                 "Please bring updates on your open items to the {title}.",
                 "We will use the {title} to agree priorities for the coming weeks."),
+    # (every ticket waits on us: review 170 read a reply "we are looking into it" to a
+    # ticket "first reply sent, waiting on their answer")
     "ticket": ("The customer wrote in about their {title} and is waiting for an update.",
-               "{Title} reported by the customer; first reply sent, waiting on their answer.",
-               "Following up on the customer's {title}: we asked for the order number.",
+               "{Title} reported by the customer; they are waiting for our first reply.",
+               "Following up on the customer's {title}: they sent the order number.",
                "Escalated to second line: the customer's {title} is still unresolved."),
     "billed": ("Covers {title} as agreed with the client.",
                "{Title}, billed as per the signed proposal.",
