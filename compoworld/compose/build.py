@@ -181,9 +181,8 @@ def compose_task(
         return Rejected("a reminder of an event that is over, or its copy")
     if plan and _unsettled(plan, walk.calls):
         return Rejected("a receipt for an invoice or payment that is not paid")
-    if plan and "receipt" in plan.gist.split() and not paid_amount(followed(walk.calls))[1]:
-        return Rejected("a receipt that cannot say what was paid")  # (reviews 170, 171:
-        # "Here is your receipt." with no amount, 2 tasks unusable)
+    if plan and _hollow_receipt(plan, walk.calls):
+        return Rejected("a receipt that cannot say what was paid")
     if plan and _answered(plan, walk.calls):
         return Rejected("a ticket said to wait for an answer is closed")
     if plan and _half_span(library, plan, walk.calls):
@@ -372,6 +371,13 @@ def _unsettled(plan: Pattern, calls: list[GoldCall]) -> bool:
         and len(value) >= 10 and value[:4].isdigit() and value[:10] > now
         for key, value in item.items())  # (reviews 157, 158: "Payment came in" for an
     # invoice dated, or paid, after today)
+
+
+def _hollow_receipt(plan: Pattern, calls: list[GoldCall]) -> bool:
+    """Whether a workflow's receipt would go out with no amount to name: its invoice or
+    payment gives none the receipt can vouch for (`paid_amount`; reviews 170, 171: "Here
+    is your receipt." with no amount, 2 tasks unusable)."""
+    return "receipt" in plan.gist.split() and not paid_amount(followed(calls))[1]
 
 
 def _statuses(item: Any) -> list[str]:

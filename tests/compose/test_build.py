@@ -351,6 +351,33 @@ def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) 
     assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is True
 
 
+def test_a_receipt_goes_out_only_with_the_amount_it_is_for() -> None:
+    """A receipt names what was paid: an invoice with no amount to vouch for (none given,
+    or a net above its gross) is no receipt to send; a workflow with no receipt is not held
+    to it (reviews 170, 171: "Here is your receipt." with nothing in it)."""
+    from compoworld.compose.build import _hollow_receipt
+    from compoworld.compose.patterns import BY_NAME
+    from compoworld.compose.records import Binding, GoldCall
+
+    def calls(invoice: dict) -> list[GoldCall]:
+        read = GoldCall(tool="books__list_invoices", service="books", effect="read",
+                        arguments={}, bindings={}, result={"invoices": [invoice]})
+        send = GoldCall(tool="mail__send_email", service="mail", effect="create",
+                        arguments={"To": "ana.ruiz@acme.com"},
+                        bindings={"To": Binding(kind="hidden", type="email", step=0,
+                                                path="invoices[0].email", field="email")},
+                        result={"id": "ema_1"})
+        return [read, send]
+
+    paid = {"id": "inv_1", "title": "Q4 consulting", "status": "PAID",
+            "email": "ana.ruiz@acme.com", "total": 306.12, "currency": "USD"}
+    assert not _hollow_receipt(BY_NAME["invoice_receipt"], calls(paid))
+    no_sum = {k: v for k, v in paid.items() if k != "total"}
+    assert _hollow_receipt(BY_NAME["invoice_receipt"], calls(no_sum))
+    assert _hollow_receipt(BY_NAME["invoice_receipt"], calls({**paid, "net": 400.0}))
+    assert not _hollow_receipt(BY_NAME["order_followup"], calls(no_sum))
+
+
 def test_an_order_update_gives_where_the_order_stands() -> None:
     """An update on an order says its status; one with only a payment status says nothing
     of the order ("your order is now incomplete" of a payment INCOMPLETE: review 155)."""

@@ -328,6 +328,26 @@ def test_a_meeting_booked_for_an_hour_is_said_as_one_span_and_its_day_named_once
         "2025-03-10T12:30:00Z"]
 
 
+def test_an_invitation_s_check_wants_the_hour_it_gives_for_the_stated_start():
+    """The clock time a reference invitation gives beside the day of the start the request
+    states (the guest's local time) is one more fact its check names; a day the chain only
+    read, or a text with no hour, adds none."""
+    from compoworld.compose.references import clocks_said
+
+    booked = GoldCall(tool="cal__create_event", service="cal", effect="create",
+                      arguments={"start": "2025-03-10T12:30:00Z"},
+                      bindings={"start": Binding(kind="visible", type="datetime")}, result={})
+    start = ["2025-03-10T12:30:00Z"]
+    assert clocks_said(start, ["Join us on March 10, 2025 at 13:30 Paris time."],
+                       [booked]) == ["13:30"]
+    assert clocks_said(start, ["Join us on March 10 at 12:30 UTC."], [booked]) == ["12:30"]
+    assert clocks_said(start, ["Join us on March 10."], [booked]) == []
+    read = GoldCall(tool="cal__list_events", service="cal", effect="read", arguments={},
+                    bindings={}, result={})
+    assert clocks_said(start, ["Join us on March 10, 2025 at 13:30 Paris time."],
+                       [read]) == []
+
+
 def test_a_company_added_elsewhere_keeps_its_name_unsaid():
     """A company copied into the books under the name the request named it by: "add it as
     a supplier", never "under its own title" (said of an event's copy)."""
@@ -719,6 +739,9 @@ def test_an_invitation_is_checked_for_inviting() -> None:
     for saying in _SAYINGS["inviting them to the meeting"]:
         text = saying.format(meeting="the meeting", when="March 17, 2025 at 09:00 UTC")
         assert "invite" in topic_of(text), text
+        # ... or says it as news: "we've booked a call for you" (reviews 165-171)
+        assert {"booked", "scheduled"} <= set(topic_of(text)), text
+    assert "scheduled" not in topic_of("Your order is now scheduled for delivery.")
 
 
 def test_a_meeting_says_what_it_is_for_and_its_time_where_the_guest_is():

@@ -464,6 +464,28 @@ def test_an_invitation_names_its_meeting_s_day_in_any_common_form() -> None:
     assert not evaluate_criterion(criterion, *_sent("Join us next week, details soon."), "")
 
 
+def test_an_invitation_names_its_meeting_s_hour_in_any_common_form() -> None:
+    """A clock time a message must name (`15:00`) passes as 15:00, 15h00, 3 pm, 3:00pm or
+    3 p.m.; never as another hour, a bare number, a price (15.00) or the UTC hour of a
+    meeting said in the guest's time (reviews 170, 171: invitations checked by day alone)."""
+    from compoworld.reward.rubric import clock_forms, clock_in_text, fact_in_text
+
+    for said in ("at 15:00 Sao Paulo time", "at 15h00", "at 3 pm", "3:00pm", "at 3 p.m.",
+                 "at 3.00 PM"):
+        assert clock_in_text("15:00", said) and fact_in_text("15:00", said), said
+    for said in ("at 18:00 UTC", "at 3:15 pm", "on March 15, 2025", "we charged 15.00 USD",
+                 "at 3 am", "room 15", None):
+        assert not clock_in_text("15:00", said), said
+    assert clock_in_text("09:30", "at 9:30 am") and not clock_in_text("09:30", "at 9:30 pm")
+    assert clock_forms("15:00") == ["15:00", "3 pm"] and clock_forms("00:30")[1] == "12:30 am"
+    criterion = Criterion(id="c1", kind="record_created", service="sms", description="A note.",
+                          params={"collection": "messages", "fields": {"To": "+12709238138"},
+                                  "written": ["Body"],
+                                  "mentions": ["2026-12-05T10:00:00Z", "10:00"]})
+    assert evaluate_criterion(criterion, *_sent("Join us on December 5 at 10 am."), "")
+    assert not evaluate_criterion(criterion, *_sent("Join us on December 5 at 11:00."), "")
+
+
 def test_an_action_s_value_may_sit_in_another_parameter_of_its_kind() -> None:
     """A supplier posted through an action (its event logged with its arguments) with the
     phone in `mobile` passes in `phone` too: the tool's other parameters of that kind are
