@@ -499,9 +499,11 @@ def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
     graph = SimpleNamespace(nodes={lister.name: lister, send.name: send}, memo={})
 
     def world(accounts: list[dict]) -> SimpleNamespace:
+        spec = SimpleNamespace(parameters={"properties": {"AccountSid": {"type": "string"}}})
+        service = SimpleNamespace(tools={send.name: SimpleNamespace(spec=spec)})
         return SimpleNamespace(call=lambda tool, args: {"success": True,
                                                         "data": {"accounts": accounts}},
-                               service=lambda name: None)
+                               service=lambda name: service)
 
     accounts = [{"sid": "AC1", "friendly_name": "Main", "status": "closed"},
                 {"sid": "AC2", "friendly_name": "Sales", "status": "active"},
@@ -517,6 +519,24 @@ def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
     assert _our_account(graph, world(accounts[:3]), send, "sms.accounts.id", walk, found,
                         set()) is None
     assert walk.calls == [] and found == []
+    # ... and a send that would then say the sid ("on the "AC68570f..." account", review
+    # 171) is no walk, where the service lists its accounts
+    import random
+
+    from compoworld.compose.records import Binding
+    from compoworld.compose.walk import _look_up_ids
+
+    def look_up(accounts: list[dict]) -> tuple[bool, dict]:
+        arguments = {"AccountSid": "AC2"}
+        bindings = {"AccountSid": Binding(kind="visible", type="sms.accounts.id")}
+        kept = _look_up_ids(graph, world(accounts), send, arguments, bindings, Walk(), [],
+                            set(), random.Random(0))
+        return kept, bindings["AccountSid"]
+
+    kept, binding = look_up(accounts)
+    assert kept and binding.kind == "hidden"
+    kept, binding = look_up(accounts[:3])
+    assert not kept
 
 
 def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
