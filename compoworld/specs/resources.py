@@ -60,7 +60,27 @@ def derive_resources(tools: list[ToolSpec], known: dict[str, dict[str, Any]]
     for resource, group in by_resource.items():
         schema = (_from_lists(group, resource) or _from_results(group, resource)
                   or _from_requests(group, resource) or _from_parameters(group, resource))
+        schema["required"] = list(dict.fromkeys([*schema["required"],
+                                                 *_read_required(group, resource, schema)]))
         out[resource] = json.loads(json.dumps(schema))
+    return out
+
+
+def _read_required(group: list[ToolSpec], resource: str, schema: dict[str, Any]) -> list[str]:
+    """The record's fields a read of the collection says every record it returns has (its
+    result's, or its list items', `required`): a record seeded without one would make that
+    read return what its own schema rejects (a message with no `channel` fetched by a
+    `get_message` that requires one)."""
+    props = _object_props(schema)
+    out: list[str] = []
+    for tool in group:
+        if tool.effect != "read":
+            continue
+        for record in (list_items(tool.returns, resource),
+                       unwrap_record(tool.returns, resource)):
+            wanted = record.get("required") if isinstance(record, dict) else None
+            if isinstance(wanted, list):
+                out += [name for name in wanted if isinstance(name, str) and name in props]
     return out
 
 

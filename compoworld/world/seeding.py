@@ -103,10 +103,20 @@ def our_address(seed: int) -> str:
 
 def _our_name(seed: int, theirs: tuple[Company, ...]) -> str:
     """Our own company's name: none of the pool's companies, so no customer's company is
-    ours."""
+    ours; one whose trade sells products, bills and books calls (`OUR_TRADES`) where the
+    pool leaves one."""
     names = {company.name for company in theirs}
+    free = [name for name in COMPANY_NAMES if name not in names]
     return random.Random(derive_seed("us", seed)).choice(
-        [name for name in COMPANY_NAMES if name not in names])
+        [name for name in free if name in OUR_TRADES] or free)
+
+
+# Our business takes bulk orders, gives product demos, bills clients and books calls with
+# them: a trading, supply or products company (review 171: a law firm took bulk orders, a
+# bakery held account reviews, a food company billed consulting).
+OUR_TRADES = frozenset({"Harborview Trading", "Oakridge Supply", "Willow & Finch",
+                        "Maplewood Interiors", "Summit Outdoor", "Cobalt Systems",
+                        "Redwood Robotics"})
 
 
 def our_page(seed: int, path: str) -> str:

@@ -265,6 +265,11 @@ def test_each_collection_gets_the_fields_its_create_functions_take(services) -> 
         "type": "string"}
     # the messages record comes from get_message's MCP outputSchema, keyed by message_id
     assert services["messaging"].resources["messages"]["x-id-field"] == "message_id"
+    # ... and every record has what get_message says every message has: a message seeded
+    # with no `channel` made get_message return what its own schema rejects (stop 34)
+    get = _tool(services, "messaging", "get_message")
+    assert set(get.returns["required"]) <= set(
+        services["messaging"].resources["messages"]["required"])
 
 
 def test_record_operations_return_their_record_and_lists_an_array(services) -> None:
