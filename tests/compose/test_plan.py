@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from compoworld.compose.stage import focus, plan_compose, shard_quota, start_tools, top_up
+from compoworld.compose.stage import (
+    focus,
+    plan_compose,
+    shard_quota,
+    shard_world,
+    start_tools,
+    top_up,
+    world_shared,
+)
 from tests.compose.builtin_tasks import builtin_library
 
 
@@ -71,8 +79,12 @@ def test_a_run_short_of_its_tasks_is_topped_up_in_fresh_worlds(graph):
     assert {s.input_hash for s in wave}.isdisjoint(s.input_hash for s in planned)
     more = top_up(graph, planned, 20, tasks=160, seed=0, tasks_per_shard=40,
                   params={"worlds": 6})
-    assert [s.index for s in more] == [4, 5]  # 140 short, but only two fresh worlds left
-    assert top_up(graph, planned + more, 20, tasks=160, seed=0, tasks_per_shard=40,
+    # 140 short at 5 a shard: 28 shards, past the plan's 6 worlds, each in a world of its own
+    # (stop 35: the default run stopped 43 short of 5,000 with no world below 200 left)
+    assert [s.index for s in more] == list(range(4, 32))
+    assert {shard_world(s) for s in more} == set(range(4, 32))
+    assert not any(world_shared(s) for s in more)
+    assert top_up(graph, planned + more, 160, tasks=160, seed=0, tasks_per_shard=40,
                   params={"worlds": 6}) == []
 
 
@@ -90,8 +102,6 @@ def test_later_shards_walk_only_from_the_start_tools_that_verified(graph):
 
 
 def test_a_shard_s_world_is_shared_only_when_another_shard_of_the_plan_walks_it(graph):
-    from compoworld.compose.stage import world_shared
-
     assert not any(world_shared(s) for s in _plan(graph, tasks=160, per_shard=40, worlds=200))
     assert all(world_shared(s) for s in _plan(graph, tasks=200, per_shard=50, worlds=2))
     wave = top_up(graph, _plan(graph, tasks=160, per_shard=40, worlds=6), 40, tasks=160,
