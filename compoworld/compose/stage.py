@@ -2,10 +2,11 @@
 
 A run has `worlds` world seeds (`DEFAULT_WORLDS`) and shard `i` composes every task in
 world `i % worlds` (a top-up wave's shard in world `i`, see `shard_world`). A shard walks
-from a set of start tools (every read tool with a linkable output, in a seeded order): the shards of one world split them, so no two make
-the same task there (a task's signature begins with its start tool), while shards of
-different worlds walk from the same tools over other people and records. Each shard's
-quota of verified tasks is fixed by its index alone; the tasks record their world seed.
+from a set of start tools (every read tool with a linkable output, in a seeded order): the
+shards of one world split them, so no two make the same task there (a task's signature
+begins with its start tool), while shards of different worlds walk from the same tools over
+other people and records. Each shard's quota of verified tasks is fixed by its index alone;
+the tasks record their world seed.
 Every candidate walk leaves a row in `walks` (its outcome), every composed task a row in
 `tasks` (verified or not, with each check).
 """
