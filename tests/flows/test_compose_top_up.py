@@ -1,5 +1,6 @@
 """A compose run whose shards fall short of its tasks is topped up with shards in fresh
-worlds (`compose.stage.top_up`), under Prefect and Dask, and a rerun resumes all waves."""
+worlds (`compose.stage.top_up`), past the plan's own worlds, under Prefect and Dask, and a
+rerun resumes all waves."""
 
 from __future__ import annotations
 
@@ -19,25 +20,28 @@ def test_a_short_run_is_topped_up_in_fresh_worlds_and_resumes(prefect_harness, t
     home = str(store.home)
     ingest_flow(source="builtin", run_id="t", home=home)
     synthesize_flow(run_id="t", services=None, shard_size=5, home=home)
-    # ten built-in services hold a few dozen workflow chains: one world cannot make 60
-    done = compose_flow(run_id="t", tasks=60, tasks_per_shard=60, worlds=3, home=home)
-    _, rows = run_query(store, "select shard, shards from stage_runs where stage = 'compose' "
+    # ten built-in services hold a few dozen workflow chains: one world cannot make 20, and
+    # a plan of one world is topped up in worlds of their own (stop 35: the default run's
+    # 200 shards had no world below its 200 left for the last 43 of 5,000 tasks)
+    done = compose_flow(run_id="t", tasks=20, tasks_per_shard=20, worlds=1, home=home)
+    _, rows = run_query(store, "select shard from stage_runs where stage = 'compose' "
                                "and status = 'done' order by 1")
-    assert [shard for shard, _ in rows] == [0, 1, 2], rows  # worlds 1 and 2 topped up
-    assert done["shards"] == done["ran"] == 3
+    count = len(rows)
+    assert count > 1 and [row[0] for row in rows] == list(range(count)), rows
+    assert done["shards"] == done["ran"] == count
     _, rows = run_query(store, "select count(*) filter (where verified), count(distinct "
                                "world_seed) filter (where verified) from tasks")
     verified, worlds = rows[0]
-    assert worlds == 3 and 0 < verified <= 60
-    again = compose_flow(run_id="t", tasks=60, tasks_per_shard=60, worlds=3, home=home)
-    assert (again["shards"], again["ran"], again["skipped"]) == (3, 0, 3)
+    assert worlds == count and 0 < verified <= 20  # each shard in a world of its own
+    again = compose_flow(run_id="t", tasks=20, tasks_per_shard=20, worlds=1, home=home)
+    assert (again["shards"], again["ran"], again["skipped"]) == (count, 0, count)
     # a smaller plan for the same run (what its first world made) drops the top-ups it no
     # longer needs
     _, rows = run_query(store, "select count(*) from walks where shard = 0 and "
                                "outcome = 'verified'")
     first = rows[0][0]
     assert 0 < first < verified
-    fewer = compose_flow(run_id="t", tasks=min(5, first), tasks_per_shard=60, worlds=3,
+    fewer = compose_flow(run_id="t", tasks=min(5, first), tasks_per_shard=20, worlds=1,
                          home=home)
     assert fewer["shards"] == 1
     _, rows = run_query(store, "select shard from stage_runs where stage = 'compose'")
