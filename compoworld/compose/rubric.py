@@ -158,6 +158,11 @@ def _distinguish(fields: dict[str, Any], record: dict[str, Any], others: list[di
 # puts the customer's name in Codat's `customerName`, not `contactName`, did the task.
 _INTERCHANGEABLE = frozenset({"email", "phone", "person_name", "first_name", "last_name",
                               "company", "address", "username", "money"})
+# Words that make a contact field another party's: a booking's `resourceEmail` is its
+# staff member's, never its guest's `email` (review 173 read the check accepting the
+# customer's email as `resourceEmail` in 11 tasks).
+_OTHER_PARTY = frozenset("resource resources staff employee owner assignee agent sender host "
+                         "organizer organiser manager admin".split())
 # Money fields that are a part of a sum, never the sum: an amount is no fee or tax.
 _MONEY_PARTS = frozenset("fee fees tax taxes vat discount discounts shipping tip tips "
                          "commission balance due paid refunded deposit unit".split())
@@ -181,16 +186,19 @@ def _field_kinds(schema: dict[str, Any] | None, service: str,
 
 
 def _alternatives(fields: dict[str, Any], kinds: dict[str, str]) -> dict[str, list[str]]:
-    """Per key field of a contact's details, the record's other fields of its kind (`kinds`:
-    field -> semantic type; none of them a key field itself)."""
+    """Per key field of a contact's details, the record's other fields of its kind and of
+    the same party (`kinds`: field -> semantic type; none of them a key field itself)."""
+    def party(field: str) -> frozenset[str]:  # whose detail it is, by its name's words
+        return frozenset(split_words(field)) & (_OTHER_PARTY | {"fax"})  # (a fax line is
+        # no phone, nor a phone a fax)
+
     out = {}
     for name in fields:
         kind = kinds.get(name)
         if _sum_field(name, kind):
-            fax = "fax" in split_words(name)  # a fax line is no phone, nor a phone a fax
             others = [other for other, k in kinds.items() if k == kind and other != name
                       and other not in fields and _sum_field(other, k)
-                      and ("fax" in split_words(other)) == fax]
+                      and party(other) == party(name)]
             if others:
                 out[name] = others
     return out

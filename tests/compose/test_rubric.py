@@ -283,3 +283,20 @@ def test_a_detail_the_reference_fills_in_aside_is_neither_checked_nor_the_agent_
     given, own = _argument_values([booked], "book")
     assert given == [("email", "ann@x.org")]
     assert own == {("body", "Hi Ann")}
+
+
+def test_a_contact_detail_may_sit_only_in_another_field_of_the_same_party() -> None:
+    """A customer's email may sit in `customerEmail` as well as `email`, never in a
+    booking's `resourceEmail` (its staff member's: review 173, 11 tasks), nor a phone in a
+    fax line, nor a contact's name in the owner's."""
+    from compoworld.compose.rubric import _alternatives
+
+    kinds = {"email": "email", "resourceEmail": "email", "customerEmail": "email",
+             "phone": "phone", "mobile": "phone", "fax": "phone",
+             "contactName": "person_name", "customerName": "person_name",
+             "ownerName": "person_name"}
+    assert _alternatives({"email": "a@b.io", "phone": "+1", "contactName": "Ana Ruiz"},
+                         kinds) == {"email": ["customerEmail"], "phone": ["mobile"],
+                                    "contactName": ["customerName"]}
+    assert _alternatives({"resourceEmail": "staff@b.io"}, kinds) == {}
+    assert _alternatives({"fax": "+1"}, kinds) == {}
