@@ -99,8 +99,9 @@ def compile_addresses(schema, item_name, service, resource, flags: Flags,
 
 
 def dialled(made: dict[str, Any], phone: Any) -> dict[str, Any]:
-    """A phone object's country and area code made its number's (review 167: Apideck's
-    `{"number": "+2348032947631", "country_code": "CH", "area_code": "NUM-2609"}`)."""
+    """A phone object's country and area code made its number's (no Apideck
+    `{"number": "+2348032947631", "country_code": "CH", "area_code": "NUM-2609"}`: a
+    Nigerian number tagged Swiss, its area code no code)."""
     country = phone_country(phone) if isinstance(phone, str) else None
     if country is None:
         return made

@@ -46,8 +46,8 @@ _BANKS = {
     "PT": ("CGDI", "BCOM"), "PL": ("PKOP", "BPKO"), "KR": ("KOEX", "SHBK"),
     "CA": ("ROYC", "TDOM"),
 }
-# The banks of those codes, as a record names them (review 164: "bank_name": "Santander"
-# beside the BIC "UBSWCHPP", "Barclays" beside "KOEXKRMMXXX").
+# The banks of those codes, as a record names them (no "bank_name": "Santander" beside
+# the BIC "UBSWCHPP", a UBS code, nor "Barclays" beside "KOEXKRMMXXX", a Korean bank's).
 BANK_NAMES = {
     "DEUT": "Deutsche Bank", "COBA": "Commerzbank", "BNPA": "BNP Paribas",
     "SOGE": "Societe Generale", "BARC": "Barclays", "NWBK": "NatWest", "INGB": "ING",
@@ -153,7 +153,8 @@ def _find_country(out: dict[str, Any], keys: list[str]) -> str | None:
 
 def _phone_country(out: dict[str, Any]) -> str | None:
     """The country of the record's phone: a Big Red Cloud customer with a +65 mobile and
-    no country has no GB IBAN or Canadian BIC (review 133)."""
+    no country has no GB IBAN or Canadian BIC (a bank in a country nothing else of the
+    customer's is in reads as made up)."""
     for key, value in out.items():
         if set(split_words(key)) & _PHONES and isinstance(value, str):
             found = phone_country(value)
@@ -253,7 +254,7 @@ def country_rule(kinds: dict[str, str], countries: list[str], cities: list[str],
         if home is None:  # no country but the account's: its BIC is a bank of the IBAN's
             banked = next((out[k][:2] for k, kind in kinds.items() if kind == "iban"
                            and isinstance(out.get(k), str) and out[k][:2] in _BANKS), None)
-            for key, kind in kinds.items():  # (review 167: "BARCGB22" beside an IE IBAN)
+            for key, kind in kinds.items():  # (no "BARCGB22" beside an IE IBAN)
                 if kind == "bic" and banked and key in out and not (
                         overrides and key in overrides):
                     fixed = _fixes(banked, None)["bic"](out[key])

@@ -86,7 +86,7 @@ def _span(text: str) -> int:
 # `created_at` <= `canceled_at`.
 _RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "updated"),
            ("created", "modified"), ("registered", "updated"), ("registered", "modified"),
-           ("invoice", "pay"),  # (an invoice is paid after it is issued: review 160)
+           ("invoice", "pay"),  # (an invoice is paid after it is issued, never before)
            ("since", "until"), ("min", "max"), ("earliest", "latest"),
            ("check_in", "check_out"), ("departure", "arrival"), ("opened", "closed"),
            ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
@@ -382,8 +382,8 @@ def _between(start: datetime, end: datetime, text: str) -> datetime:
 
 
 def gross_rule(types: dict[str, str]) -> Rule | None:
-    """A net amount is the gross less its tax: `TotalNet` at most `TotalGross` (reviews 151
-    and 153 read a Billbee invoice of gross 126.42 and net 889.60), the net made the gross
+    """A net amount is the gross less its tax: `TotalNet` at most `TotalGross` (no Billbee
+    invoice of gross 126.42 and net 889.60, a negative tax), the net made the gross
     over 1 + a common VAT rate where the draw had it larger."""
     pairs = []
     for gross, kind in types.items():

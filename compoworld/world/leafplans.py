@@ -143,7 +143,7 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         schema_kind(schema) == "integer" and split_words(name)[-1:] in (["timestamp"],
                                                                        ["epoch"])) else None
     if whole is not None and kind in (None, "reference", "account_number", "code"):
-        # no `"customerId": 488.3`, `"orderNumber": 606.34` (reviews 126, 127)
+        # no `"customerId": 488.3`, `"orderNumber": 606.34`: an id or a number is whole
         return lambda ctx, scope: conform(whole(ctx.rng), "integer", schema, ctx.rng)
     if kind is None:
         return lambda ctx, scope: generate(type_name, ctx.rng, schema)

@@ -51,7 +51,7 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
     if type_name == "string" and isinstance(schema, dict) and str(
             schema.get("format", "")).startswith("date-time"):
         return "datetime"  # Twilio's `date-time-rfc-2822`: a time, ordered like one
-        # (review 142: accounts created after they were last updated)
+        # (drawn as text, accounts read as created after they were last updated)
     if type_name == "title" and split_words(name) in _HOLDER_NAMES and isinstance(
             schema, dict) and not {"enum", "const"} & set(schema):
         return "person_name"  # (the graph calls any `*_name` a title: "Spring Card")
@@ -63,8 +63,8 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
         return type_name
     if set(words) & _STAMPS and _DATED.search(f"{schema.get('description', '')} "
                                               f"{schema.get('example', '')}"):
-        return "datetime"  # ecwid's `registered`, "Ex: 2015-02-03 15:30:08" (review 158: a
-        # customer registered after their record was last updated)
+        return "datetime"  # ecwid's `registered`, "Ex: 2015-02-03 15:30:08" (drawn as text,
+        # a customer read as registered after their record was last updated)
     base = words[:-1] if words[-1].isdigit() else words
     last = base[-1] if base else ""
     if words[-1].isdigit() and last in _PHONE_WORDS:

@@ -400,9 +400,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     pair = pair_keys({key: props[key] for key, kind in leaf_types.items()
                       if kind in ("string", "title")})
     # a way to reach someone (Billbee's `DefaultPhone1`, `DefaultMail`) is no custom field:
-    # reviews 151-156 read `{"TypeName": "Colour", "Value": "Bronze"}` as a customer's phone
+    # a customer's phone of `{"TypeName": "Colour", "Value": "Bronze"}` is no phone
     channel = _channel(resource) if pair is not None else None
-    # ... nor is its kind a made-up label (review 158: Billbee's `DefaultPhone1` of
+    # ... nor is its kind a made-up label (no Billbee `DefaultPhone1` of
     # `{"TypeName": "Annual 1"}`, `DefaultFax` "Regional Fax", a mail address "Q3 Address")
     kind_key = next((key for key, kind in leaf_types.items() if kind in ("string", "title")
                      and split_words(key) == ["type", "name"]), None) \
@@ -460,7 +460,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     del out[pair[1]]
         if kind_key is not None and kind_key in out and not (overrides and kind_key in overrides):
             out[kind_key] = rng.choice(_CHANNEL_LABELS[_channel(resource) or "phone"])
-        if dialled:  # a phone's country is its number's (review 164: "+234..." tagged "CH")
+        if dialled:  # a phone's country is its number's (no "+234..." tagged "CH")
             _dialled_country(out, dialled, checks, overrides)
         if amounts is not None:  # a fee is a share of the amount, the net what is left
             amounts(out, overrides)
@@ -499,7 +499,7 @@ def _compile_array(schema, name, service, resource, depth, flags: Flags = NO_FLA
     low = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 0
     high = schema.get("maxItems") if isinstance(schema.get("maxItems"), int) else None
     # a list of words or numbers never says one thing twice (no `"address": ["124 Maple
-    # Street" x3]`, no `["email", "call", "email"]`: review 127)
+    # Street" x3]`, no `["email", "call", "email"]`: a repeat reads as a generator's)
     distinct = schema.get("uniqueItems") is True or (
         not fixed and isinstance(items, dict) and json_type(items) not in ("object", "array"))
     ids = _own_ids(items, item_name) if not distinct else ()

@@ -112,8 +112,9 @@ def _our_name(seed: int, theirs: tuple[Company, ...]) -> str:
 
 
 # Our business takes bulk orders, gives product demos, bills clients and books calls with
-# them: a trading, supply or products company (review 171: a law firm took bulk orders, a
-# bakery held account reviews, a food company billed consulting).
+# them: a trading, supply or products company (a law firm that took bulk
+# orders, a bakery that held account reviews, a food company that billed consulting read
+# as made up).
 OUR_TRADES = frozenset({"Harborview Trading", "Oakridge Supply", "Willow & Finch",
                         "Maplewood Interiors", "Summit Outdoor", "Cobalt Systems",
                         "Redwood Robotics"})
@@ -155,8 +156,8 @@ def draw_pool(
     lasts = rng.sample(LAST_NAMES, people)  # distinct last names: distinct emails
     us = make_company(rng, _our_name(seed, company_list), rng.choice(place_list))
     staff_from = people - COLLEAGUES if people > 2 * COLLEAGUES else people
-    # (review 170: a colleague who created a record in one app wrote from a customer's
-    # company, not from ours)
+    # (a colleague works for us: one who created a record in one app must not write from
+    # a customer's company)
     # (each company has one of the customers at least, so a list of companies can give
     # every company a person who works there)
     person_list = [_person(rng, first, last, company_list, place_list,
@@ -262,8 +263,8 @@ def seed_state(
                 # id's draw before it, would otherwise find it spent and draw at random)
                 record = plans[collection](rng, pool=pool, ids=ids,
                                            anchor=dict(anchors[collection][index]))
-                # (an id the draw left out goes first, not last: review 171 read an account
-                # whose `sid` came after its long `subresource_uris` as one without a sid)
+                # (an id the draw left out goes first, not last: an account whose `sid`
+                # came after its long `subresource_uris` read as one without a sid)
                 record = {id_field: record_id, **record} if id_field not in record else {
                     **record, id_field: record_id}
                 for key in twins:
@@ -292,8 +293,8 @@ ACCOUNT_NAMES = ("friendly_name", "name", "display_name", "title")
 def _in_use(records: Iterable[dict[str, Any]], props: dict[str, Any]) -> None:
     """Our first named account at a service (a tenant record: Twilio's accounts) is one
     we use: a world whose named accounts were all closed or suspended left a texting task
-    only the account's id to name it by (reviews 143, 144: "AC01fd17..." in 9 of 80
-    requests)."""
+    only the account's id to name it by ("the "AC01fd17..." account", as no person says
+    it)."""
     schema = props.get("status")
     values = schema.get("enum") if isinstance(schema, dict) else None
     live = [v for v in values if isinstance(v, str) and v.lower() in IN_USE] \

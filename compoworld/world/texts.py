@@ -29,8 +29,8 @@ _LINES = {
                 "{Title} with the team; notes and actions will follow.",
                 "Please bring updates on your open items to the {title}.",
                 "We will use the {title} to agree priorities for the coming weeks."),
-    # (every ticket waits on us: review 170 read a reply "we are looking into it" to a
-    # ticket "first reply sent, waiting on their answer")
+    # (every ticket waits on us: a reply "we are looking into it" to a ticket "first reply
+    # sent, waiting on their answer" answers a question nobody asked)
     "ticket": ("The customer wrote in about their {title} and is waiting for an update.",
                "{Title} reported by the customer; they are waiting for our first reply.",
                "Following up on the customer's {title}: they sent the order number.",

@@ -33,15 +33,15 @@ FEMALE_NAMES = frozenset(
     "Alice Chloe Elena Grace Ines Keiko Maya Olivia Quinn Rosa Tara Vera Ximena Zoe Amara "
     "Carmen Emma Hana Julia Lena Nadia Priya Sofia Uma Willa Yara Mei".split()
 )
-# (no surname of one gender: "Liam Ivanova", "Ivan Kowalski" for a woman; review 127)
+# (no surname of one gender: "Liam Ivanova", or "Ivan Kowalski" for a woman, reads as made up)
 LAST_NAMES = (
     "Smith Garcia Nguyen Johnson Rossi Dubois Tanaka Okafor Petrenko Silva Patel Kim Novak "
     "Larsen Schmidt Moreau Haddad Fischer Costa Murphy Andersson Brown Lopez Martin Chen "
     "Singh Walker Bianchi Dupont Yamamoto Mensah Nowak Santos Shah Park Horvat Jensen Weber "
     "Laurent Rahman Wagner Ferreira Kaur Lee Clarke Romano Fournier Sato Adeyemi Hughes"
 ).split()
-# Companies as small businesses are named, none of fiction's (review 159 read "Tyrell
-# Systems", "Wonka Confectionery", "Aperture Science" as a synthetic world in 39 tasks).
+# Companies as small businesses are named, none of fiction's ("Tyrell
+# Systems", "Wonka Confectionery", "Aperture Science" mark a world as synthetic).
 COMPANY_NAMES = (
     "Alder Analytics", "Bayside Logistics", "Brightline Studio", "Cobalt Systems",
     "Copperleaf Foods", "Driftwood Hospitality", "Evergreen Health", "Fairway Consulting",
@@ -221,7 +221,7 @@ SENTENCES = (
     "I added two more items to the agenda.",
 )
 # What a product's description says after its name: a line of a shop's listing, never a
-# note to a colleague (reviews 130-132: "Smart Watch. Remember to update the roadmap").
+# note to a colleague (no "Smart Watch. Remember to update the roadmap").
 PRODUCT_LINES = (
     "Ships within two working days.",
     "Comes with a two-year warranty.",

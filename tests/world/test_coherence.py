@@ -136,7 +136,7 @@ def test_entries_of_a_customers_own_email_list_are_theirs():
 
 
 def test_a_net_amount_is_at_most_its_gross() -> None:
-    """Reviews 151 and 153 read invoices of gross 126.42 and net 889.60: a net drawn above
+    """No invoice of gross 126.42 and net 889.60: a net drawn above
     its gross becomes the gross over 1.2; one at most the gross, or one the caller set,
     stays; a record with no gross and net of one name has no rule."""
     from compoworld.world.coherence import gross_rule
@@ -156,7 +156,7 @@ def test_a_net_amount_is_at_most_its_gross() -> None:
 
 def test_a_way_to_reach_someone_is_no_custom_field() -> None:
     """Billbee's `DefaultPhone1` is `{TypeName, Value}`: a custom field's shape, which read
-    `{"TypeName": "Colour", "Value": "Bronze"}` as a customer's phone (reviews 151-156). It
+    `{"TypeName": "Colour", "Value": "Bronze"}` as a customer's phone. It
     is labelled by its kind and holds no made-up value; a real custom field keeps its
     label and value."""
     from compoworld.world.kindmakers import CUSTOM_FIELDS
@@ -178,8 +178,8 @@ def test_a_way_to_reach_someone_is_no_custom_field() -> None:
 
 def test_a_way_to_reach_someone_is_labelled_by_its_kind_without_a_value_too() -> None:
     """Billbee's `DefaultPhone1` also comes as `{Id, TypeId, TypeName}` (no `Value`):
-    review 158 read `"TypeName": "Annual 1"` on a phone, "Regional Fax" on a fax and
-    "Q3 Address" on a mail address."""
+    no `"TypeName": "Annual 1"` on a phone, "Regional Fax" on a fax or "Q3 Address" on a
+    mail address."""
     from compoworld.world.schemavalues import _channel
 
     typed = {"type": "object", "required": ["TypeName"],
@@ -198,8 +198,8 @@ def test_a_way_to_reach_someone_is_labelled_by_its_kind_without_a_value_too() ->
 
 
 def test_a_person_s_own_addresses_are_theirs() -> None:
-    """Review 158 (and this stop's Apideck leads): a lead "Umar Sato" with an address whose
-    "contact_name" was "Maya Johnson", an ecwid customer shipping to another person."""
+    """No lead "Umar Sato" with an address whose "contact_name" is "Maya Johnson", no
+    ecwid customer shipping to another person."""
     from compoworld.world.seeding import draw_pool
 
     address = {"type": "object", "properties": {
@@ -219,7 +219,7 @@ def test_a_person_s_own_addresses_are_theirs() -> None:
 
 
 def test_a_bank_name_is_the_bank_of_its_bic() -> None:
-    """Review 164: "bank_name": "Santander" beside "bic": "UBSWCHPP", "Barclays" beside
+    """No "bank_name": "Santander" beside "bic": "UBSWCHPP", no "Barclays" beside
     "KOEXKRMMXXX"."""
     from compoworld.world.banking import BANK_NAMES
 
@@ -232,7 +232,7 @@ def test_a_bank_name_is_the_bank_of_its_bic() -> None:
         assert record["bank_name"] == BANK_NAMES[record["bic"][:4]], record
         if "country" in record:
             assert record["bic"][4:6] == record["country"], record
-    account = {"type": "object", "required": ["bic", "iban"],  # (review 167: "BARCGB22"
+    account = {"type": "object", "required": ["bic", "iban"],  # (no "BARCGB22"
                "properties": {"bic": {"type": "string"}, "iban": {"type": "string"}}}  # by an
     for seed in range(10):  # IE IBAN): no country but the account's
         record = value_from_schema(account, random.Random(seed), service="books",
@@ -241,7 +241,7 @@ def test_a_bank_name_is_the_bank_of_its_bic() -> None:
 
 
 def test_a_phone_s_country_is_its_number_s() -> None:
-    """Review 164: Apideck's `phone_numbers[]` of "number": "+2348032947631" with
+    """No Apideck `phone_numbers[]` of "number": "+2348032947631" with
     "country_code": "CH"."""
     from compoworld.world.words import phone_country
 
@@ -259,7 +259,7 @@ def test_a_phone_s_country_is_its_number_s() -> None:
 
 
 def test_a_record_s_own_phone_list_holds_its_numbers_country() -> None:
-    """Review 167: an Apideck lead's `phone_numbers` of {"number": "+2348032947631",
+    """No Apideck lead's `phone_numbers` of {"number": "+2348032947631",
     "country_code": "CH", "area_code": "NUM-2609"}: the person's own phones, each object
     with its number's country and area code."""
     from compoworld.world.seeding import draw_pool

@@ -34,6 +34,6 @@ def test_tools_own_arguments_validate_against_their_parameters(specs: list):
     tools, failed, examples = argument_failures(specs, seed=0)
     print(f"\narguments: {failed} of {tools} tools fail their own parameters schema")
     assert tools > 5_000
-    # 59 of 11,513 (0.51%) on the business-first selection of issue 16: oneOf branches an
+    # 59 of 11,513 (0.51%) on the business-first selection: oneOf branches an
     # empty object satisfies at once, and repeated items of enum arrays
     assert failed / tools < 0.01, examples[:20]

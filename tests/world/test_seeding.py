@@ -170,7 +170,7 @@ def test_services_seeded_with_one_seed_share_people():
 
 
 def test_each_service_also_knows_people_the_others_do_not():
-    # a lead of one app copied into another must be somebody new there (issue 16: 94 of
+    # a lead of one app copied into another must be somebody new there (else 94 of
     # 105 lead -> contact tasks added a customer the target app already had)
     crm, mail = crm_spec(), mail_spec()
     absent = 0
@@ -262,9 +262,8 @@ def test_digests_do_not_depend_on_the_process_hash_seed():
         for hash_seed in (1, 2, 3)
     }
     assert len(outputs) == 1 and len(outputs.pop().split()) == 2
-    # (fresh processes each: one full-suite run of stop 31 found this process's digest of
-    # the CRM spec different after the suite's other tests, which no smaller run repeats;
-    # see issue 16's stop-31 note)
+    # (fresh processes each: one full-suite run found this process's digest of the CRM
+    # spec different after the suite's other tests, which no smaller run repeats)
 
 
 def test_a_list_of_companies_names_each_company_once():
@@ -289,7 +288,7 @@ def test_a_list_of_companies_names_each_company_once():
 
 def test_our_first_account_at_a_service_is_one_in_use():
     # a tenant record (the user's own account) drawn closed in every slot left a texting
-    # task only the account's id to name it by (reviews 143, 144)
+    # task only the account's id to name it by ("the "AC01fd17..." account")
     status = {"type": "string", "enum": ["closed", "suspended", "active"]}
     spec = load_openapi(openapi("Texts", {
         "/accounts": ({"sid": S, "friendly_name": S, "status": status}, ["friendly_name"]),
@@ -308,7 +307,7 @@ def test_our_first_account_at_a_service_is_one_in_use():
 
 
 def test_our_colleagues_act_on_records_and_are_nobody_s_customer():
-    # review 148: a customer texted in one app was the `createdBy` of records in another
+    # not a customer texted in one app as the `createdBy` of records in another
     email = {"type": "string", "format": "email"}
     spec = load_openapi(openapi("Desk", {
         "/tickets": ({"id": S, "email": email, "name": S, "createdBy": email}, ["email"]),

@@ -122,7 +122,7 @@ def test_a_location_s_vat_number_is_its_country_s():
 
 def test_a_time_in_an_rfc_2822_format_is_ordered_like_any_time():
     """Twilio's `date_created`/`date_updated` (`format: date-time-rfc-2822`) were plain
-    strings to the ordering rules: review 142 read accounts created after their last update."""
+    strings to the ordering rules, so accounts read as created after their last update."""
     from compoworld.world.coherence import range_pairs
     from compoworld.world.namekinds import value_type
 
@@ -134,7 +134,7 @@ def test_a_time_in_an_rfc_2822_format_is_ordered_like_any_time():
 
 
 def test_a_customer_registers_before_their_record_is_updated():
-    """Review 158: an ecwid customer "registered":"2024-11-29" but "updated":"2024-10-10"."""
+    """Not an ecwid customer "registered":"2024-11-29" but "updated":"2024-10-10"."""
     from compoworld.world.coherence import range_pairs
 
     props = {key: {"type": "string", "format": "date-time"} for key in ("registered", "updated")}
@@ -166,7 +166,7 @@ def test_a_time_with_a_pattern_is_a_time_written_as_the_pattern_wants():
 
 def test_a_stamp_described_by_a_date_is_a_time_and_ordered_like_one():
     """ecwid's `registered` and `updated` are plain strings described "Ex: 2015-02-03
-    15:30:08": review 158 read a customer registered after their last update."""
+    15:30:08": as plain strings, a customer read as registered after their last update."""
     from compoworld.world.namekinds import value_type
 
     said = {"type": "string", "description": "Ex: 2015-02-03 15:30:08"}
@@ -182,7 +182,7 @@ def test_a_stamp_described_by_a_date_is_a_time_and_ordered_like_one():
 
 
 def test_an_invoice_is_issued_in_the_past_and_paid_after_it_is_issued():
-    """Review 160: a Billbee invoice of "InvoiceDate":"2025-07-22" (the world's today is
+    """Not a Billbee invoice of "InvoiceDate":"2025-07-22" (the world's today is
     2025-03-03) paid on "PayDate":"2024-08-05"."""
     from compoworld.world.clock import NOW_TEXT
 
