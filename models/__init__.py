@@ -1,1 +1,1 @@
-"""Training: torchtune configs, the GRPO-CFRR recipe, dataset adapters (issue 6)."""
+"""Training: torchtune configs, the GRPO-CFRR recipe, dataset adapters."""

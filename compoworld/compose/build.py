@@ -157,7 +157,7 @@ def compose_task(
     distractors = choose_distractors(library.infos, services, DISTRACTORS, world_seed)
     instruction = None
     if plan and style == "goal":  # a workflow's request; goal.py's writer maps fields one by
-        instruction = write_scenario(  # one, which no person asks for (reviews 141-144:
+        instruction = write_scenario(  # one, which no person asks for (as
             walk.calls, walk.answer, titles, rng, plan, resources=resources,  # "... the
             domains={name: library.infos[name].domain for name in services},  # customer in
             sole=_sole_bookings(library, walk.calls, [*services, *distractors]),  # OnSched
@@ -223,7 +223,7 @@ def _sole_bookings(library: ServiceLibrary, calls: list[GoldCall], offered: list
                    ) -> frozenset[str]:
     """The chain's meeting bookings made in the one app of the task's (services and
     distractors) that books meetings: "book them in on Monday ..." says where, as a person
-    with one calendar does not (reviews 133, 134: every act named its app)."""
+    with one calendar does not (a request whose every act names its app reads as a form)."""
     sole = set()
     for call in calls:
         node = library.graph.nodes[call.tool]
@@ -242,8 +242,8 @@ def _guest_first(library: ServiceLibrary, calls: list[GoldCall], end: dict[str, 
                  rubric: list[Any]) -> list[Any]:
     """The rubric with one new person allowed in the people list of each app a meeting is
     booked in: an agent that adds the customer to the booking app before booking them
-    (as a receptionist does) did what was asked (reviews 149, 150: 13-14 tasks a pack
-    failed such a run on "nothing else changes")."""
+    (as a receptionist does) did what was asked (a "nothing else changes" check failed
+    such a run)."""
     booked = {call.service for call in calls if call.effect == "create"
               and tool_entity(library.graph.nodes[call.tool]) == "event"}
     if not booked or not rubric or rubric[-1].kind != "no_collateral_change":
@@ -272,8 +272,8 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
                   criterion: Any) -> Any:
     """A booking's check that also passes where the booking names its guest by their id
     in the app's people list (`customerId`) instead of by email: an agent that added the
-    customer first books them by the new id (reviews 151-158: 3-5 tasks a pack failed
-    such a run)."""
+    customer first books them by the new id (a check wanting the email failed such a
+    run)."""
     if criterion.kind != "record_created":
         return criterion
     booking = next((c for c in calls if c.service == criterion.service and c.effect == "create"
@@ -296,7 +296,7 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
         if key is None:
             continue
         # the guest's id beside their email is no second demand: either names them
-        # (reviews 159-161: "customerId 'cus_0004'" failed bookings by email, 5 tasks)
+        # (a check wanting "customerId 'cus_0004'" as well failed bookings by email)
         kept = {name: value for name, value in fields.items() if name != param}
         params = {**criterion.params, "fields": kept, "by_reference": {
             emails[0]: {"field": param, "collection": collection, "key": key}}}
@@ -313,9 +313,9 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
 
 def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a workflow's message is an update on an order that has no status to give
-    ("A quick note about your order." tells the customer nothing: review 125), or only
-    its payment's (review 155: "your order is now incomplete" of a payment status
-    INCOMPLETE, 2 tasks unusable)."""
+    ("A quick note about your order." tells the customer nothing), or only
+    its payment's ("your order is now incomplete" of a payment status INCOMPLETE misreads
+    the order)."""
     if "order" not in plan.gist.split():
         return False
     item = followed(calls)
@@ -326,7 +326,7 @@ def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]
     """Whether a lead or company workflow adds a customer or partner of one accounting
     app to another ("a customer in Big Red Cloud ... add them in Codat Accounting so we
     can invoice them": the books that have them invoice them already; a Billingo partner
-    made a Big Red Cloud supplier; reviews 128 and 129), or into a shop."""
+    made a Big Red Cloud supplier), or into a shop."""
     into = acted_in(calls)
     if SITUATION_OF.get(plan.name) not in ("lead", "company") or into is None:
         return False
@@ -335,17 +335,16 @@ def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]
     target = app_kind(library.infos[into].app, library.infos[into].domain) \
         if into in library.infos else ""
     # ... nor sets a customer up in a shop: a shop's customers sign up when they order
-    # (reviews 149, 150: "their customer account for orders is ready" in Billbee read as a
-    # made-up premise, 8 tasks)
+    # ("their customer account for orders is ready" in Billbee is a made-up premise)
     return kinds == {"books"} or target == "shop"
 
 
 def _stale(plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a workflow reminds people of an event that is over (review 127: "on my
-    list today" of a February meeting) or copies it into another calendar (review 129:
-    three February meetings "scheduled" in March)."""
+    """Whether a workflow reminds people of an event that is over ("on my
+    list today" of a February meeting) or copies it into another calendar (three February
+    meetings "scheduled" in March)."""
     if SITUATION_OF.get(plan.name) == "copy":  # (one under way is no slot to block either:
-        start = start_of(followed(calls))  # review 142, 08:45-09:15 at 09:00)
+        start = start_of(followed(calls))  # 08:45-09:15 "blocked out" at 09:00)
         return bool(start) and start[:19] < NOW.isoformat()[:19]
     return "reminding" in plan.gist.split() and over(calls)
 
@@ -369,14 +368,14 @@ def _unsettled(plan: Pattern, calls: list[GoldCall]) -> bool:
     return any(status.lower() in _UNSETTLED for status in _statuses(item)) or any(
         split_words(str(key))[-1:] in (["date"], ["at"], ["on"]) and isinstance(value, str)
         and len(value) >= 10 and value[:4].isdigit() and value[:10] > now
-        for key, value in item.items())  # (reviews 157, 158: "Payment came in" for an
+        for key, value in item.items())  # (no "Payment came in" for an
     # invoice dated, or paid, after today)
 
 
 def _hollow_receipt(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a workflow's receipt would go out with no amount to name: its invoice or
-    payment gives none the receipt can vouch for (`paid_amount`; reviews 170, 171: "Here
-    is your receipt." with no amount, 2 tasks unusable)."""
+    payment gives none the receipt can vouch for (`paid_amount`; "Here
+    is your receipt." with no amount is hollow)."""
     return "receipt" in plan.gist.split() and not paid_amount(followed(calls))[1]
 
 
@@ -390,18 +389,18 @@ def _statuses(item: Any) -> list[str]:
 
 _DONE = frozenset("closed resolved solved inactive archived done completed cancelled "
                   "canceled".split())
-# a ticket parked or waiting on its customer: nobody is waiting on us (review 157: "waiting
-# for an answer" said of a "suspended" ticket, 1 task unusable)
+# a ticket parked or waiting on its customer: nobody is waiting on us (no "waiting
+# for an answer" said of a "suspended" ticket)
 _PARKED = frozenset("suspended spam pending hold".split())
 
 
 def _answered(plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether a ticket a request says is waiting for an answer is closed, parked or
-    waiting on its customer (review 142: "A customer is waiting" on an inactive ticket)."""
+    waiting on its customer (no "A customer is waiting" on an inactive ticket)."""
     item = followed(calls)
     return SITUATION_OF.get(plan.name) == "ticket" and (any(
         status.lower() in _DONE or set(split_words(status)) & _PARKED
-        for status in _statuses(item)) or any(  # (review 159: a ticket "closedAt"
+        for status in _statuses(item)) or any(  # (no ticket "closedAt"
             value and set(split_words(str(key))) & _DONE  # 2024-06-14 said to wait)
             and set(split_words(str(key))) & {"at", "on", "date", "time"}
             for key, value in (item.items() if isinstance(item, dict) else ())))
@@ -412,8 +411,8 @@ _SPAN = frozenset({"start", "end"})
 
 def _half_span(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) -> bool:
     """Whether an event copied into another calendar carries only its start or only its end
-    where the calendar takes both (review 133: a copy "at the same time" holding only its
-    end time; 4 of 11 copies of stop 29's compose)."""
+    where the calendar takes both (a copy "at the same time" holding only its end time
+    says no time)."""
     if SITUATION_OF.get(plan.name) != "copy":
         return False
     for call in calls[1:]:
@@ -431,8 +430,8 @@ def _half_span(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) ->
 
 
 def _relabelled(calls: list[GoldCall]) -> bool:
-    """Whether a write carries an amount and states a currency of its own (review 136:
-    an Avaza price of 39 put into Billingo as 39 "IDR"; review 135: 449 "NOK" for a desk)."""
+    """Whether a write carries an amount and states a currency of its own (an Avaza
+    price of 39 put into Billingo as 39 "IDR", or 449 "NOK" for a desk, relabels it)."""
     return any(call.effect != "read"
                and any(b.kind == "hidden" and b.type == "money" for b in call.bindings.values())
                and any(b.kind == "visible" and b.type == "currency"
@@ -443,8 +442,8 @@ def _relabelled(calls: list[GoldCall]) -> bool:
 def _plumbing(calls: list[GoldCall]) -> bool:
     """Whether a write needs two or more of our own account ids said (Codat's company and
     connection UUIDs): an integration layer's plumbing, not where anyone says they keep
-    customers (reviews 135, 136: "the user quotes Codat UUIDs"; "Codat is an aggregator,
-    not where a firm invoices")."""
+    customers (no user quotes Codat UUIDs; Codat is an aggregator, not where a firm
+    invoices)."""
     return any(sum(b.kind == "visible" and is_tenant_id(b.type) for b in call.bindings.values())
                >= 2 for call in calls if call.effect != "read")
 

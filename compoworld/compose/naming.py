@@ -180,8 +180,8 @@ def stated(value: Any, text: str) -> bool:
 def _said_where(value: str, day: str, text: str) -> bool:
     """Whether a UTC time is said as the clock time of a city of the world's (`on Monday,
     March 10, 2025 from 10:00 to 11:00 Tokyo time`: 01:00 UTC is 10:00 in Tokyo), on the
-    same day (reviews 162-164: a request that gives UTC beside the local time does the
-    agent's conversion)."""
+    same day (a request that gives UTC beside the local time does the agent's conversion
+    for it)."""
     at = datetime.fromisoformat(value.replace("Z", "+00:00"))
     for match in re.finditer(rf"{re.escape(day)} (?:from (\d\d:\d\d) to (\d\d:\d\d)|at "
                              rf"(\d\d:\d\d)) ([A-Z][\w .'-]*?) time\b", text):
@@ -269,9 +269,9 @@ def app_name(service: str, title: str) -> str:
     return _AS_SAID.get(name, name) or title
 
 
-# an app as its users call it (review 163: "a user would say Square", 13 tasks); a unified
-# API by the system it connects (reviews 159, 163, 164: "Our Apideck CRM lead", "They're in
-# Apideck Accounting" read as a connector named as the user's own system in 14-20 tasks)
+# an app as its users call it (a user says "Square", not "Square Connect"); a unified API
+# by the system it connects ("Our Apideck CRM lead", "They're in Apideck Accounting" name a
+# connector as if it were the user's own system)
 _AS_SAID = {"Square Connect": "Square", "Apideck CRM": "our CRM",
             "Apideck Accounting": "our accounting system",
             "Apideck Ecommerce": "our online store",

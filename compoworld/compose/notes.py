@@ -3,9 +3,9 @@
 "Hi Hugo, welcome aboard! We're glad to have you with us." The request asks for a message
 by its gist ("welcoming them aboard", compose/patterns.py GISTS) and the agent writes its
 own; the gold call needs a text too, and it is what SFT trains on. Every gold message used
-to read "Hello X! A quick note welcoming you aboard." (reviews 126, 127: "one template with
-names swapped"), so each gist has a few ways of being said, picked by the walk's seed, and
-any gist a generic one. A text names what the check asks it to name: the subject's title
+to read "Hello X! A quick note welcoming you aboard.", one template with names swapped, so
+each gist has a few ways of being said, picked by the walk's seed, and any gist a generic
+one. A text names what the check asks it to name: the subject's title
 ("Login delay"), the meeting and its day, the order's status, and the word of its topic
 (`patterns.topic_of`: a welcome says "welcome").
 """
@@ -35,8 +35,8 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "just a note to say everything is set up for you now.",
         "you're all set! Reach out any time if you need anything.",
     ),
-    "letting them know they can now book with us online": (  # (review 160: "you can
-        # now book online" with no link, 10 tasks)
+    "letting them know they can now book with us online": (  # ("you can now
+        # book online" with no link says nowhere to book)
         "you can now book your appointments with us online at {link}.",
         "just a note to say you can book time with us online from now on: {link}",
         "you can now book your appointments with us online.",
@@ -87,9 +87,8 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "thanks for getting in touch about {title}. We are looking into it.",  # asks it)
         "we're looking into {title} now and will get back to you soon.",
     ),
-    # a receipt says what was paid (reviews 151, 152: "Here is your receipt." with no amount
-    # read as hollow, 2 tasks unusable)
-    "with their receipt": (  # (review 157: 'just a short note about "Blue Harbor", with
+    # a receipt says what was paid ("Here is your receipt." with no amount is hollow)
+    "with their receipt": (  # (not 'just a short note about "Blue Harbor", with
         # your receipt' where the request named the invoice: said as a receipt for it)
         "thank you for your payment of {amount} for {title}. Here is your receipt.",
         "here is your receipt for {title}: we received {amount}. Thank you!",
@@ -118,7 +117,7 @@ _SAYINGS: dict[str, tuple[str, ...]] = {
         "I wanted to follow up on the deal. Happy to answer any questions.",
     ),
 }
-# An email's subject line by its gist (review 154: six Postmark emails sent with none).
+# An email's subject line by its gist (an email sent with no subject reads as spam).
 _SUBJECTS = {
     "welcoming them aboard": "Welcome aboard", "inviting them to the meeting":
     "Meeting invitation",
@@ -150,8 +149,8 @@ _GREETINGS = ("Hello {name}!", "Hi {name},", "Dear {name},", "{name},")
 _NAMELESS = ("Hello!", "Hi there,", "Hello,")
 _CLOSINGS = ("", "", " Best regards.", " Thanks!", " Let us know if you have any questions.")
 _SIGN_OFFS = ("", " Best regards.", " Thanks!")
-# a body that already invites questions takes no second invitation (review 136: "Let us
-# know if there is anything you need. Let us know if you have any questions.")
+# a body that already invites questions takes no second invitation (no "Let us know
+# if there is anything you need. Let us know if you have any questions.")
 _ASKS = re.compile(r"let us know|reach out|any questions|\?$", re.IGNORECASE)
 
 
@@ -173,7 +172,7 @@ def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Ra
              "when": when(start, local), "status": status_news(status), "amount": amount,
              "link": link}
     needed = [key for key in ("title", "when", "status", "amount", "link") if facts[key]]
-    # (no heads-up about a meeting already gone: review 133)
+    # (no heads-up about a meeting already gone: "on February 17" when now is March 3)
     sayings = _SAYINGS.get(f"{gist} (over)" if before_today(start) else gist, ())
     forms = [f for f in sayings if all("{" + k + "}" in f for k in needed)
              and all(facts[k] for k in re.findall(r"\{(\w+)\}", f))]
@@ -209,7 +208,7 @@ def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
 
 
 # Where an order stands, as news to its customer: "has shipped", not "is now marked SHIPPED"
-# (review 144 failed "your order is now RETURNED" in 4 tasks).
+# ("your order is now RETURNED" reads as a database's, not a person's).
 _NEWS = {"shipped": "has shipped", "delivered": "has been delivered",
          "returned": "has been returned", "cancelled": "has been cancelled",
          "canceled": "has been canceled", "refunded": "has been refunded",

@@ -118,8 +118,8 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
     found = [v for v in dict.fromkeys(stated + read) if len(v) >= 3 and (
         (any(c.isalpha() for c in v) and any(f'"{v}"' in text for text in own))
         or ((bool(day_forms(v)) or v in read) and any(fact_in_text(v, text) for text in own)))]
-    # our booking or payment page a note points to, which the request gives (review 162:
-    # "Our booking page is https://.../book" went unchecked in 11 tasks)
+    # our booking or payment page a note points to, which the request gives (unchecked,
+    # "Our booking page is https://.../book" may be left out of the note)
     found += list(dict.fromkeys(m[0] for text in own for m in OUR_PAGE.finditer(text)))
     out, days = [], set()  # a meeting's start and end of one day: one day to name
     for value in found:
@@ -135,7 +135,7 @@ def clocks_said(mentions: list[str], own: list[str], calls: list[GoldCall]) -> l
     """The clock times (`15:00`) the reference's own words `own` give beside the day of a
     time the request states (a meeting's start): "on March 17, 2025 at 15:00 Sao Paulo
     time" of 2025-03-17T18:00:00Z, so an invitation's check wants its hour as well as its
-    day (reviews 170 and 171: 37 invitations checked by their date alone)."""
+    day (an invitation checked by its date alone passes one at the wrong hour)."""
     stated = {v for c in calls for p, v in c.arguments.items() if isinstance(v, str)
               and (b := c.bindings.get(p)) is not None and b.kind == "visible"}
     out: list[str] = []
@@ -216,14 +216,14 @@ def _status(item: Any) -> tuple[str, str]:
         (i for i, w in enumerate(_WHERE_IT_STANDS) if w in f[0]), len(_WHERE_IT_STANDS)))
     return (" ".join(words) if len(found) > 1 or words not in (["status"], ["state"])
             else ""), value  # (an order's only `paymentStatus` is its payment status: its
-    # other orders have a fulfillment status too; review 132)
+    # other orders have a fulfillment status too)
 
 
 def subject_facts(calls: list[GoldCall]) -> dict[str, str]:
     """What a workflow's message may say of the record it is about, read, never stated:
     an event's start (`its date`), an order's status (`its status`; `its fulfillment
-    status` where it has a payment status too, or is one of a kind: reviews 127 and 132
-    read "its status" of an ecwid order as either); fact -> how a request asks for it."""
+    status` where it has a payment status too, or is one of a kind: "its status" of an
+    ecwid order reads as either); fact -> how a request asks for it."""
     item = followed(calls)
     field, status = _status(item)
     facts = {start_of(item): "its date", status: f"its {field or 'status'}",
@@ -262,7 +262,7 @@ def paid_amount(item: Any) -> tuple[str, str]:
                      or split_words(str(k))[-2:] == ["currency", "code"]), None)
     currency = currency.upper() if isinstance(currency, str) and len(currency) == 3 else ""
     if currency in _WHOLE_CURRENCIES and value != int(value):
-        return "", ""  # (review 153: "999.78 JPY")
+        return "", ""  # (no "999.78 JPY": a yen has no cents)
     text = f"{value:.2f}"
     return text, f"{text} {currency}" if currency else text
 

@@ -12,7 +12,7 @@ never the id field, nor an id the service generated in the run (an agent's run m
 its records differently). When no field qualifies, up to three non-empty string fields of
 the record stand in (no ids, no timestamps, nothing auto-maintained), in record order.
 
-Checks verify the intent (issue 16): every write call must own a criterion (a record it
+Checks verify the intent: every write call must own a criterion (a record it
 created, updated with a value it gave, or deleted), so a skipped step fails; every value a
 write carried from an earlier result is a key field of that criterion (or the record's own
 id); every change must come from a write, so no criterion expects an effect from a read.
@@ -159,8 +159,8 @@ def _distinguish(fields: dict[str, Any], record: dict[str, Any], others: list[di
 _INTERCHANGEABLE = frozenset({"email", "phone", "person_name", "first_name", "last_name",
                               "company", "address", "username", "money"})
 # Words that make a contact field another party's: a booking's `resourceEmail` is its
-# staff member's, never its guest's `email` (review 173 read the check accepting the
-# customer's email as `resourceEmail` in 11 tasks).
+# staff member's, never its guest's `email` (a check that accepted the
+# customer's email as `resourceEmail` passed a booking assigned to no staff member).
 _OTHER_PARTY = frozenset("resource resources staff employee owner assignee agent sender host "
                          "organizer organiser manager admin".split())
 # Money fields that are a part of a sum, never the sum: an amount is no fee or tax.
@@ -352,7 +352,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
             written = [name for name, value in record.items() if isinstance(value, str)
                        and (snake_case(name), value) in agents_words and name not in fields
                        and split_words(name)[-1:] != ["subject"]]  # (an email's subject
-            # line is the agent's to word: review 155 failed "Invitation" as one word)
+            # line is the agent's to word: "Invitation", one word, is a fine subject)
             if written:  # a message's body: any words of the agent's, but some
                 params["written"] = written
                 said = [v for v in mentioned([text for _, text in agents_words], calls)
@@ -415,7 +415,7 @@ def _describe_change(target: _Target, title: str) -> str:
             says = [f"naming {' and '.join(_named(m) for m in said)}"] if said else []
             says += [f"saying {'the word ' if all(' ' not in w for w in topic) else ''}"
                      f"{_either(topic)}"] if topic else []  # (as a word:
-            # "reset" does not say "set"; review 132 read it as a letter match)
+            # "reset" does not say "set", as a letter match would have it)
             text += f"{',' if fields else ''} and {_words_of(written)} " + (
                 " and ".join(says) or "saying something (two words at least)")
         return text + "."

@@ -21,7 +21,7 @@ from compoworld.reward.rubric import value_in_text
 MAX_ITEMS = 20  # list items looked at per list
 # Sibling fields that name an item, best first (by semantic type, then by field name).
 # What names one item of a list in words: a URL or a city is no name of a record.
-# (no phone: "the company in Avaza whose phone is ..." is nobody's way to name one, review 126)
+# (no phone: "the company in Avaza whose phone is ..." is nobody's way to name one)
 NAMING_TYPES = ("person_name", "title", "email", "company", "username", "filename")
 NAMING_FIELDS = ("name", "title", "display_name", "full_name", "subject", "label", "email")
 

@@ -103,7 +103,7 @@ ANSWER_TYPES = ("email", "person_name", "phone", "url", "company", "title", "mon
 # What a workflow asks of the record it found: how to reach them, what they paid, where.
 PATTERN_ANSWERS = ("email", "phone", "person_name", "company", "money", "address", "city",
                    "username")
-# What a person is looked up for: how to reach them (review 143: "I need to get in touch
+# What a person is looked up for: how to reach them (not "I need to get in touch
 # with Aiden Weber ... What is the customer's address line 1?").
 _REACH = ("email", "phone")
 
@@ -289,7 +289,7 @@ def _step(
         if not _same_units(source, _schema(world, node, param)):
             continue  # Velo's 84470 (minor units) is no Avaza amount of 84,470
         if plan and not _textable(walk, step, source, node):
-            continue  # (the value the step is linked by, too: review 141's business line)
+            continue  # (the value the step is linked by, too: no text to a business line)
         if plan and copy:  # a lead copied where they are already known adds nobody new
             source = _newcomer(world, node, found[step], sources, source, rng,
                                _WHO_KEYS.get(walk.about, _WHO_KEYS[""]))
@@ -434,7 +434,7 @@ def _look_up_ids(
             elif any(other.resource == binding.type.split(".")[1]
                      for other in _reads(graph, node.service)):
                 _undo(walk, found, called, mark)  # accounts listed, none ours by its name:
-                return False  # no "on the "AC68570f..." account" (review 171; 47 tasks)
+                return False  # no "on the "AC68570f..." account": nobody says it
             continue  # else "our company in Codat is ...": the user's own id, theirs to say
         hit = None
         for lister in listers[:3]:
@@ -467,8 +467,8 @@ def _our_account(
 ) -> tuple[int, Found] | None:
     """Our own account at a service (Twilio's `AccountSid`), looked up instead of said: the
     service's list of its tenant records (`list_account`) read, and the first one in use
-    with a name no other shares taken, by its name (reviews 135-138: "(account
-    "AC7cfcca...")" pasted into 32 of 40 requests; nobody recites an account id, people
+    with a name no other shares taken, by its name (not "(account
+    "AC7cfcca...")" pasted into a request; nobody recites an account id, people
     know their account's name). The same account in every task of a world. None (nothing
     kept) where the service lists no such records or none is in use and named."""
     resource = kind.split(".")[1]
@@ -803,8 +803,8 @@ def _person_named(text: str) -> bool:
     return len(words) == 2 and words[0] in FIRST_NAMES and words[1] in LAST_NAMES
 
 
-# Our page a set-up note points to, by its gist (review 160: "you can now book online" with
-# no way to book, 10 tasks)
+# Our page a set-up note points to, by its gist (no "you can now book online" with no way
+# to book)
 _PAGES = {"letting them know they can now book with us online": "book",
           "letting them know they can now pay us online": "pay"}
 
@@ -819,7 +819,7 @@ def _our_page(world: WalkWorld, gist: str) -> str:
 def _first_name(walk: Walk, world: WalkWorld | None = None) -> str:
     """The first name of the person a workflow is about, from the record its first read
     found, or of the one person of the world's pool whose email an invoice, order or
-    ticket holds ("" where none is): whom a message greets (review 158: "Hi there" to a
+    ticket holds ("" where none is): whom a message greets (no "Hi there" to a
     customer the record names)."""
     if not walk.calls:
         return ""
@@ -887,9 +887,9 @@ def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:
     if entity == "message" and kind == "text":  # (one body: Postmark's `HtmlBody` beside
         return bool(words) and words[-1] in _SAYING and "html" not in words  # `TextBody`)
     if entity == "message" and _subject_line(param, kind):
-        return True  # an email has a subject (review 154: six sent with none)
+        return True  # an email has a subject (one with none reads as spam)
     if entity == "event" and kind in ("date", "datetime"):  # and how long it lasts (no
-        role = role_of(param, kind, node.resource)  # bare booking: reviews 126, 127)
+        role = role_of(param, kind, node.resource)  # bare booking of a start alone)
         return role is not None and role.meaning in ("start", "end")
     return False
 
@@ -903,7 +903,7 @@ def _sibling_api(step: Step, service: str, here: str) -> bool:
     """Whether a step would look a record up, or make one, in another API of the vendor it
     came from (OnSched Setup's appointment, its customer in OnSched Consumer): one vendor's
     APIs share their records, so there is nothing to find there, and a customer of OnSched
-    Setup booked in OnSched Consumer reads as one product split in two (review 133). A
+    Setup booked in OnSched Consumer reads as one product split in two. A
     message may go out through the sibling."""
     return step.entity != "message" and service != here and vendor(service) == vendor(here)
 
@@ -992,7 +992,7 @@ def _taken(value: Found, step: int, bindings: dict[str, Binding]) -> bool:
                for b in bindings.values())
 
 
-# a number no text reaches (review 140: texts to a businessPhone beside a mobile)
+# a number no text reaches (no text to a businessPhone beside a mobile)
 _LANDLINES = frozenset("business work office home landline fax company main".split())
 _NO_CONTACT = frozenset("unsubscribed opted optout dnc".split())
 _TURNED_DOWN = frozenset({"declined", "rejected", "unsubscribed", "bounced"})
@@ -1001,9 +1001,9 @@ _TURNED_DOWN = frozenset({"declined", "rejected", "unsubscribed", "bounced"})
 def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
     """Whether a message may go to this address of a record: a phone that is no landline,
     of a person who has not asked not to be messaged (`contact_restrictions: ["message"]`,
-    `do_not_contact`) and did not decline the meeting it is about (review 140: four texts
-    to a business line, two to people who asked for none, a thank-you for a meeting the
-    attendee declined)."""
+    `do_not_contact`) and did not decline the meeting it is about (no text to a business
+    line, to people who asked for none, nor a thank-you for a meeting the attendee
+    declined)."""
     if node.effect == "read" or tool_entity(node) != "message" \
             or value.type not in ("phone", "email"):
         return True
@@ -1018,7 +1018,7 @@ def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
     if value.type == "phone" and "mobile" not in split_words(value.field or "") and any(
             "mobile" in split_words(key) and isinstance(held, str) and held.startswith("+")
             for key, held in item.items()):
-        return False  # a text goes to their mobile where the record has one (review 159:
+        return False  # a text goes to their mobile where the record has one (not
         # Big Red Cloud's "mobile" beside the "phone" the gold texted)
     for key, held in item.items():
         words = set(split_words(key))
@@ -1059,7 +1059,7 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     halves = {b.type for b in facts.values()} & {"first_name", "last_name"}
     if step.entity in _PEOPLE and "create" in step.effects and len(halves) == 1 and (
             {"first_name", "last_name"} - halves) & set(node.params.values()):
-        return False  # half a name where the tool takes both (review 157: a customer
+        return False  # half a name where the tool takes both (no customer
         # added as {"firstname": "Tomas"}, another as {"lastname": "Horvat"})
     if step.entity in _PEOPLE and "create" in step.effects and not (
             any(b.kind == "hidden" and b.type in ("email", "phone") for b in facts.values())
@@ -1069,7 +1069,7 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
             any(b.type == "company" for b in facts.values()) and any(
                 b.kind == "hidden" and b.type != "company" for b in facts.values())):
         return False  # a supplier made of one phone number is nobody's supplier, and an
-        # account of only the name the request says needs no read (review 145, 3 tasks)
+        # account of only the name the request says needs no read (it adds nothing)
     own = _subject_title(walk, bindings)
     if step.entity == walk.about and any(
             b.kind == "visible" and _naming(param) and not (own and arguments.get(param) == own)
@@ -1137,8 +1137,8 @@ def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Rando
 
 
 # What a new person, company or booking with someone takes of them only when asked: said,
-# a phone or an address dictates a field list (review 130: "with their phone number" in
-# 19 of 40 requests), unsaid, its check fails an agent that left it out (reviews 128, 129)
+# a phone or an address dictates a field list ("with their phone number" in most requests
+# reads as a form), unsaid, its check fails an agent that left it out
 _DETAILS = frozenset({"phone", "address", "city", "postal_code", "country", "region"})
 _WHO_ENTITIES = frozenset({"person", "staff", "org", "event"})
 _WHO_KINDS = NAME_TYPES | {"email", "username"}
@@ -1151,7 +1151,7 @@ def _kind(world: WalkWorld, service: str) -> str:
 
 def _odd_home(world: WalkWorld, walk: Walk, step: Step, service: str) -> bool:
     """Whether `service` is no place to find who placed an order: a booking app keeps its
-    own appointments' customers (review 144: "I need to reach Hana Chen about their
+    own appointments' customers (not "I need to reach Hana Chen about their
     order in Voodoo Manufacturing 3D Print ... The customer should be in OnSched
     Consumer")."""
     return walk.about == "order" and step.entity == "person" \
@@ -1174,24 +1174,24 @@ def _identity(node: ToolNode, kind: str) -> bool:
     if node.effect == "read" or tool_entity(node) not in _WHO_ENTITIES:
         return True
     if tool_entity(node) == "org":  # a company's account: who it is, not its money
-        return kind not in _DETAILS and kind not in ("currency", "money")  # (review 145:
+        return kind not in _DETAILS and kind not in ("currency", "money")  # (no
     # "as a company with its currency")
     if tool_entity(node) in _PEOPLE:  # a new contact: who they are, no birthday, balance
-        return kind in _WHO_KINDS  # or job (reviews 159-161: Square's "birthday" checked
-        # in 3 tasks, a new customer's "ledgerBalance" carried "with the same amount")
+        return kind in _WHO_KINDS  # or job (no Square "birthday" checked,
+        # no new customer's "ledgerBalance" carried "with the same amount")
     return kind not in _DETAILS and kind != "company"
 
 
 def _own_account(world: WalkWorld, service: Service, kind: str) -> random.Random:
     """The draw of the business's own account at a service (Twilio's account id): one per
-    service and world, as its number is (review 128: one number under three account ids)."""
+    service and world, as its number is (not one number under three account ids)."""
     return random.Random(f"tenant:{service.name}:{kind}:{getattr(world, 'seed', 0)}")
 
 
 def _our_number(service: Service, schema: dict[str, Any], world: int) -> Any:
     """The business's own number at a messaging service where the recipient's country is not
     known: one number drawn for the service in each world (the same in every task of one
-    business; reviews 126 and 127 read one sender in all 40 tasks as a template), never from
+    business; one sender in every task of all worlds reads as a template), never from
     the world's people (no text from a customer's own phone)."""
     return value_from_schema(schema, random.Random(f"sender:{service.name}:{world}"),
                              name="phone", service=service.name)
@@ -1200,8 +1200,8 @@ def _our_number(service: Service, schema: dict[str, Any], world: int) -> Any:
 def _bind_sender(service: Service, arguments: dict[str, Any], bindings: dict[str, Binding],
                  properties: dict[str, Any], world: int) -> None:
     """Text from our number in the recipient's country: one per service, world and country,
-    as a business texting customers abroad keeps local numbers (review 131: every text of
-    the pack crossed a border, `+234...` to `+1312...`); `_our_number` where no recipient's
+    as a business texting customers abroad keeps local numbers (not every text across a
+    border, `+234...` to `+1312...`); `_our_number` where no recipient's
     phone tells the country. Bound after the recipient, so drawn once."""
     to = next((arguments[p] for p, b in bindings.items() if b.type == "phone"
                and b.kind == "hidden" and not is_sender(p, b.type)), None)
@@ -1223,8 +1223,8 @@ _ZONE_WORDS = frozenset("timezone tz zone".split())
 
 def _books_meeting(walk: Walk, node: ToolNode) -> bool:
     """Whether a call books the meeting a meeting workflow is about (with a purpose and the
-    guest's hours); no new colleague's induction (reviews 160, 168 read inductions noted
-    "Proposal review" and "Product demo")."""
+    guest's hours); no new colleague's induction (no induction noted
+    "Proposal review" or "Product demo")."""
     return node.effect != "read" and tool_entity(node) == "event" and bool(walk.calls) \
         and SITUATION_OF.get(walk.pattern) == "meeting"
 
@@ -1283,7 +1283,7 @@ def _book_in_hours(node: ToolNode, arguments: dict[str, Any], bindings: dict[str
     """A meeting the request books starts on a working day of the next two weeks at a
     half hour of office hours (no 00:23 of last year), and its stated end an hour later:
     the office hours of the guest's time `zone` where it is known, on the same day in UTC
-    (reviews 157, 158: "14:30 UTC with a +61 contact is 01:30 AEDT")."""
+    (no "14:30 UTC" with a +61 contact: that is 01:30 AEDT)."""
     times = {}
     for param, binding in bindings.items():
         role = role_of(param, binding.type, node.resource)

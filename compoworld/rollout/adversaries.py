@@ -1,5 +1,6 @@
 """Adversaries: policies that act on a task's environment without solving it, to prove that
-a rubric cannot be gamed (issue 16, "Rewards that cannot be gamed").
+a rubric cannot be gamed (a reward an agent earns without doing the task teaches it to
+game the checks).
 
 - `nothing`     makes no call and answers nothing;
 - `echo`        answers with the instruction itself;
