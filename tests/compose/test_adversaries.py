@@ -1,4 +1,4 @@
-"""Rewards that cannot be gamed (issue 16): over 500 composed, verified tasks, no adversary
+"""Rewards that cannot be gamed: over 500 composed, verified tasks, no adversary
 (do nothing, echo the instruction, read every argument-free tool, call every tool with
 every visible value) fully passes one, while the reference solution passes every one."""
 

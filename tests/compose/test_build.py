@@ -143,7 +143,7 @@ def test_an_event_that_is_over_is_neither_copied_nor_reminded_of():
 
 def test_a_copied_event_carries_both_its_start_and_its_end():
     """An event copied "at the same time" into a calendar that takes a start and an end
-    carries both (review 133: a copy holding only its end time)."""
+    carries both (a copy holding only its end time says no time)."""
     from types import SimpleNamespace
 
     from compoworld.compose.build import _half_span
@@ -183,7 +183,7 @@ def test_a_copied_event_carries_both_its_start_and_its_end():
 def test_no_amount_is_relabelled_and_no_write_needs_two_account_ids():
     """A price carried into a currency the request makes up (39 "IDR" for a board game)
     and a write that needs two of our account ids said (Codat's company and connection)
-    are rejected (reviews 135, 136)."""
+    are rejected (no user says them)."""
     from compoworld.compose.build import _plumbing, _relabelled
     from compoworld.compose.records import Binding, GoldCall
 
@@ -207,8 +207,8 @@ def test_no_amount_is_relabelled_and_no_write_needs_two_account_ids():
 
 
 def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
-    """Review 142: a meeting of 08:45-09:15 "blocked out" at 09:00; "a customer is waiting"
-    on an inactive ticket."""
+    """No meeting of 08:45-09:15 "blocked out" at 09:00; no "a customer is waiting" on an
+    inactive ticket."""
     from datetime import timedelta
 
     from compoworld.compose.build import _answered, _stale
@@ -234,18 +234,18 @@ def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
     reply = BY_NAME["ticket_reply"]
     assert _answered(reply, chain({"subject": "Login delay", "status": "inactive"}))
     assert not _answered(reply, chain({"subject": "Login delay", "status": "open"}))
-    for parked in ("suspended", "pending", "on_hold", "On hold"):  # (review 157)
+    for parked in ("suspended", "pending", "on_hold", "On hold"):  # (parked: none waits)
         assert _answered(reply, chain({"subject": "Login delay", "status": parked})), parked
     assert not _answered(reply, chain({"subject": "Login delay", "status": "in_progress"}))
     assert _answered(reply, chain({"subject": "Login delay", "status": "open",
-                                   "closedAt": "2024-06-14T14:05:00Z"}))  # (review 159)
+                                   "closedAt": "2024-06-14T14:05:00Z"}))  # (closed: none waits)
     assert not _answered(reply, chain({"subject": "Login delay", "status": "open",
                                        "closedAt": None}))
 
 
 def test_a_booking_allows_the_guest_to_be_added_first() -> None:
     """An agent that adds the customer to the booking app before booking them did what was
-    asked (reviews 149, 150: "nothing else changes" failed it): the guard allows one new
+    asked ("nothing else changes" must not fail it): the guard allows one new
     person in the people lists of each app a meeting is booked in, says so, and still
     fails two, or a person added anywhere else."""
     from types import SimpleNamespace
@@ -285,8 +285,8 @@ def test_a_booking_allows_the_guest_to_be_added_first() -> None:
 
 
 def test_a_booking_check_takes_the_guest_by_their_id_where_they_were_added_first() -> None:
-    """Reviews 151-158: an agent that adds the customer to the booking app first books them
-    by the new id, and failed the booking's check of their email (3-5 tasks a pack)."""
+    """An agent that adds the customer to the booking app first books them by the new id,
+    which a check of their email alone failed."""
     from types import SimpleNamespace
 
     from compoworld.compose.build import _guest_first
@@ -343,7 +343,7 @@ def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) 
                     result={"id": "ema_1"})
     assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is unsettled
     assert _unsettled(BY_NAME["invoice_payment"], [read, send]) is False
-    # ... nor for one dated, or paid, after today (reviews 157, 158)
+    # ... nor for one dated, or paid, after today ("Payment came in" is not yet true)
     from compoworld.world.clock import NOW
 
     later = {**invoice, "status": "PAID", "PayDate": f"{NOW.year + 1}-01-05T10:00:00Z"}
@@ -354,7 +354,7 @@ def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) 
 def test_a_receipt_goes_out_only_with_the_amount_it_is_for() -> None:
     """A receipt names what was paid: an invoice with no amount to vouch for (none given,
     or a net above its gross) is no receipt to send; a workflow with no receipt is not held
-    to it (reviews 170, 171: "Here is your receipt." with nothing in it)."""
+    to it (no "Here is your receipt." with nothing in it)."""
     from compoworld.compose.build import _hollow_receipt
     from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
@@ -380,7 +380,7 @@ def test_a_receipt_goes_out_only_with_the_amount_it_is_for() -> None:
 
 def test_an_order_update_gives_where_the_order_stands() -> None:
     """An update on an order says its status; one with only a payment status says nothing
-    of the order ("your order is now incomplete" of a payment INCOMPLETE: review 155)."""
+    of the order (no "your order is now incomplete" of a payment INCOMPLETE)."""
     from compoworld.compose.build import _says_nothing
     from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall

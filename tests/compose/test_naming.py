@@ -9,7 +9,7 @@ from compoworld.compose.naming import app_name, spoken_time, stated
 @pytest.mark.parametrize(("service", "title", "said"), [
     ("avaza_com", "Avaza API Documentation", "Avaza"),
     ("twilio_com_api", "Twilio - Api", "Twilio"),
-    ("api2cart_com", "Swagger API2Cart", "API2Cart"),  # (review 131: "Swagger API2Cart",
+    ("api2cart_com", "Swagger API2Cart", "API2Cart"),  # (not "Swagger API2Cart",
     ("letmc_com_basic_tier", "LetMC Api V2, Free", "LetMC"),  # "LetMC Api V2, Free")
     ("velopayments_com", "Velo Payments APIs", "Velo Payments"),
     ("exhibitday_com", "Test the ExhibitDay API with Swagger", "ExhibitDay"),

@@ -126,7 +126,7 @@ def test_refunds_are_made_where_the_payment_was(library):
 def test_a_chain_no_request_of_ours_says_is_rejected(library, tasks):
     """A workflow that reads a record midway (the customer's payment a refund copies) has
     no scenario; goal.py's writer said it field by field ("the customer in OnSched Consumer
-    whose email is that person's email", reviews 141-144), so compose rejects it."""
+    whose email is that person's email", which no person says), so compose rejects it."""
     assert not any(t.pattern == "ticket_refund_notify" for t in tasks)
     plan = BY_NAME["ticket_refund_notify"]
     start = next(t for t in sorted(start_tools(library.graph, patterned=True))
@@ -173,7 +173,7 @@ def test_messages_say_something_and_a_write_carries_one_amount(library, tasks):
     ("developer_tools", "Apideck CRM", "Welcome to the CRM API.", True),
     ("collaboration", "OnSched Consumer", "Custom apps for Online Booking.", True),
     ("collaboration", "OnSched Setup", "Custom apps for Online Booking.", False),  # (its
-    # configuration side: reviews 149, 150 read its customers as no list anyone keeps)
+    # configuration side: its customers are no list anyone keeps)
     ("other", "Google Mirror", "Interacts with Glass users via the timeline.", False),
     ("telecom", "Twilio Conversations", "This is the public Twilio REST API.", False),
     ("education", "Learnifier", "Learnifier", False),
@@ -258,7 +258,7 @@ def test_a_pattern_is_feasible_only_where_its_second_step_can_carry_what_it_need
 
 def test_a_meeting_booked_with_someone_names_them_not_only_their_phone():
     """An appointment "with them" carries their name or email: a phone alone names no one
-    (review 129: two bookings held only a number, one of them a distractor's too)."""
+    (a booking that held only a number named no one; one a distractor's customer shared)."""
     from compoworld.compose.patterns import _covers
 
     for name in ("meeting_invite", "contact_meeting_message"):
@@ -269,7 +269,7 @@ def test_a_meeting_booked_with_someone_names_them_not_only_their_phone():
 
 def test_a_market_data_feed_s_companies_are_no_partners():
     """Polygon lists companies with their stock symbol, exchange and market cap: no
-    business keeps its partners there (review 130: "Its details are in Polygon")."""
+    business keeps its partners there (no "Its details are in Polygon")."""
     from compoworld.graph.depgraph import ToolNode
 
     def lister(*fields: str) -> ToolNode:
@@ -312,7 +312,7 @@ def test_a_product_variant_is_no_listing():
 
 def test_a_set_up_note_may_say_it_in_any_of_the_ways_people_do():
     """"You can now book with us online" tells a customer they are set up as well as "all
-    set" (review 136 failed it: the check wanted "set" or "ready")."""
+    set" (a check that wanted "set" or "ready" failed it)."""
     from compoworld.compose.patterns import topic_of
     from compoworld.reward.rubric import value_in_text
 

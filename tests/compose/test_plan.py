@@ -80,7 +80,7 @@ def test_a_run_short_of_its_tasks_is_topped_up_in_fresh_worlds(graph):
     more = top_up(graph, planned, 20, tasks=160, seed=0, tasks_per_shard=40,
                   params={"worlds": 6})
     # 140 short at 5 a shard: 28 shards, past the plan's 6 worlds, each in a world of its own
-    # (stop 35: the default run stopped 43 short of 5,000 with no world below 200 left)
+    # (else a default run ends 43 short of 5,000 with no world below 200 left)
     assert [s.index for s in more] == list(range(4, 32))
     assert {shard_world(s) for s in more} == set(range(4, 32))
     assert not any(world_shared(s) for s in more)

@@ -6,8 +6,8 @@ from compoworld.compose.review import render_task
 
 
 def test_a_pack_names_services_as_the_request_does():
-    """Reviews 126 and 127 read "Accounting API" in the service list next to "Codat
-    Accounting" in the request as a mismatch: the pack shows both."""
+    """"Accounting API" in the service list next to "Codat Accounting" in the request
+    reads as a mismatch: the pack shows both."""
     task = {"services": ["codat_io_accounting", "twilio_com_api"], "instruction": "Hi.",
             "gold_calls": [], "answer": [], "rubric": []}
     services = {"codat_io_accounting": {"title": "Accounting API", "domain": "financial"},

@@ -211,7 +211,7 @@ def test_a_made_record_is_named_as_one_thing_with_its_article():
 def test_a_create_that_also_logs_its_call_is_checked_once() -> None:
     """An action that stores the customer it makes and logs its call (Billbee's
     `customer_create`) changes two collections; the record's criterion checks it, and
-    the logged event gets none of its own (it read as the same sentence twice: stop 27).
+    the logged event gets none of its own (it read as the same sentence twice).
     The guard still allows the event. A logged event that no record checks keeps its own
     criterion."""
     from compoworld.reward.rubric import evaluate_rubric
@@ -287,7 +287,7 @@ def test_a_detail_the_reference_fills_in_aside_is_neither_checked_nor_the_agent_
 
 def test_a_contact_detail_may_sit_only_in_another_field_of_the_same_party() -> None:
     """A customer's email may sit in `customerEmail` as well as `email`, never in a
-    booking's `resourceEmail` (its staff member's: review 173, 11 tasks), nor a phone in a
+    booking's `resourceEmail` (its staff member's), nor a phone in a
     fax line, nor a contact's name in the owner's."""
     from compoworld.compose.rubric import _alternatives
 

@@ -1,4 +1,4 @@
-"""Checks that verify the intent (issue 16): a skipped write fails a criterion, carried
+"""Checks that verify the intent: a skipped write fails a criterion, carried
 values are key fields, no effect is expected from a read, descriptions are whole sentences,
 and an answer criterion knows the candidates it competes with."""
 

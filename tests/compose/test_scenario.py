@@ -88,7 +88,8 @@ def test_the_subject_is_named_once_then_by_pronoun(patterned, library):
 def test_compose_uses_the_scenario_for_goal_style(patterned, library):
     """Every composed workflow's instruction is the scenario's text: a chain of a shape the
     scenario writer does not say (a mid-chain read) is rejected, not handed to goal.py's
-    writer (reviews 141-144); `write_instruction` still gives that writer's goal then."""
+    writer, whose field-by-field goal no person says; `write_instruction` still gives that
+    writer's goal then."""
     kinds = {"scenario": 0, "goal": 0}
     for task in patterned:
         titles = {name: library.infos[name].title for name in task.services}
@@ -178,8 +179,8 @@ def customer_to_crm(field: str, kind: str, value: str) -> list[GoldCall]:
 
 def test_adding_a_person_lists_none_of_their_details():
     """"Please add them as a contact in CRM": a person's name, email and phone go with them
-    unsaid, as anyone adding a contact copies them (reviews 126, 127 read "with their name
-    and email address" as a dictated field list); the check still wants each one."""
+    unsaid, as anyone adding a contact copies them ("with their name and email address"
+    reads as a dictated field list); the check still wants each one."""
     calls = customer_to_crm("email", "email", "ann.lee@example.org")
     titles = {"shop": "Shop", "crm": "CRM"}
     resources = {"shop__list_customers": "customers", "crm__create_contact": "contacts"}
@@ -284,7 +285,7 @@ def test_a_copied_event_keeps_its_title_and_time():
 
 def test_an_event_that_is_over_is_followed_up_not_organised():
     """"I'm organising" or "coming up" of a meeting two weeks gone contradicts the world's
-    now (review 127): an event that is over opens with a follow-up."""
+    now: an event that is over opens with a follow-up."""
     from compoworld.compose.situations import situation
 
     pattern = BY_NAME["attendee_message"]
@@ -376,8 +377,8 @@ def test_a_company_added_elsewhere_keeps_its_name_unsaid():
 
 
 def test_a_phone_carried_into_a_new_contact_is_asked_for():
-    """Name and email go with a person unsaid, a phone does not: reviews 128 and 129 failed
-    tasks whose checks wanted a phone the request never mentioned."""
+    """Name and email go with a person unsaid, a phone does not: a check that wants a phone
+    the request never mentioned fails an agent that did what was asked."""
     for text in contact_requests("phone", "phone", "+14155550123"):
         assert "with their phone number" in text and "their name" not in text, text
 
@@ -385,7 +386,7 @@ def test_a_phone_carried_into_a_new_contact_is_asked_for():
 def test_a_customer_we_have_already_is_not_onboarded():
     """A shop's customer added to the CRM is no one new: the request says what the CRM is
     for them ("Sales would like to stay in touch with ..."), never "onboarding" or "new
-    with us" (reviews 128, 129: 11 and 14 customers since 2024 "onboarded"), and the
+    with us" (no customer since 2024 "onboarded"), and the
     message a lead workflow sends them says they are set up, not welcome aboard."""
     from compoworld.compose.situations import SET_UP, gist_for, situation
 
@@ -406,7 +407,7 @@ def test_a_customer_we_have_already_is_not_onboarded():
 
 
 def test_whoever_placed_a_named_order_is_reached_by_name():
-    """"the customer behind Amara Singh's order" is Amara Singh (review 133)."""
+    """"the customer behind Amara Singh's order" is Amara Singh, named so."""
     from compoworld.compose.situations import situation
 
     for seed in range(4):
@@ -418,8 +419,8 @@ def test_whoever_placed_a_named_order_is_reached_by_name():
 
 
 def test_an_order_known_by_its_customer_s_email_is_news_we_send_them():
-    """Reviews 145, 146: "A customer wants news of the order from sofia.f@... in ecwid";
-    reviews 151, 152: an enquiry that came in by email answered by a text. The order is
+    """No "A customer wants news of the order from sofia.f@... in ecwid", no enquiry that
+    came in by email answered by a text. The order is
     the one they placed, and the update ours to send."""
     from compoworld.compose.situations import situation
 
@@ -466,7 +467,7 @@ def person_to_shop(name: str) -> list[GoldCall]:
 
 def test_a_person_is_named_as_a_colleague_would_not_labelled():
     """`our CRM contact Ann Lee`, or `Ann Lee` and a sentence of where we keep them: never
-    the `Ann Lee (a person in CRM)` label reviews 128 and 129 read as a template's."""
+    the `Ann Lee (a person in CRM)` label, which reads as a template's."""
     resources = {"crm__list_people": "people", "shop__create_customer": "customers"}
     forms = set()
     for seed in range(12):
@@ -507,15 +508,15 @@ def test_a_customer_is_not_copied_from_one_set_of_books_into_another():
     assert not _between_books(library, lead, chain("brc", "onsched"))
     assert _between_books(library, BY_NAME["company_account"], chain("brc", "codat"))
     assert not _between_books(library, BY_NAME["event_copy"], chain("brc", "codat"))
-    # ... nor set up in a shop, whose customers sign up as they order (reviews 149-152:
-    # "their customer account for orders is ready" in Billbee read as made up)
+    # ... nor set up in a shop, whose customers sign up as they order ("their customer
+    # account for orders is ready" in Billbee reads as made up)
     assert _between_books(library, lead, chain("onsched", "billbee"))
     assert not _between_books(library, lead, chain("billbee", "onsched"))
 
 
 def test_a_person_kept_where_the_act_happens_is_not_placed_twice():
     """"Their details are in OnSched Consumer. Please book ... in OnSched Consumer" says the
-    app twice (review 134): a subject kept in the app of the first act is `our customer`."""
+    app twice: a subject kept in the app of the first act is `our customer`."""
     calls = person_to_shop("Ann Lee")
     calls[1] = calls[1].model_copy(update={"service": "crm", "tool": "crm__create_customer"})
     resources = {"crm__list_people": "people", "crm__create_customer": "customers"}
@@ -549,8 +550,8 @@ def texted_ann(account: Binding, sid: str, *between: GoldCall) -> list[GoldCall]
 
 def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
     """"text them ... We text from our Twilio number "+44..." on the "AC..." account": the app is
-    named once, where the number is (reviews 133, 134 read "send them a message via Twilio
-    ... For Twilio, our account is ... and our number is ..." as a form's settings)."""
+    named once, where the number is ("send them a message via Twilio ... For Twilio, our
+    account is ... and our number is ..." reads as a form's settings)."""
     calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
     titles = {"shop": "Shop", "sms": "Twilio"}
     resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
@@ -566,7 +567,7 @@ def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
 
 def test_a_meeting_in_the_only_app_that_books_them_names_no_app():
     """"Please book them in on Monday ...": where one app of the task books meetings the
-    request does not name it (reviews 133, 134: each act named its app); where another
+    request does not name it (each act naming its app reads as a form); where another
     could, it does."""
     calls = [
         GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
@@ -596,8 +597,8 @@ def test_a_meeting_in_the_only_app_that_books_them_names_no_app():
 
 
 def test_a_copy_into_a_booking_app_blocks_its_slot_and_a_new_colleague_is_inducted():
-    """Review 135: "I keep two calendars" said of a customer-booking app, and a new
-    colleague booked "an appointment" in it."""
+    """No "I keep two calendars" said of a customer-booking app, no new colleague booked
+    "an appointment" in it."""
     from compoworld.compose.situations import situation
 
     copy = BY_NAME["event_copy"]
@@ -638,7 +639,7 @@ def test_a_copy_into_a_booking_app_blocks_its_slot_and_a_new_colleague_is_induct
 
 
 def test_a_customer_we_have_is_told_what_the_new_app_changes_for_them():
-    """Review 137: "you're all set up" of a record in our books tells a customer nothing;
+    """"You're all set up" of a record in our books tells a customer nothing;
     they are told their invoices come from us, that they can book online, pay us, order."""
     from compoworld.compose.notes import reference_note
     from compoworld.compose.patterns import topic_of
@@ -660,8 +661,8 @@ def test_a_customer_we_have_is_told_what_the_new_app_changes_for_them():
 
 
 def test_our_account_looked_up_is_named_by_its_name():
-    """`(account "Support")`, never its id: the agent finds the id (review 138: "Real users
-    don't recite account IDs")."""
+    """`(account "Support")`, never its id: the agent finds the id (real users
+    don't recite account IDs)."""
     account = Binding(kind="hidden", type="sms.accounts.id", step=1, field="accounts[].sid",
                       path="accounts[0].sid",
                       selector=Selector(field="friendly_name", value="Support"))
@@ -689,8 +690,8 @@ def test_our_account_looked_up_is_named_by_its_name():
 
 def test_a_receipt_says_what_was_paid() -> None:
     """A receipt names the amount of the invoice or payment it is for, with its currency
-    where the record has one (reviews 151, 152: "Here is your receipt." with no amount was
-    hollow); its check then wants that amount. Net, tax and fee amounts are no total, and a
+    where the record has one ("Here is your receipt." with no amount is hollow); its
+    check then wants that amount. Net, tax and fee amounts are no total, and a
     whole number (GOV.UK Pay's pence) is no amount to say as it stands."""
     from compoworld.compose.notes import reference_note
     from compoworld.compose.references import paid_amount
@@ -715,8 +716,8 @@ def test_a_receipt_says_what_was_paid() -> None:
 
 
 def test_an_email_has_a_subject_line_of_its_own() -> None:
-    """An email names what it is about in its subject (review 154: six Postmark emails
-    with none): by the workflow's gist, with the meeting's or the subject's name where
+    """An email names what it is about in its subject (a Postmark email
+    with none reads as spam): by the workflow's gist, with the meeting's or the subject's name where
     there is one, two words at least."""
     from compoworld.compose.notes import _SUBJECTS, reference_subject
 
@@ -731,7 +732,7 @@ def test_an_email_has_a_subject_line_of_its_own() -> None:
 
 
 def test_an_invitation_is_checked_for_inviting() -> None:
-    """An invitation's check wants it to invite, not only to name the day (review 153):
+    """An invitation's check wants it to invite, not only to name the day:
     every way the reference invites says a form of "invite" or "join"."""
     from compoworld.compose.notes import _SAYINGS
     from compoworld.compose.patterns import topic_of
@@ -739,16 +740,16 @@ def test_an_invitation_is_checked_for_inviting() -> None:
     for saying in _SAYINGS["inviting them to the meeting"]:
         text = saying.format(meeting="the meeting", when="March 17, 2025 at 09:00 UTC")
         assert "invite" in topic_of(text), text
-        # ... or says it as news: "we've booked a call for you" (reviews 165-171)
+        # ... or says it as news: "we've booked a call for you"
         assert {"booked", "scheduled"} <= set(topic_of(text)), text
     assert "scheduled" not in topic_of("Your order is now scheduled for delivery.")
 
 
 def test_a_meeting_says_what_it_is_for_and_its_time_where_the_guest_is():
-    """Reviews 157 and 158 read 21 and 28 of 40 tasks as one "meet X to talk about what
-    we can do for them" template, with customers in Japan invited "at 14:00 UTC": a
+    """Not one "meet X to talk about what we can do for them" template for most tasks,
+    nor customers in Japan invited "at 14:00 UTC": a
     meeting is booked for a purpose (by where we know the person from), and its time is
-    said as theirs (reviews 162-164: UTC beside it did the agent's conversion)."""
+    said as theirs (UTC beside it would do the agent's conversion)."""
     from compoworld.compose.naming import stated
     from compoworld.compose.situations import MEETINGS, meeting_purpose
     from compoworld.world.words import make_place
@@ -793,8 +794,8 @@ def test_a_meeting_says_what_it_is_for_and_its_time_where_the_guest_is():
 
 
 def test_a_unified_api_is_named_as_the_system_it_connects():
-    """Reviews 159, 163, 164: "Our Apideck CRM lead", "They're in Apideck Accounting": the
-    request says "our CRM", and never "our our CRM" or "our online store customer"."""
+    """Not "Our Apideck CRM lead", "They're in Apideck Accounting": the request says
+    "our CRM", and never "our our CRM" or "our online store customer"."""
     from compoworld.compose.naming import app_name
 
     assert app_name("apideck_com_crm", "CRM API") == "our CRM"
@@ -810,7 +811,7 @@ def test_a_unified_api_is_named_as_the_system_it_connects():
 
 
 def test_an_invitation_is_asked_for_without_spelling_out_its_day():
-    """Reviews 165-167: "saying which day it is" spelled out what the check looks for; an
+    """No "saying which day it is", which spells out what the check looks for; an
     invitation names its meeting's day anyway, and its check still wants the day."""
     ann = Selector(field="name", value="Ann Lee")
     calls = [

@@ -174,7 +174,7 @@ def test_mentions(text: str, value: Any, expected: bool) -> None:
 
 def test_nobody_names_a_company_by_its_fax_or_phone() -> None:
     """A company whose only unique text is its fax or phone is not selected by either
-    ("the company whose phone is ..." is nobody's way to name one: review 126)."""
+    ("the company whose phone is ..." is nobody's way to name one)."""
     items = [{"id": f"c{i}", "name": "Acme", "fax": f"+1415555012{i}", "phone": f"+1212555010{i}"}
              for i in range(3)]
     found = find_values({"data": items}, {"data[].id": "crm.companies.id",

@@ -134,7 +134,7 @@ def test_a_workflow_s_message_greets_its_person_by_first_name():
 
 
 def test_a_receipt_greets_the_one_customer_its_invoice_names():
-    """Review 158: "Hi there" to a customer the invoice names: a message about an invoice,
+    """No "Hi there" to a customer the invoice names: a message about an invoice,
     order or ticket greets the one person of the world's pool whose email it holds, and
     nobody where it holds two."""
     from compoworld.compose.records import GoldCall
@@ -245,7 +245,7 @@ def test_an_update_says_where_the_order_stands_and_the_request_asks_for_it():
         note = reference_note("with an update on their order", {}, "x", random.Random(seed),
                               title="Lamp", status="shipped")
         assert '"Lamp"' in note and "shipped" in note, note
-    for seed in range(6):  # a code is news in words, its word kept (review 144: "RETURNED")
+    for seed in range(6):  # a code is news in words, its word kept (not "RETURNED")
         news = reference_note("with an update on their order", {}, "x", random.Random(seed),
                               title="Lamp", status="RETURNED")
         assert "has been returned" in news and "RETURNED" not in news, news
@@ -305,7 +305,7 @@ def test_an_email_goes_out_from_our_own_address():
 
 def test_our_own_account_at_a_service_is_one_per_world(library: ServiceLibrary):
     """The business's account id at a service (Twilio's `AccountSid`) is drawn once per
-    world, as its texting number is: review 128 read one number under three account ids."""
+    world, as its texting number is: not one number under three account ids."""
     from compoworld.compose.walk import _literal, _own_account
     from compoworld.graph.depgraph import ToolNode
 
@@ -383,7 +383,7 @@ def test_no_lookup_in_another_api_of_the_same_vendor():
 
 
 def test_every_way_of_saying_a_message_names_its_topic():
-    """A welcome says "welcome", a set-up note "set" (review 130: a set-up message checked
+    """A welcome says "welcome", a set-up note "set" (not a set-up message checked
     only for "two words at least"), in each of its wordings."""
     from compoworld.compose.notes import reference_note
     from compoworld.compose.patterns import topic_of
@@ -398,7 +398,7 @@ def test_every_way_of_saying_a_message_names_its_topic():
 def test_a_new_contact_takes_who_they_are_not_every_detail():
     """A patterned write of a person, company or meeting carries an optional value only
     when it says who it is of: a phone or an address is a field list said, or an unasked
-    check unsaid (reviews 128-130)."""
+    check unsaid."""
     from compoworld.compose.walk import _identity
     from compoworld.graph.depgraph import ToolNode
 
@@ -414,13 +414,13 @@ def test_a_new_contact_takes_who_they_are_not_every_detail():
     assert _identity(node("appointments"), "datetime")  # (a meeting's time is what it is)
     assert _identity(node("companies"), "company") and not _identity(node("companies"), "phone")
     assert _identity(node("companies"), "url")  # a company's account: its website, not its
-    assert not _identity(node("companies"), "currency")  # currency (review 145)
+    assert not _identity(node("companies"), "currency")  # currency
     assert _identity(node("contacts", "read"), "phone") and _identity(node("payments"), "phone")
 
 
 def test_a_text_goes_out_from_our_number_in_the_recipient_s_country():
-    """One sender per service, world and country: review 131 read every text of a pack
-    crossing a border (`+234...` to `+1312...`). It is bound once its recipient is, so it
+    """One sender per service, world and country, not every text crossing a border
+    (`+234...` to `+1312...`). It is bound once its recipient is, so it
     is drawn once; with no recipient's phone it is the world's one number."""
     from types import SimpleNamespace
 
@@ -445,7 +445,7 @@ def test_a_text_goes_out_from_our_number_in_the_recipient_s_country():
 
 
 def test_a_note_about_a_meeting_that_is_over_follows_it_up():
-    """No "heads-up about the meeting on February 17" when now is March 3 (review 133)."""
+    """No "heads-up about the meeting on February 17" when now is March 3."""
     from compoworld.compose.notes import reference_note
     from compoworld.world.clock import NOW
 
@@ -463,8 +463,8 @@ def test_a_note_about_a_meeting_that_is_over_follows_it_up():
 
 
 def test_a_note_invites_questions_once_and_says_an_order_s_status_as_marked():
-    """Review 136: "Let us know if there is anything you need. Let us know if you have any
-    questions."; "an update on your order: it is processing."."""
+    """No "Let us know if there is anything you need. Let us know if you have any
+    questions."; no "an update on your order: it is processing."."""
     from compoworld.compose.notes import reference_note
 
     for seed in range(40):
@@ -481,8 +481,8 @@ def test_a_note_invites_questions_once_and_says_an_order_s_status_as_marked():
 
 def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
     """Twilio's `AccountSid`: the service's list of accounts read, and the first one in use
-    whose name no other shares taken (reviews 135-138: "(account "AC7cfcca...")" pasted into
-    32 of 40 requests). None, and nothing kept, where none is in use and named."""
+    whose name no other shares taken (not "(account "AC7cfcca...")" pasted into a
+    request). None, and nothing kept, where none is in use and named."""
     from types import SimpleNamespace
 
     from compoworld.compose.walk import Walk, _our_account
@@ -540,8 +540,8 @@ def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
 
 
 def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
-    """Review 140: texts to a `businessPhone` beside a mobile, to people whose record says
-    `contact_restrictions: ["message"]`, a thank-you to an attendee who declined."""
+    """No text to a `businessPhone` beside a mobile, to people whose record says
+    `contact_restrictions: ["message"]`, nor a thank-you to an attendee who declined."""
     from compoworld.compose.values import Found
     from compoworld.compose.walk import Walk, _textable
     from compoworld.graph.depgraph import ToolNode
@@ -565,14 +565,14 @@ def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
     assert not ok({**person, "status": "declined"}, "mobilePhone")
     assert ok({**person, "status": "accepted", "contact_restrictions": []}, "mobilePhone")
     both = {"name": "Ben Garcia", "mobile": "+34746798365", "phone": "+34631656302"}
-    assert ok(both, "mobile") and not ok(both, "phone")  # (review 159: its mobile, if any)
+    assert ok(both, "mobile") and not ok(both, "phone")  # (its mobile, if any)
     assert ok({"name": "Ben Garcia", "phone": "+34631656302"}, "phone")
 
 
 def test_a_company_account_carries_more_than_the_name_the_request_says():
     """A company set up from the record the workflow read takes something of it besides
     the name the request already says: "only the name, already in the request, is
-    carried, so the read adds nothing" (review 145)."""
+    carried, so the read adds nothing"."""
     from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.compose.walk import Walk, _substantial
@@ -624,7 +624,7 @@ def test_a_lookup_gives_back_nothing_it_was_looked_up_by() -> None:
 
 
 def test_a_meeting_is_in_the_guest_s_office_hours_on_one_day_in_utc():
-    """Review 158: "14:30 UTC with a +61 contact is 01:30 AEDT". A meeting with someone in
+    """No "14:30 UTC" with a +61 contact: that is 01:30 AEDT. A meeting with someone in
     Tokyo, Sydney or Los Angeles starts between 09:00 and 16:30 their time, and the hour
     it lasts is one day in UTC as well (the invitation names that day)."""
     from datetime import datetime
@@ -691,8 +691,8 @@ def test_an_invitation_says_the_meeting_s_purpose_and_time_as_the_guest_s():
 
 
 def test_a_person_added_where_the_tool_takes_both_halves_of_a_name_gets_both():
-    """Review 157: customers added as {"firstname": "Tomas"} or {"lastname": "Horvat"}
-    though the tool took both and the record had both."""
+    """No customer added as {"firstname": "Tomas"} or {"lastname": "Horvat"} where the
+    tool takes both and the record has both."""
     from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.compose.walk import Walk, _substantial
@@ -725,9 +725,9 @@ def test_a_person_added_where_the_tool_takes_both_halves_of_a_name_gets_both():
 
 
 def test_a_note_that_customers_can_book_or_pay_online_says_where():
-    """Review 160: "you can now book your appointments with us online" with no way to book
-    (10 tasks): the note gives our booking (or payment) page, at our own domain, and the
-    request says where it is."""
+    """No "you can now book your appointments with us online" with no way to book: the
+    note gives our booking (or payment) page, at our own domain, and the request says
+    where it is."""
     from compoworld.compose.notes import reference_note
     from compoworld.compose.walk import _our_page
     from compoworld.world.seeding import our_address
@@ -745,7 +745,7 @@ def test_a_note_that_customers_can_book_or_pay_online_says_where():
 
 
 def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
-    """Reviews 160 and 168: a new colleague's induction was noted "Proposal review"."""
+    """No new colleague's induction noted "Proposal review"."""
     from compoworld.compose.records import GoldCall
     from compoworld.compose.walk import Walk, _books_meeting
     from compoworld.graph.depgraph import ToolNode

@@ -21,8 +21,8 @@ def test_a_short_run_is_topped_up_in_fresh_worlds_and_resumes(prefect_harness, t
     ingest_flow(source="builtin", run_id="t", home=home)
     synthesize_flow(run_id="t", services=None, shard_size=5, home=home)
     # ten built-in services hold a few dozen workflow chains: one world cannot make 20, and
-    # a plan of one world is topped up in worlds of their own (stop 35: the default run's
-    # 200 shards had no world below its 200 left for the last 43 of 5,000 tasks)
+    # a plan of one world is topped up in worlds of their own (else a default run's 200
+    # shards have no world below its 200 left for the last 43 of 5,000 tasks)
     done = compose_flow(run_id="t", tasks=20, tasks_per_shard=20, worlds=1, home=home)
     _, rows = run_query(store, "select shard from stage_runs where stage = 'compose' "
                                "and status = 'done' order by 1")

@@ -76,8 +76,8 @@ def test_compose_makes_verified_tasks_that_cross_services(world: Store) -> None:
     assert len(crossing) >= TASKS // 2
     called = {call["tool"].split("__", 1)[0]
               for _, gold, _ in rows for call in orjson.loads(gold)}
-    # (three apps at least: stop 32's final code calls crm, helpdesk and messaging in its
-    # 12+ tasks, stop 31's a fourth as well; see issue 16's stop-32 note)
+    # (three apps at least: the gold calls reach crm, helpdesk and messaging in 12+ tasks,
+    # some a fourth as well)
     assert len(called) >= 3
     kinds = {c["kind"] for _, _, rubric in rows for c in orjson.loads(rubric)}
     # the gold runs change stored records that a rubric checks, not only answers

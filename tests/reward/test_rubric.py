@@ -467,7 +467,8 @@ def test_an_invitation_names_its_meeting_s_day_in_any_common_form() -> None:
 def test_an_invitation_names_its_meeting_s_hour_in_any_common_form() -> None:
     """A clock time a message must name (`15:00`) passes as 15:00, 15h00, 3 pm, 3:00pm or
     3 p.m.; never as another hour, a bare number, a price (15.00) or the UTC hour of a
-    meeting said in the guest's time (reviews 170, 171: invitations checked by day alone)."""
+    meeting said in the guest's time (an invitation checked by its day alone passes one
+    at the wrong hour)."""
     from compoworld.reward.rubric import clock_forms, clock_in_text, fact_in_text
 
     for said in ("at 15:00 Sao Paulo time", "at 15h00", "at 3 pm", "3:00pm", "at 3 p.m.",

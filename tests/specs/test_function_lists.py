@@ -266,7 +266,7 @@ def test_each_collection_gets_the_fields_its_create_functions_take(services) -> 
     # the messages record comes from get_message's MCP outputSchema, keyed by message_id
     assert services["messaging"].resources["messages"]["x-id-field"] == "message_id"
     # ... and every record has what get_message says every message has: a message seeded
-    # with no `channel` made get_message return what its own schema rejects (stop 34)
+    # with no `channel` made get_message return what its own schema rejects
     get = _tool(services, "messaging", "get_message")
     assert set(get.returns["required"]) <= set(
         services["messaging"].resources["messages"]["required"])
