@@ -319,8 +319,8 @@ def moment_kind(words: list[str], resource: str | None) -> str | None:
     if set(words) & _STAMPS:
         return "stamp"  # created, changed or last seen: never after now
     if words[-1:] == ["date"] and set(words) & _BILLED:
-        return "stamp"  # an invoice's `InvoiceDate`, its `PayDate`: issued, paid (review
-        # 160: "InvoiceDate":"2025-07-22" in a world of 2025-03-03)
+        return "stamp"  # an invoice's `InvoiceDate`, its `PayDate`: issued, paid (no
+        # "InvoiceDate":"2025-07-22" in a world of 2025-03-03)
     noun = _noun(resource)
     return "event" if noun in EVENT_NOUNS and not set(words) & _AUDIT else None
 

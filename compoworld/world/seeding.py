@@ -80,8 +80,8 @@ class Pool:
     @property
     def colleagues(self) -> tuple[Person, ...]:
         """Our own staff, the people who act on records (`createdBy`, `organizer`): the
-        last `COLLEAGUES` of the shared cast, never a record's customer or contact (review
-        148: a customer texted in one app was the `createdBy` of records in another)."""
+        last `COLLEAGUES` of the shared cast, never a record's customer or contact (not a
+        customer texted in one app as the `createdBy` of records in another)."""
         return self.people[-COLLEAGUES:] if len(self.people) > 2 * COLLEAGUES else self.people
 
     @property

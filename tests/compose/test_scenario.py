@@ -702,8 +702,8 @@ def test_a_receipt_says_what_was_paid() -> None:
     assert paid_amount({"amount": 19.5, "tax": 2.5}) == ("19.50", "19.50")
     assert paid_amount({"amount": 55926, "fee": 1678.0}) == ("", "")
     assert paid_amount({"net_amount": 20.0}) == ("", "")
-    assert paid_amount({"TotalGross": 716.24, "TotalNet": 859.47}) == ("", "")  # (review
-    # 153: a net above its gross is no amount to vouch for)
+    assert paid_amount({"TotalGross": 716.24, "TotalNet": 859.47}) == ("", "")  # (a net
+    # above its gross is no amount to vouch for)
     assert paid_amount({"total": 999.78, "currency": "JPY"}) == ("", "")  # (no yen cents)
     assert paid_amount({"total": 1200.0, "currency": "jpy"}) == ("1200.00", "1200.00 JPY")
     for seed in range(6):

@@ -236,8 +236,8 @@ def test_an_update_says_where_the_order_stands_and_the_request_asks_for_it():
                     result={})
     assert subject_facts([read, sent]) == {"shipped": "its fulfillment status"}
     read.result["orders"][0] = {"paymentStatus": "processing", "email": "a@b.io"}
-    assert subject_facts([read, sent]) == {"processing": "its payment status"}  # (review
-    # 132: "its status" of an order whose neighbours have a fulfillment status too)
+    assert subject_facts([read, sent]) == {"processing": "its payment status"}  # (not
+    # "its status" of an order whose neighbours have a fulfillment status too)
     order = {"orders": [{"title": "Board Game", "status": "pending", "email": "a@b.io"},
                         {"title": "Lamp", "status": "shipped", "email": "c@d.io",
                          "deliver_on": "2026-12-09"}]}
@@ -519,8 +519,8 @@ def test_our_account_is_looked_up_by_its_name_not_said_by_its_id():
     assert _our_account(graph, world(accounts[:3]), send, "sms.accounts.id", walk, found,
                         set()) is None
     assert walk.calls == [] and found == []
-    # ... and a send that would then say the sid ("on the "AC68570f..." account", review
-    # 171) is no walk, where the service lists its accounts
+    # ... and a send that would then say the sid ("on the "AC68570f..." account", which
+    # nobody says) is no walk, where the service lists its accounts
     import random
 
     from compoworld.compose.records import Binding

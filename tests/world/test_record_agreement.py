@@ -70,8 +70,8 @@ BRC_CUSTOMER = _object({
 
 
 def test_a_record_with_no_country_field_takes_its_phone_s():
-    """A Big Red Cloud customer with a +65 mobile has no GB IBAN and a Canadian BIC (review
-    133): with no country field, the record's phone says its country."""
+    """A Big Red Cloud customer with a +65 mobile has no GB IBAN and a Canadian BIC: with
+    no country field, the record's phone says its country."""
     from compoworld.world.banking import IBAN_SHAPES
     from compoworld.world.words import phone_country
 
