@@ -320,3 +320,15 @@ def test_our_colleagues_act_on_records_and_are_nobody_s_customer():
         makers = {t["createdBy"] for t in tickets if "createdBy" in t}
         assert makers and makers <= ours, (makers, ours)
         assert not {t["email"] for t in tickets} & ours
+
+
+def test_our_company_is_one_that_sells_bills_and_books_calls():
+    """Our business takes bulk orders, gives demos, bills clients and books calls: a trading
+    or products company, never a law firm taking bulk orders ("Keystone Legal"), a bakery
+    holding account reviews ("Quarry Lane Bakery") or a food company billing consulting."""
+    from compoworld.world.seeding import OUR_TRADES, _our_name
+
+    for seed in range(30):
+        ours = _our_name(seed, ())
+        assert ours in OUR_TRADES, ours
+        assert ours not in ("Keystone Legal", "Quarry Lane Bakery", "Copperleaf Foods")

@@ -487,3 +487,14 @@ def test_a_world_s_records_are_mostly_in_use():
     assert share["isDeleted"] < 0.12 and share["do_not_contact"] < 0.12, share
     assert share["is_active"] > 0.8 and 0.35 < share["newsletter"] < 0.65, share
     assert share["archived_at"] < share["created_at"] / 4, share
+
+
+def test_a_list_of_words_never_says_one_thing_twice() -> None:
+    """No `"address": ["124 Maple Street" x3]`, no `["email", "call", "email"]`: a list of
+    plain values holds each once, whether or not its schema says `uniqueItems`."""
+    said = {"type": "array", "items": {"type": "string"}, "minItems": 3, "maxItems": 3}
+    ways = {"type": "array", "items": {"type": "string", "enum": ["email", "call", "sms"]}}
+    for seed in range(20):
+        for schema, name in ((said, "address"), (ways, "channels"), (said, "tags")):
+            value = value_from_schema(schema, random.Random(seed), name=name)
+            assert value and len(value) == len(set(value)), (name, value)
