@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.compose.distractors import choose_distractors
+from compoworld.compose.guards import rejection
 from compoworld.compose.instruction import (
     hidden_values,
     resolve_style,
@@ -25,26 +26,15 @@ from compoworld.compose.instruction import (
     write_instruction,
 )
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.patterns import Pattern, tool_entity
+from compoworld.compose.patterns import tool_entity
 from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
-from compoworld.compose.references import (
-    acted_in,
-    followed,
-    item_head,
-    over,
-    paid_amount,
-    start_of,
-    status_field,
-    status_of,
-)
+from compoworld.compose.references import item_head
 from compoworld.compose.rubric import build_rubric, describe_fields
 from compoworld.compose.scenario import write_scenario
-from compoworld.compose.situations import SITUATION_OF, app_kind
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
-from compoworld.graph.roles import role_of
+from compoworld.compose.workflow import Workflow
 from compoworld.graph.semtypes import is_tenant_id, singularize, split_words
-from compoworld.world.clock import NOW
 from compoworld.world.state import canonical_json, json_text
 
 DISTRACTORS = 2
@@ -118,15 +108,22 @@ def compose_task(
     paraphrase: Paraphrase | None = None,
     style: str = "goal",
     patterned: bool = False,
+    workflow: Workflow | None = None,
 ) -> Task | Rejected:
     """One candidate task from a walk starting at `start` in world `world_seed`.
 
     With `paraphrase` (`(instruction, visible, hidden, seed) -> (text, reason)`, e.g.
     `paraphrase_instruction` over an LLM), the template instruction is replaced by the
     paraphrase when that one keeps every visible value and leaks no hidden one.
+    `workflow` (patterned) is the one workflow the walk follows; else it tries up to
+    `PATTERN_TRIES` of those its start can begin, longest first.
     """
-    plans: list[Pattern | None] = [None]
-    if patterned:  # the walk follows a workflow people run, begun by its start tool
+    plans: list[Workflow | None] = [None]
+    if patterned and workflow is not None:
+        plans = [workflow] if workflow in library.patterns_at(start) else []
+        if not plans:
+            return Rejected(f"workflow {workflow.name} does not begin at this tool")
+    elif patterned:  # the walk follows a workflow people run, begun by its start tool
         plans = list(library.patterns_at(start))
         if not plans:
             return Rejected("no workflow pattern begins at this tool")
@@ -172,21 +169,8 @@ def compose_task(
                                         pattern=plan)
         if plan and style == "goal" and _MAPPING.search(instruction):
             return Rejected("the request maps fields one by one")
-    if plan and _between_books(library, plan, walk.calls):
-        return Rejected("a customer or partner copied between two sets of books, or set up "
-                        "in a shop")
-    if plan and _says_nothing(plan, walk.calls):
-        return Rejected("an update on an order with no status to give says nothing")
-    if plan and _stale(plan, walk.calls):
-        return Rejected("a reminder of an event that is over, or its copy")
-    if plan and _unsettled(plan, walk.calls):
-        return Rejected("a receipt for an invoice or payment that is not paid")
-    if plan and _hollow_receipt(plan, walk.calls):
-        return Rejected("a receipt that cannot say what was paid")
-    if plan and _answered(plan, walk.calls):
-        return Rejected("a ticket said to wait for an answer is closed")
-    if plan and _half_span(library, plan, walk.calls):
-        return Rejected("a copied event with only its start or its end")
+    if plan and (wrong := rejection(library, plan.guards, walk.calls)):
+        return Rejected(wrong)  # an instance its definition guards against
     if plan and _relabelled(walk.calls):
         return Rejected("an amount carried into a currency the request makes up")
     if plan and _plumbing(walk.calls):
@@ -309,124 +293,6 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
         text = f"{head} with {shown}."
         return criterion.model_copy(update={"params": params, "description": text + said})
     return criterion
-
-
-def _says_nothing(plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a workflow's message is an update on an order that has no status to give
-    ("A quick note about your order." tells the customer nothing), or only
-    its payment's ("your order is now incomplete" of a payment status INCOMPLETE misreads
-    the order)."""
-    if "order" not in plan.gist.split():
-        return False
-    item = followed(calls)
-    return not status_of(item) or "payment" in status_field(item).split()
-
-
-def _between_books(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a lead or company workflow adds a customer or partner of one accounting
-    app to another ("a customer in Big Red Cloud ... add them in Codat Accounting so we
-    can invoice them": the books that have them invoice them already; a Billingo partner
-    made a Big Red Cloud supplier), or into a shop."""
-    into = acted_in(calls)
-    if SITUATION_OF.get(plan.name) not in ("lead", "company") or into is None:
-        return False
-    kinds = {app_kind(library.infos[s].app, library.infos[s].domain)
-             for s in (calls[0].service, into) if s in library.infos}
-    target = app_kind(library.infos[into].app, library.infos[into].domain) \
-        if into in library.infos else ""
-    # ... nor sets a customer up in a shop: a shop's customers sign up when they order
-    # ("their customer account for orders is ready" in Billbee is a made-up premise)
-    return kinds == {"books"} or target == "shop"
-
-
-def _stale(plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a workflow reminds people of an event that is over ("on my
-    list today" of a February meeting) or copies it into another calendar (three February
-    meetings "scheduled" in March)."""
-    if SITUATION_OF.get(plan.name) == "copy":  # (one under way is no slot to block either:
-        start = start_of(followed(calls))  # 08:45-09:15 "blocked out" at 09:00)
-        return bool(start) and start[:19] < NOW.isoformat()[:19]
-    return "reminding" in plan.gist.split() and over(calls)
-
-
-# Statuses of an invoice or payment no receipt is sent for: not paid yet, or paid back.
-_UNSETTLED = frozenset("unpaid draft open overdue pending failed declined cancelled canceled "
-                       "void voided refunded sent created authorized incomplete "
-                       "partially_paid".split())
-
-
-def _unsettled(plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a receipt or a payment confirmation would go out for an invoice or payment
-    whose record says it is not paid (or was paid back), or is dated after today."""
-    if SITUATION_OF.get(plan.name) != "paid" or not any(
-            step.entity == "message" for step in plan.steps):
-        return False
-    item = followed(calls)
-    if not isinstance(item, dict):
-        return False
-    now = NOW.isoformat()[:10]
-    return any(status.lower() in _UNSETTLED for status in _statuses(item)) or any(
-        split_words(str(key))[-1:] in (["date"], ["at"], ["on"]) and isinstance(value, str)
-        and len(value) >= 10 and value[:4].isdigit() and value[:10] > now
-        for key, value in item.items())  # (no "Payment came in" for an
-    # invoice dated, or paid, after today)
-
-
-def _hollow_receipt(plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a workflow's receipt would go out with no amount to name: its invoice or
-    payment gives none the receipt can vouch for (`paid_amount`; "Here
-    is your receipt." with no amount is hollow)."""
-    return "receipt" in plan.gist.split() and not paid_amount(followed(calls))[1]
-
-
-def _statuses(item: Any) -> list[str]:
-    """The values of a record's status or state fields (`on_hold`, `Paid`)."""
-    if not isinstance(item, dict):
-        return []
-    return [value for key, value in item.items() if isinstance(value, str)
-            and split_words(str(key))[-1:] in (["status"], ["state"])]
-
-
-_DONE = frozenset("closed resolved solved inactive archived done completed cancelled "
-                  "canceled".split())
-# a ticket parked or waiting on its customer: nobody is waiting on us (no "waiting
-# for an answer" said of a "suspended" ticket)
-_PARKED = frozenset("suspended spam pending hold".split())
-
-
-def _answered(plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether a ticket a request says is waiting for an answer is closed, parked or
-    waiting on its customer (no "A customer is waiting" on an inactive ticket)."""
-    item = followed(calls)
-    return SITUATION_OF.get(plan.name) == "ticket" and (any(
-        status.lower() in _DONE or set(split_words(status)) & _PARKED
-        for status in _statuses(item)) or any(  # (no ticket "closedAt"
-            value and set(split_words(str(key))) & _DONE  # 2024-06-14 said to wait)
-            and set(split_words(str(key))) & {"at", "on", "date", "time"}
-            for key, value in (item.items() if isinstance(item, dict) else ())))
-
-
-_SPAN = frozenset({"start", "end"})
-
-
-def _half_span(library: ServiceLibrary, plan: Pattern, calls: list[GoldCall]) -> bool:
-    """Whether an event copied into another calendar carries only its start or only its end
-    where the calendar takes both (a copy "at the same time" holding only its end time
-    says no time)."""
-    if SITUATION_OF.get(plan.name) != "copy":
-        return False
-    for call in calls[1:]:
-        node = library.graph.nodes[call.tool]
-        offered = {role.meaning for param, kind in node.params.items()
-                   if kind in ("date", "datetime") and (role := role_of(param, kind,
-                                                                        node.resource))}
-        carried = {role.meaning for param, b in call.bindings.items()
-                   if b.kind == "hidden" and b.type in ("date", "datetime")
-                   and (role := role_of(param, b.type, node.resource))}
-        if call.effect != "read" and _SPAN <= offered and carried & _SPAN \
-                and not _SPAN <= carried:
-            return True
-    return False
 
 
 def _relabelled(calls: list[GoldCall]) -> bool:

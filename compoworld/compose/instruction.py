@@ -41,11 +41,11 @@ from compoworld.compose.naming import (
     tool_noun,
     tool_words,
 )
-from compoworld.compose.patterns import Pattern
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import free_note, names
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.values import mentions
+from compoworld.compose.workflow import Workflow
 from compoworld.graph.semtypes import split_words
 
 __all__ = ["INSTRUCTION_STYLES", "hidden_values", "render_value", "resolve_style",
@@ -114,7 +114,7 @@ def write_instruction(
     purpose: str | None = None,
     resources: Mapping[str, str | None] | None = None,
     gist: str = "",
-    pattern: Pattern | None = None,
+    pattern: Workflow | None = None,
     domains: Mapping[str, str | None] | None = None,
 ) -> str:
     """The user turn asking for the gold chain `calls` and for the `answer` values.

@@ -26,13 +26,14 @@ from compoworld.compose.patterns import (
     NO_CALENDAR_DOMAINS,
     NON_WORK_DOMAINS,
     Apps,
-    Pattern,
     business_shares,
     feasible,
     keeps_customers,
     patterns_from,
     tool_entity,
 )
+from compoworld.compose.workflow import Workflow
+from compoworld.compose.workflows import WORKFLOWS
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
@@ -126,7 +127,7 @@ class ServiceLibrary:
     _fingerprints: dict[str, str] = field(default_factory=dict)
     _pools: dict[int, Pool] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # coded tool -> handler source
-    _plans: dict[str, list[Pattern]] = field(default_factory=dict)
+    _plans: dict[str, list[Workflow]] = field(default_factory=dict)
     _apps: Apps | None = None
     _meaning: dict[str, float] = field(default_factory=dict)
     _makers: dict[str, frozenset[str]] = field(default_factory=dict)
@@ -140,13 +141,13 @@ class ServiceLibrary:
                                  in business_shares(self.graph.nodes.values()).items())
         return self._meaning.get(service, 0.02)
 
-    def patterns_at(self, start: str) -> list[Pattern]:
+    def patterns_at(self, start: str) -> list[Workflow]:
         """The workflow patterns a walk from `start` can follow past its first step (none
         from an app of a category no workflow runs through, `work_apps`; none about a
         customer from an app that keeps no customers, `Apps.allow`)."""
         if start not in self._plans:
             node = self.graph.nodes[start]
-            self._plans[start] = [p for p in patterns_from(node)
+            self._plans[start] = [p for p in patterns_from(node, WORKFLOWS)
                                   if self.apps().allow(node.service, p.steps[0])
                                   and feasible(self.graph, start, p, self.apps().allow)]
         return self._plans[start]

@@ -1,7 +1,7 @@
 """The reference's own message text: what a person writes when a workflow sends a message.
 
 "Hi Hugo, welcome aboard! We're glad to have you with us." The request asks for a message
-by its gist ("welcoming them aboard", compose/patterns.py GISTS) and the agent writes its
+by its gist ("welcoming them aboard", `Workflow.gist`) and the agent writes its
 own; the gold call needs a text too, and it is what SFT trains on. Every gold message used
 to read "Hello X! A quick note welcoming you aboard.", one template with names swapped, so
 each gist has a few ways of being said, picked by the walk's seed, and any gist a generic

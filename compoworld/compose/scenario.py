@@ -43,7 +43,6 @@ from compoworld.compose.naming import (
     quote,
 )
 from compoworld.compose.notes import local_clock
-from compoworld.compose.patterns import Pattern, Step
 from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import (
     OUR_PAGE,
@@ -58,7 +57,6 @@ from compoworld.compose.references import (
     say,
 )
 from compoworld.compose.situations import (
-    SITUATION_OF,
     Purpose,
     app_kind,
     gist_for,
@@ -67,6 +65,7 @@ from compoworld.compose.situations import (
     why_add,
 )
 from compoworld.compose.values import value_at
+from compoworld.compose.workflow import Step, Workflow
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 from compoworld.world.fieldsources import NAME_TYPES
 
@@ -124,7 +123,7 @@ _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
 _WHERE = ("You'll find {them} in {app}.", "{they} in {app} as {a}.",
           "{their} details are in {app}.")
 _TITLED = (" under its own title", " with the same title", " under the same name")
-# A message's gist (patterns.GISTS) in the ways a request says it; its reference text
+# A message's gist (`Workflow.gist`) in the ways a request says it; its reference text
 # (compose/notes.py) is written by the gist itself.
 _GIST_FORMS = {
     "welcoming them aboard": ("welcoming them aboard", "to welcome them",
@@ -176,7 +175,7 @@ _IMPLIED = frozenset({"name", "email address"})
 
 def write_scenario(
     calls: list[GoldCall], answer: list[AnswerItem], titles: Mapping[str, str],
-    rng: random.Random, pattern: Pattern, *, resources: Mapping[str, str | None] | None = None,
+    rng: random.Random, pattern: Workflow, *, resources: Mapping[str, str | None] | None = None,
     domains: Mapping[str, str | None] | None = None, sole: frozenset[str] = frozenset(),
     meeting: Purpose | None = None, local: Any = None,
 ) -> str | None:
@@ -222,7 +221,7 @@ def _lookup(calls: list[GoldCall], step: int) -> bool:
 
 class _Scenario(_Goal):
     def __init__(self, calls: list[GoldCall], titles: Mapping[str, str], rng: random.Random,
-                 resources: Mapping[str, str | None], pattern: Pattern,
+                 resources: Mapping[str, str | None], pattern: Workflow,
                  domains: Mapping[str, str | None] | None = None) -> None:
         super().__init__(calls, titles, rng, resources, pattern.gist)
         self.pattern = pattern
@@ -303,9 +302,9 @@ class _Scenario(_Goal):
         named = words[-1:] == ["name"] and not set(words) & _OTHERS
         if entity == "event" and words == ["name"]:  # a booking named by whom it is for
             return f"{selector.value}'s {noun} in {app}"
-        if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS and SITUATION_OF.get(
-                self.pattern.name) == "hire":
-            return None  # (review 168: "We have a new colleague: our contact at Driftwood")
+        if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS \
+                and self.pattern.situation == "hire":
+            return None  # (a colleague is no "new colleague: our contact at <company>")
         if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS:  # Square's
             self._say_where(noun, app)  # customers, named by their company
             return f"our contact at {selector.value}"
@@ -336,7 +335,7 @@ class _Scenario(_Goal):
         into = acted_in(self.calls)  # (no "They're in OnSched Consumer. Please book ... in
         if into is not None and self.title(into) == app and entity in _PEOPLE:  # OnSched
             return f"our {shown} {value}"  # Consumer")
-        if entity in _PEOPLE and SITUATION_OF.get(self.pattern.name) != "hire" \
+        if entity in _PEOPLE and self.pattern.situation != "hire" \
                 and self.rng.random() < 0.25 and not app.startswith("our "):
             # (no "our company" we are only starting to work with, no "new colleague: our
             # SalesLoft user", no "our our CRM contact"; review 156 read "Our Big Red Cloud
@@ -480,7 +479,7 @@ class _Scenario(_Goal):
                 carried = [c for c in carried if c not in to]
                 them = self.them if self.them == "them" or self.subject_step else \
                     self._holder_of(to[0][1])  # (past a find: who the found record is)
-        if forms is _ACTS["event"] and SITUATION_OF.get(self.pattern.name) == "hire":
+        if forms is _ACTS["event"] and self.pattern.situation == "hire":
             forms = tuple(f.replace(" in {app}", "") for f in _INDUCTION) \
                 if call.tool in self.sole else _INDUCTION
         elif forms is _ACTS["event"] and call.tool in self.sole and self.them != "it":

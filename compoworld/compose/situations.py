@@ -13,11 +13,11 @@ import random
 import re
 from dataclasses import dataclass
 
-from compoworld.compose.patterns import Pattern
+from compoworld.compose.workflow import Workflow
 from compoworld.graph.semtypes import split_words
 
-# What the user says first: the situation the workflow answers, by pattern (else by the
-# entity of its first step), the subject `{s}` named in full. It says why, never how, and
+# What the user says first: the situation the workflow answers (`Workflow.situation` names
+# one), the subject `{s}` named in full. It says why, never how, and
 # claims nothing the records could contradict ("just signed up" of a customer since 2024).
 SITUATIONS = {
     "lead": ("We're onboarding {s}.", "{s} is new with us, and we're getting them set up.",
@@ -78,28 +78,6 @@ SITUATIONS = {
     "doc": ("{s} needs to reach the right people.", "I'm working on {s}."),
     "task": ("{s} needs attention.", "I'm looking at {s}."),
     "": ("This is about {s}.", "I'm looking at {s}."),
-}
-SITUATION_OF = {
-    "lead_to_contact": "lead", "lead_welcome": "lead", "lead_to_contact_welcome": "lead",
-    "lead_contact_task": "lead", "company_account": "company", "company_contact": "company",
-    "company_account_contact": "company", "org_contact_welcome": "company",
-    "meeting_invite": "meeting", "contact_meeting_message": "meeting",
-    "ticket_reply": "ticket", "ticket_customer_message": "ticket", "ticket_refund": "ticket",
-    "ticket_refund_notify": "ticket", "ticket_task_message": "ticket",
-    "ticket_customer_task": "ticket", "order_followup": "order",
-    "order_customer_message": "order", "order_invoice": "bill", "order_invoice_message": "bill",
-    "invoice_receipt": "paid", "invoice_payment": "paid", "invoice_payment_receipt": "paid",
-    "payment_receipt": "paid", "payment_ledger": "paid", "payment_receipt_ledger": "paid",
-    "event_reminder": "event", "attendee_message": "event", "meeting_task_message": "event",
-    "meeting_notes_share": "event", "event_copy": "copy", "new_hire": "hire",
-    "contact_deal": "deal", "deal_followup": "deal", "customer_ticket": "problem",
-    "contact_ticket_message": "problem", "contact_ticket_task": "problem",
-    "message_to_ticket": "message", "message_task": "message", "product_listing": "product",
-    "product_listing_announce": "product", "product_listing_inventory": "product",
-    "order_customer": "reach", "product_order": "stock", "venue_event": "venue",
-    "share_document": "doc",
-    "document_task": "doc", "copy_document": "doc", "document_message_task": "doc",
-    "task_notify": "task", "assign_task": "task",
 }
 
 
@@ -204,11 +182,11 @@ SET_UP_BY_KIND = {
 }  # ready for your orders now" read as contrived in 8 tasks, "pay us directly" as vague)
 
 
-def gist_for(pattern: Pattern, noun: str | None, into: str = "") -> str:
+def gist_for(pattern: Workflow, noun: str | None, into: str = "") -> str:
     """What `pattern`'s message says when its workflow begins at a record of `noun`: a
     lead's welcome is, to a customer we have already, a note of what the app they went
     `into` (`app_kind`; "" while not known) changes for them."""
-    if SITUATION_OF.get(pattern.name) == "lead" and "welcom" in pattern.gist and known(noun):
+    if pattern.situation == "lead" and "welcom" in pattern.gist and known(noun):
         return set_up(into)
     return pattern.gist
 
@@ -218,7 +196,7 @@ def set_up(into: str) -> str:
     return SET_UP_BY_KIND.get(into, SET_UP)
 
 
-def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool = False,
+def situation(pattern: Workflow, subject: str, rng: random.Random, *, past: bool = False,
               into: str = "", known_customer: bool = False,
               purpose: Purpose | None = None) -> str:
     """The opening sentence of `pattern`'s request about `subject`: by the pattern (else
@@ -226,7 +204,7 @@ def situation(pattern: Pattern, subject: str, rng: random.Random, *, past: bool 
     what goes `into` an app of a kind (`app_kind`: a product into the books), of a
     customer we have already, or of a meeting with the `purpose` it has, where that
     differs, never starting with a subject that must keep its lower case (`ann@x.org`)."""
-    kind = SITUATION_OF.get(pattern.name) or (
+    kind = pattern.situation or (
         "look" if all(s.effects == ("read",) for s in pattern.steps) else "")
     plain = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
     plain = SITUATIONS.get(f"{kind}_{into}", plain) if into else plain

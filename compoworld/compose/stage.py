@@ -32,6 +32,8 @@ from compoworld.compose.patterns import feasible, patterns_from
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.compose.walk import START_FAILED, WalkConfig
+from compoworld.compose.workflow import Workflow
+from compoworld.compose.workflows import WORKFLOWS
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.semtypes import is_entity_id
 from compoworld.shards import Shard, plan_chunks
@@ -63,6 +65,11 @@ PROBE_SHARDS = 10
 # Waves of further shards, in fresh worlds, while a run is short of its tasks (`top_up`):
 # 125 shards of 40 verify ~3,400 of the default 5,000, a second wave of ~60 the rest.
 TOP_UPS = 3
+# The largest share of a shard's quota one workflow may take (`workflow_share`): walks draw
+# a workflow first, so that every workflow the library can run gets its turn, and one that
+# verifies easily does not crowd out the rest. Where fewer workflows than 1 / share are still
+# alive in the shard, they share its quota equally instead.
+WORKFLOW_SHARE = 0.05
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
@@ -75,7 +82,8 @@ def start_tools(graph: DependencyGraph, *, patterned: bool = False) -> list[str]
         name for name, node in graph.nodes.items()
         if node.effect == "read" and any(is_link_type(t) for t in node.outputs.values())
         and (not patterned or (not _asks_for_an_id(node)
-                               and any(feasible(graph, name, p) for p in patterns_from(node))))
+                               and any(feasible(graph, name, p)
+                                                       for p in patterns_from(node, WORKFLOWS))))
     ]
 
 
@@ -159,13 +167,16 @@ def candidates(
     quota: int, limit: int, paraphrase: Paraphrase | None = None, style: str = "goal",
     judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
     patterned: bool = False, edge_threshold: float = EDGE_THRESHOLD,
+    workflow_share: float = WORKFLOW_SHARE,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made (or every start tool proved dead: its first call fails, `STALE_AFTER`
     of its walks in a row verify nothing, or, patterned, it begins no workflow of the
     library's work apps). With `judge`,
     a task that passes every check is rated too, and one rated below `judge_threshold`
-    does not count toward the quota (its outcome is `JUDGED_OUT`)."""
+    does not count toward the quota (its outcome is `JUDGED_OUT`).
+    Patterned, each walk draws a workflow first (`Draws`: any one of those its starts can
+    begin, while it has taken less than its share of the quota), then one of its starts."""
     deduper = Deduper()
     verified = 0
     dead: set[str] = set()
@@ -174,6 +185,7 @@ def candidates(
     def stalled(start: str) -> bool:
         stalls[start] = stalls.get(start, 0) + 1
         return stalls[start] >= STALE_AFTER
+    draws = Draws(library, starts, quota, workflow_share) if patterned else None
     if patterned:  # a start in an app no workflow runs through (a music database) is dead
         dead = {item for item in starts if not library.patterns_at(item)}
     for index in range(limit):
@@ -182,20 +194,25 @@ def candidates(
         began = time.perf_counter()
         rng = random.Random(derive_seed("walk", seed, shard, index))
         alive = [item for item in starts if item not in dead]
-        if patterned:  # business apps first: their tasks read as work people do
-            start = rng.choices(alive, weights=[library.meaning(library.graph.nodes[item]
-                                                                .service) for item in alive])[0]
+        workflow = None
+        if draws is not None:
+            drawn = draws.draw(rng, dead)
+            if drawn is None:
+                return  # every workflow is spent or has its share
+            workflow, start = drawn
         else:
             start = rng.choice(alive)
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
                             style=walk_style(style, seed, shard, index), patterned=patterned,
-                            config=WalkConfig(edge_threshold=edge_threshold))
+                            config=WalkConfig(edge_threshold=edge_threshold), workflow=workflow)
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
             if stale or made.reason == START_FAILED:
                 dead.add(start)
+            if draws is not None and workflow is not None:
+                draws.failed(workflow.name)
             yield Candidate(index, start, None, None, f"walk: {made.reason}", walked - began, 0)
             continue
         checks = verify_task(made, library, deduper)
@@ -208,12 +225,73 @@ def candidates(
             deduper.remember(made)
             verified += 1
             stalls[start] = 0
-        elif stalled(start):
-            dead.add(start)
+            if draws is not None and workflow is not None:
+                draws.verified(workflow.name)
+        else:
+            if stalled(start):
+                dead.add(start)
+            if draws is not None and workflow is not None:
+                draws.failed(workflow.name)
         outcome = ("rejected: " + ", ".join(failed) if failed
                    else JUDGED_OUT if kept is False else "verified")
         yield Candidate(index, start, made, checks, outcome, walked - began,
                         time.perf_counter() - walked, judgement, kept)
+
+
+class Draws:
+    """Which workflow, and which start tool, a shard's next patterned walk takes.
+
+    Every workflow one of the shard's `starts` can begin is drawn with equal odds (not
+    every start: a workflow many tools begin would crowd out one that few begin), until it
+    has verified its share of the `quota` (`share`, at least one task; where fewer
+    workflows than `1 / share` are still alive, an equal part of the quota each) or
+    `STALE_AFTER` of its walks in a row verified nothing. Its start is drawn by how much
+    its service is a business app (`ServiceLibrary.meaning`)."""
+
+    def __init__(self, library: ServiceLibrary, starts: list[str], quota: int,
+                 share: float) -> None:
+        self.library = library
+        self.quota = quota
+        self.share = share
+        self.begins: dict[str, list[str]] = {}
+        self.workflows: dict[str, Workflow] = {}
+        for start in starts:
+            for workflow in library.patterns_at(start):
+                self.begins.setdefault(workflow.name, []).append(start)
+                self.workflows[workflow.name] = workflow
+        self.made: dict[str, int] = dict.fromkeys(self.begins, 0)
+        self.stalls: dict[str, int] = dict.fromkeys(self.begins, 0)
+        self.spent: set[str] = set()
+
+    def cap(self) -> int:
+        """The most tasks one workflow may verify in this shard now."""
+        alive = max(1, len(self.begins) - len(self.spent))
+        return max(math.ceil(self.share * self.quota), math.ceil(self.quota / alive))
+
+    def draw(self, rng: random.Random, dead: set[str]) -> tuple[Workflow, str] | None:
+        """The next workflow and start tool, or None when none is left."""
+        cap = self.cap()
+        names = sorted(name for name, starts in self.begins.items()
+                       if name not in self.spent and self.made[name] < cap
+                       and any(start not in dead for start in starts))
+        if not names:
+            return None
+        name = rng.choice(names)
+        starts = [start for start in self.begins[name] if start not in dead]
+        start = rng.choices(starts, weights=[
+            self.library.meaning(self.library.graph.nodes[s].service) for s in starts])[0]
+        return self.workflows[name], start
+
+    def verified(self, name: str) -> None:
+        """Workflow `name` made a verified task."""
+        self.made[name] += 1
+        self.stalls[name] = 0
+
+    def failed(self, name: str) -> None:
+        """A walk of workflow `name` verified nothing."""
+        self.stalls[name] += 1
+        if self.stalls[name] >= STALE_AFTER:
+            self.spent.add(name)
 
 
 def paraphraser(endpoint: dict[str, str] | None) -> Paraphrase | None:
@@ -299,7 +377,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                            judge=task_judge(judging, library),
                            judge_threshold=judging.get("threshold", DEFAULT_THRESHOLD),
                            patterned=shard.params.get("walks", DEFAULT_WALKS) == "pattern",
-                           edge_threshold=shard.params.get("edge_threshold", EDGE_THRESHOLD)):
+                           edge_threshold=shard.params.get("edge_threshold", EDGE_THRESHOLD),
+                           workflow_share=shard.params.get("workflow_share", WORKFLOW_SHARE)):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds,

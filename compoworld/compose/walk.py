@@ -39,8 +39,6 @@ from compoworld.compose.naming import app_name, record_noun
 from compoworld.compose.notes import reference_note, reference_subject
 from compoworld.compose.patterns import (
     Apps,
-    Pattern,
-    Step,
     business_shares,
     carries,
     feeds,
@@ -62,7 +60,6 @@ from compoworld.compose.references import (
 )
 from compoworld.compose.situations import (
     SET_UP,
-    SITUATION_OF,
     Purpose,
     app_kind,
     gist_for,
@@ -70,6 +67,7 @@ from compoworld.compose.situations import (
     set_up,
 )
 from compoworld.compose.values import Found, find_values, mentions, value_at
+from compoworld.compose.workflow import Step, Workflow
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
 from compoworld.graph.semtypes import (
@@ -159,18 +157,19 @@ class Walk:
     # payment, one person, never a second item of the same list
     subject: dict[int, str] = field(default_factory=dict)
     about: str = ""  # the entity of a pattern's first step: what the workflow is about
-    gist: str = ""  # what the workflow's message says (`Pattern.gist`)
+    gist: str = ""  # what the workflow's message says (`Workflow.gist`)
     apps: Apps | None = None  # the services a patterned walk may call, per step
     # a meeting booked with the person a workflow is about: what it is for, and where they
     # are (their time zone: the request and the invitation say its time as theirs)
     meeting: Purpose | None = None
     place: Any = None
-    pattern: str = ""  # the workflow's name (`Pattern.name`)
+    pattern: str = ""  # the workflow's name (`Workflow.name`)
+    situation: str = ""  # how its request opens (`Workflow.situation`)
 
 
 def random_walk(
     graph: DependencyGraph, world: WalkWorld, start: str, rng: random.Random,
-    config: WalkConfig = WalkConfig(), plan: Pattern | None = None,
+    config: WalkConfig = WalkConfig(), plan: Workflow | None = None,
     apps: Apps | None = None,
 ) -> Walk:
     """Walk from `start` (a read tool), executing each call on `world`; with `plan` (a
@@ -180,7 +179,8 @@ def random_walk(
     node = graph.nodes[start]
     walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps,
                 gist=gist_for(plan, record_noun(start, node.effect, node.resource))
-                if plan else "", pattern=plan.name if plan else "")
+                if plan else "", pattern=plan.name if plan else "",
+                situation=plan.situation if plan else "")
     found: list[list[Found]] = []
     called: set[bytes] = set()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
@@ -1226,7 +1226,7 @@ def _books_meeting(walk: Walk, node: ToolNode) -> bool:
     guest's hours); no new colleague's induction (no induction noted
     "Proposal review" or "Product demo")."""
     return node.effect != "read" and tool_entity(node) == "event" and bool(walk.calls) \
-        and SITUATION_OF.get(walk.pattern) == "meeting"
+        and walk.situation == "meeting"
 
 
 def _zone(param: str) -> bool:

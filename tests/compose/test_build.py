@@ -96,9 +96,21 @@ def test_an_answer_the_first_read_already_gave_is_known():
     assert not _known([first], "content[1]", 1250.5)
 
 
+def _flags(guard: str, workflow: str, calls: list, library: object = None) -> bool:
+    """Whether `workflow`'s definition holds `guard` and the guard flags the walk `calls`:
+    a guard applies to the workflows whose definitions name it, and to no other."""
+    from compoworld.compose.guards import GUARDS
+    from compoworld.compose.workflows import BY_NAME
+
+    return guard in BY_NAME[workflow].guards and GUARDS[guard].test(library, calls)
+
+
+def _stale(workflow: str, calls: list) -> bool:
+    """Whether a copy of an event, or a reminder of it, is flagged as too late."""
+    return _flags("past_copy", workflow, calls) or _flags("event_over", workflow, calls)
+
+
 def test_an_update_on_an_order_needs_its_status():
-    from compoworld.compose.build import _says_nothing
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
 
     def chain(order: dict) -> list[GoldCall]:
@@ -112,14 +124,12 @@ def test_an_update_on_an_order_needs_its_status():
 
     with_status = {"id": 1, "phone": "+14155550123", "status": "shipped"}
     without = {"id": 1, "phone": "+14155550123", "reference": "ORD-2024-0042"}
-    assert not _says_nothing(BY_NAME["order_followup"], chain(with_status))
-    assert _says_nothing(BY_NAME["order_followup"], chain(without))
-    assert not _says_nothing(BY_NAME["ticket_reply"], chain(without))  # no order update
+    assert not _flags("no_news", "order_followup", chain(with_status))
+    assert _flags("no_news", "order_followup", chain(without))
+    assert not _flags("no_news", "ticket_reply", chain(without))  # no order update
 
 
 def test_an_event_that_is_over_is_neither_copied_nor_reminded_of():
-    from compoworld.compose.build import _stale
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.world.clock import NOW
 
@@ -137,8 +147,8 @@ def test_an_event_that_is_over_is_neither_copied_nor_reminded_of():
     past = f"{NOW.year - 1}-02-13T10:00:00Z"
     ahead = f"{NOW.year + 1}-02-13T10:00:00Z"
     for name in ("event_copy", "event_reminder"):
-        assert _stale(BY_NAME[name], chain(past)) and not _stale(BY_NAME[name], chain(ahead))
-    assert not _stale(BY_NAME["attendee_message"], chain(past))  # (a follow-up may be)
+        assert _stale(name, chain(past)) and not _stale(name, chain(ahead))
+    assert not _stale("attendee_message", chain(past))  # (a follow-up may be)
 
 
 def test_a_copied_event_carries_both_its_start_and_its_end():
@@ -146,8 +156,6 @@ def test_a_copied_event_carries_both_its_start_and_its_end():
     carries both (a copy holding only its end time says no time)."""
     from types import SimpleNamespace
 
-    from compoworld.compose.build import _half_span
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.graph.depgraph import ToolNode
 
@@ -171,7 +179,7 @@ def test_a_copied_event_carries_both_its_start_and_its_end():
 
     def half(carried: list[str], offered: dict[str, str], name: str = "event_copy") -> bool:
         library, calls = chain(carried, offered)
-        return _half_span(library, BY_NAME[name], calls)
+        return _flags("half_span", name, calls, library)
 
     both = {"start": "datetime", "end": "datetime", "title": "text"}
     assert half(["end"], both) and half(["start"], both)
@@ -211,8 +219,6 @@ def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
     inactive ticket."""
     from datetime import timedelta
 
-    from compoworld.compose.build import _answered, _stale
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.world.clock import NOW
 
@@ -228,18 +234,20 @@ def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
     def at(minutes: int) -> str:
         return (NOW + timedelta(minutes=minutes)).strftime("%Y-%m-%dT%H:%M:%SZ")
 
-    copy = BY_NAME["event_copy"]
+    copy = "event_copy"
     assert _stale(copy, chain({"title": "Sync", "start_time": at(-15)}))
     assert not _stale(copy, chain({"title": "Sync", "start_time": at(60 * 24)}))
-    reply = BY_NAME["ticket_reply"]
-    assert _answered(reply, chain({"subject": "Login delay", "status": "inactive"}))
-    assert not _answered(reply, chain({"subject": "Login delay", "status": "open"}))
+    reply = "ticket_reply"
+    assert _flags("ticket_closed", reply, chain({"subject": "Login delay", "status": "inactive"}))
+    assert not _flags("ticket_closed", reply, chain({"subject": "Login delay", "status": "open"}))
     for parked in ("suspended", "pending", "on_hold", "On hold"):  # (parked: none waits)
-        assert _answered(reply, chain({"subject": "Login delay", "status": parked})), parked
-    assert not _answered(reply, chain({"subject": "Login delay", "status": "in_progress"}))
-    assert _answered(reply, chain({"subject": "Login delay", "status": "open",
+        assert _flags("ticket_closed", reply,
+                      chain({"subject": "Login delay", "status": parked})), parked
+    assert not _flags("ticket_closed", reply,
+                      chain({"subject": "Login delay", "status": "in_progress"}))
+    assert _flags("ticket_closed", reply, chain({"subject": "Login delay", "status": "open",
                                    "closedAt": "2024-06-14T14:05:00Z"}))  # (closed: none waits)
-    assert not _answered(reply, chain({"subject": "Login delay", "status": "open",
+    assert not _flags("ticket_closed", reply, chain({"subject": "Login delay", "status": "open",
                                        "closedAt": None}))
 
 
@@ -328,8 +336,6 @@ def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) 
     """A receipt (or a payment confirmation) is sent for an invoice or payment its record
     says is paid: an unpaid, draft or refunded one is no reason for one; a payment only
     booked in the ledger, with no message, is not held to it."""
-    from compoworld.compose.build import _unsettled
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
 
     invoice = {"id": "inv_1", "title": "Q4 consulting", "status": status,
@@ -341,22 +347,20 @@ def test_no_receipt_goes_out_for_what_is_not_paid(status: str, unsettled: bool) 
                     bindings={"To": Binding(kind="hidden", type="email", step=0,
                                             path="invoices[0].email", field="email")},
                     result={"id": "ema_1"})
-    assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is unsettled
-    assert _unsettled(BY_NAME["invoice_payment"], [read, send]) is False
+    assert _flags("unpaid", "invoice_receipt", [read, send]) is unsettled
+    assert _flags("unpaid", "invoice_payment", [read, send]) is False
     # ... nor for one dated, or paid, after today ("Payment came in" is not yet true)
     from compoworld.world.clock import NOW
 
     later = {**invoice, "status": "PAID", "PayDate": f"{NOW.year + 1}-01-05T10:00:00Z"}
     read.result["invoices"][0] = later
-    assert _unsettled(BY_NAME["invoice_receipt"], [read, send]) is True
+    assert _flags("unpaid", "invoice_receipt", [read, send]) is True
 
 
 def test_a_receipt_goes_out_only_with_the_amount_it_is_for() -> None:
     """A receipt names what was paid: an invoice with no amount to vouch for (none given,
     or a net above its gross) is no receipt to send; a workflow with no receipt is not held
     to it (no "Here is your receipt." with nothing in it)."""
-    from compoworld.compose.build import _hollow_receipt
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
 
     def calls(invoice: dict) -> list[GoldCall]:
@@ -371,18 +375,16 @@ def test_a_receipt_goes_out_only_with_the_amount_it_is_for() -> None:
 
     paid = {"id": "inv_1", "title": "Q4 consulting", "status": "PAID",
             "email": "ana.ruiz@acme.com", "total": 306.12, "currency": "USD"}
-    assert not _hollow_receipt(BY_NAME["invoice_receipt"], calls(paid))
+    assert not _flags("no_amount", "invoice_receipt", calls(paid))
     no_sum = {k: v for k, v in paid.items() if k != "total"}
-    assert _hollow_receipt(BY_NAME["invoice_receipt"], calls(no_sum))
-    assert _hollow_receipt(BY_NAME["invoice_receipt"], calls({**paid, "net": 400.0}))
-    assert not _hollow_receipt(BY_NAME["order_followup"], calls(no_sum))
+    assert _flags("no_amount", "invoice_receipt", calls(no_sum))
+    assert _flags("no_amount", "invoice_receipt", calls({**paid, "net": 400.0}))
+    assert not _flags("no_amount", "order_followup", calls(no_sum))
 
 
 def test_an_order_update_gives_where_the_order_stands() -> None:
     """An update on an order says its status; one with only a payment status says nothing
     of the order (no "your order is now incomplete" of a payment INCOMPLETE)."""
-    from compoworld.compose.build import _says_nothing
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
 
     def chain(order: dict) -> list[GoldCall]:
@@ -395,10 +397,10 @@ def test_an_order_update_gives_where_the_order_stands() -> None:
                         result={"id": "m1"})
         return [read, text]
 
-    plan = BY_NAME["order_followup"]
+    plan = "order_followup"
     phone = "+14155550100"
-    assert not _says_nothing(plan, chain({"phone": phone, "fulfillmentStatus": "SHIPPED",
+    assert not _flags("no_news", plan, chain({"phone": phone, "fulfillmentStatus": "SHIPPED",
                                           "paymentStatus": "INCOMPLETE"}))
-    assert _says_nothing(plan, chain({"phone": phone, "paymentStatus": "INCOMPLETE"}))
-    assert _says_nothing(plan, chain({"phone": phone}))
-    assert not _says_nothing(plan, chain({"phone": phone, "status": "shipped"}))
+    assert _flags("no_news", plan, chain({"phone": phone, "paymentStatus": "INCOMPLETE"}))
+    assert _flags("no_news", plan, chain({"phone": phone}))
+    assert not _flags("no_news", plan, chain({"phone": phone, "status": "shipped"}))

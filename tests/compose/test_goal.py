@@ -20,10 +20,10 @@ from compoworld.compose.instruction import (
 )
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.naming import record_noun, stated, tool_words
-from compoworld.compose.patterns import PATTERNS
 from compoworld.compose.records import Binding, GoldCall, Selector, Task
 from compoworld.compose.stage import order_starts, start_tools
 from compoworld.compose.values import mentions
+from compoworld.compose.workflows import WORKFLOWS as PATTERNS
 from compoworld.graph.semtypes import split_words
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
 from compoworld.specs.sources import load_document

@@ -10,10 +10,7 @@ import pytest
 from compoworld.compose.build import compose_task
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import (
-    BY_NAME,
-    PATTERNS,
     Apps,
-    Step,
     fits,
     keeps_customers,
     patterns_from,
@@ -22,6 +19,8 @@ from compoworld.compose.patterns import (
 from compoworld.compose.records import Task
 from compoworld.compose.stage import start_tools
 from compoworld.compose.walk import random_walk
+from compoworld.compose.workflow import Step
+from compoworld.compose.workflows import BY_NAME, WORKFLOWS
 from compoworld.graph.depgraph import EDGE_THRESHOLD
 from compoworld.graph.semtypes import is_entity_id
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
@@ -45,14 +44,14 @@ def tasks(library: ServiceLibrary) -> list[Task]:
 
 
 def test_pattern_names_are_unique_and_each_starts_with_a_read():
-    assert len(BY_NAME) == len(PATTERNS)
-    assert all(p.steps[0].effects == ("read",) and len(p.steps) >= 2 for p in PATTERNS)
+    assert len(BY_NAME) == len(WORKFLOWS)
+    assert all(p.steps[0].effects == ("read",) and len(p.steps) >= 2 for p in WORKFLOWS)
 
 
 def test_patterned_starts_begin_a_pattern_and_need_no_record_id(library):
     starts = start_tools(library.graph, patterned=True)
     assert starts and set(starts) < set(start_tools(library.graph))
-    assert all(patterns_from(library.graph.nodes[name]) for name in starts)
+    assert all(patterns_from(library.graph.nodes[name], WORKFLOWS) for name in starts)
 
 
 def test_every_call_fits_its_step_and_links_score_above_the_threshold(library, tasks):

@@ -11,11 +11,11 @@ import pytest
 from compoworld.compose.build import compose_task
 from compoworld.compose.instruction import visible_values, write_instruction
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.patterns import BY_NAME
 from compoworld.compose.records import Binding, GoldCall, Selector, Task
 from compoworld.compose.scenario import write_scenario
-from compoworld.compose.situations import KNOWN, SITUATION_OF, SITUATIONS
+from compoworld.compose.situations import KNOWN, SITUATIONS
 from compoworld.compose.stage import start_tools
+from compoworld.compose.workflows import BY_NAME
 from tests.compose.builtin_tasks import builtin_library
 from tests.compose.test_goal import check_goal
 
@@ -59,7 +59,7 @@ def test_write_workflows_open_with_their_situation_and_ask_for_outcomes(patterne
             if (text := scenario(t, library, i)) is not None]
     assert len(said) >= 30
     for task, text in said:
-        kind = SITUATION_OF.get(task.pattern, "look")
+        kind = BY_NAME[task.pattern].situation or "look"
         first = text.split(". ")[0]
         forms = [f for key, said in SITUATIONS.items() if key.split("_")[0] == kind
                  for f in said] + ([f for said in KNOWN.values() for f in said]
@@ -490,7 +490,11 @@ def test_a_customer_is_not_copied_from_one_set_of_books_into_another():
     first books already: a lead workflow between two accounting apps makes no task."""
     from types import SimpleNamespace
 
-    from compoworld.compose.build import _between_books
+    from compoworld.compose.guards import GUARDS
+
+    def _between_books(library: object, workflow: object, calls: list[GoldCall]) -> bool:
+        return "books_to_books" in workflow.guards \
+            and GUARDS["books_to_books"].test(library, calls)
 
     infos = {"brc": SimpleNamespace(app="Big Red Cloud", domain="financial"),
              "codat": SimpleNamespace(app="Codat Accounting", domain="financial"),

@@ -369,8 +369,8 @@ def test_a_rebooked_time_keeps_the_drawn_value_s_form():
 def test_no_lookup_in_another_api_of_the_same_vendor():
     """OnSched Setup's appointment and OnSched Consumer's customers are one vendor's
     records: looking the guest up there finds nothing new; another vendor's app may."""
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.walk import _sibling_api
+    from compoworld.compose.workflows import BY_NAME
 
     find = BY_NAME["attendee_message"].steps[1]
     assert _sibling_api(find, "onsched_com_consumer", "onsched_com_setup")
@@ -573,9 +573,9 @@ def test_a_company_account_carries_more_than_the_name_the_request_says():
     """A company set up from the record the workflow read takes something of it besides
     the name the request already says: "only the name, already in the request, is
     carried, so the read adds nothing"."""
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.compose.walk import Walk, _substantial
+    from compoworld.compose.workflows import BY_NAME
     from compoworld.graph.depgraph import DependencyGraph, ToolNode
 
     read = ToolNode(name="crm__list_companies", service="crm", effect="read",
@@ -693,9 +693,9 @@ def test_an_invitation_says_the_meeting_s_purpose_and_time_as_the_guest_s():
 def test_a_person_added_where_the_tool_takes_both_halves_of_a_name_gets_both():
     """No customer added as {"firstname": "Tomas"} or {"lastname": "Horvat"} where the
     tool takes both and the record has both."""
-    from compoworld.compose.patterns import BY_NAME
     from compoworld.compose.records import Binding, GoldCall
     from compoworld.compose.walk import Walk, _substantial
+    from compoworld.compose.workflows import BY_NAME
     from compoworld.graph.depgraph import DependencyGraph, ToolNode
 
     read = ToolNode(name="crm__list_leads", service="crm", effect="read",
@@ -755,7 +755,12 @@ def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
                     required=(), outputs={})
     read = GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
                     bindings={}, result={"data": []})
-    assert _books_meeting(Walk(calls=[read], pattern="contact_meeting_message"), book)
-    assert _books_meeting(Walk(calls=[read], pattern="meeting_invite"), book)
-    assert not _books_meeting(Walk(calls=[read], pattern="new_hire"), book)
-    assert not _books_meeting(Walk(calls=[], pattern="meeting_invite"), book)
+    from compoworld.compose.workflows import BY_NAME
+
+    def walk(name: str, calls: list[GoldCall]) -> Walk:
+        return Walk(calls=calls, pattern=name, situation=BY_NAME[name].situation)
+
+    assert _books_meeting(walk("contact_meeting_message", [read]), book)
+    assert _books_meeting(walk("meeting_invite", [read]), book)
+    assert not _books_meeting(walk("new_hire", [read]), book)
+    assert not _books_meeting(walk("meeting_invite", []), book)

@@ -1,0 +1,177 @@
+"""Guards: the instances of a workflow that would be wrong, by name.
+
+A workflow definition lists the guards that hold for it (`Workflow.guards`); the composer
+rejects a walk that any of them flags (`rejection`). Each guard is a test of the walk's
+gold calls, written once here and named by every workflow it fits: a receipt workflow
+names `no_amount` and `unpaid`, a calendar copy `past_copy` and `half_span`. The engine
+applies none by a workflow's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from compoworld.compose.records import GoldCall
+from compoworld.compose.references import (
+    acted_in,
+    followed,
+    over,
+    paid_amount,
+    start_of,
+    status_field,
+    status_of,
+)
+from compoworld.compose.situations import app_kind
+from compoworld.graph.roles import role_of
+from compoworld.graph.semtypes import split_words
+from compoworld.world.clock import NOW
+
+if TYPE_CHECKING:  # (the library finds the workflows, whose definitions name these guards)
+    from compoworld.compose.library import ServiceLibrary
+
+GuardTest = Callable[["ServiceLibrary", list[GoldCall]], bool]
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """A guard: its test (true when the instance is wrong) and why, as a rejection says."""
+
+    test: GuardTest
+    reason: str
+
+
+def no_news(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether an update on an order has no status to give ("A quick note about your
+    order." tells the customer nothing), or only its payment's ("your order is now
+    incomplete" of a payment status INCOMPLETE)."""
+    item = followed(calls)
+    return not status_of(item) or "payment" in status_field(item).split()
+
+
+def books_to_books(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a customer or partner of one accounting app is added to another (a customer
+    of one set of books added to a second "so we can invoice them": the books that have
+    them invoice them already; a partner of one made a supplier of the other), or set up
+    in a shop, whose customers sign up when they order ("their customer account for orders
+    is ready" reads as a made-up premise)."""
+    into = acted_in(calls)
+    if into is None:
+        return False
+    kinds = {app_kind(library.infos[s].app, library.infos[s].domain)
+             for s in (calls[0].service, into) if s in library.infos}
+    target = app_kind(library.infos[into].app, library.infos[into].domain) \
+        if into in library.infos else ""
+    return kinds == {"books"} or target == "shop"
+
+
+def past_copy(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether an event copied into another calendar has begun already: a February meeting
+    "scheduled" in March, or one under way (08:45-09:15 at 09:00) is no slot to block."""
+    start = start_of(followed(calls))
+    return bool(start) and start[:19] < NOW.isoformat()[:19]
+
+
+def event_over(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether people would be reminded of an event that is over ("on my list today" of
+    a meeting two weeks gone)."""
+    return over(calls)
+
+
+# Statuses of an invoice or payment no receipt is sent for: not paid yet, or paid back.
+_UNSETTLED = frozenset("unpaid draft open overdue pending failed declined cancelled canceled "
+                       "void voided refunded sent created authorized incomplete "
+                       "partially_paid".split())
+
+
+def unpaid(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a receipt or a payment confirmation would go out for an invoice or payment
+    whose record says it is not paid (or was paid back), or is dated after today ("Payment
+    came in" for an invoice dated, or paid, next month)."""
+    item = followed(calls)
+    if not isinstance(item, dict):
+        return False
+    now = NOW.isoformat()[:10]
+    return any(status.lower() in _UNSETTLED for status in statuses(item)) or any(
+        split_words(str(key))[-1:] in (["date"], ["at"], ["on"]) and isinstance(value, str)
+        and len(value) >= 10 and value[:4].isdigit() and value[:10] > now
+        for key, value in item.items())
+
+
+def no_amount(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a receipt would go out with no amount to name: its invoice or payment gives
+    none the receipt can vouch for (`paid_amount`; "Here is your receipt." with no amount
+    is a hollow receipt)."""
+    return not paid_amount(followed(calls))[1]
+
+
+def statuses(item: object) -> list[str]:
+    """The values of a record's status or state fields (`on_hold`, `Paid`)."""
+    if not isinstance(item, dict):
+        return []
+    return [value for key, value in item.items() if isinstance(value, str)
+            and split_words(str(key))[-1:] in (["status"], ["state"])]
+
+
+_DONE = frozenset("closed resolved solved inactive archived done completed cancelled "
+                  "canceled".split())
+# a ticket parked or waiting on its customer: nobody is waiting on us ("waiting for an
+# answer" said of a "suspended" ticket)
+_PARKED = frozenset("suspended spam pending hold".split())
+
+
+def ticket_closed(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a ticket a request says is waiting for an answer is closed, parked or
+    waiting on its customer ("A customer is waiting" on an inactive ticket, or on one
+    whose `closedAt` is set)."""
+    item = followed(calls)
+    return any(status.lower() in _DONE or set(split_words(status)) & _PARKED
+               for status in statuses(item)) or any(
+        value and set(split_words(str(key))) & _DONE
+        and set(split_words(str(key))) & {"at", "on", "date", "time"}
+        for key, value in (item.items() if isinstance(item, dict) else ()))
+
+
+_SPAN = frozenset({"start", "end"})
+
+
+def half_span(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether an event copied into another calendar carries only its start or only its end
+    where the calendar takes both (a copy "at the same time" holding only its end time)."""
+    for call in calls[1:]:
+        node = library.graph.nodes[call.tool]
+        offered = {role.meaning for param, kind in node.params.items()
+                   if kind in ("date", "datetime") and (role := role_of(param, kind,
+                                                                        node.resource))}
+        carried = {role.meaning for param, b in call.bindings.items()
+                   if b.kind == "hidden" and b.type in ("date", "datetime")
+                   and (role := role_of(param, b.type, node.resource))}
+        if call.effect != "read" and _SPAN <= offered and carried & _SPAN \
+                and not _SPAN <= carried:
+            return True
+    return False
+
+
+# Every guard a definition may name, in the order they are tried.
+GUARDS: dict[str, Guard] = {
+    "books_to_books": Guard(books_to_books, "a customer or partner copied between two sets "
+                                            "of books, or set up in a shop"),
+    "no_news": Guard(no_news, "an update on an order with no status to give says nothing"),
+    "past_copy": Guard(past_copy, "a reminder of an event that is over, or its copy"),
+    "event_over": Guard(event_over, "a reminder of an event that is over, or its copy"),
+    "unpaid": Guard(unpaid, "a receipt for an invoice or payment that is not paid"),
+    "no_amount": Guard(no_amount, "a receipt that cannot say what was paid"),
+    "ticket_closed": Guard(ticket_closed, "a ticket said to wait for an answer is closed"),
+    "half_span": Guard(half_span, "a copied event with only its start or its end"),
+}
+
+
+def rejection(library: ServiceLibrary, guards: frozenset[str], calls: list[GoldCall]
+              ) -> str | None:
+    """Why the walk `calls` is a wrong instance of a workflow guarded by `guards` (the
+    first guard that flags it), or None."""
+    for name, guard in GUARDS.items():
+        if name in guards and guard.test(library, calls):
+            return guard.reason
+    return None

@@ -1,0 +1,91 @@
+"""The step vocabulary workflow definitions are written in: the common steps (a lead, a
+sale, a message to the person the workflow is about, a booked payment, a refund) and the
+words that tell one act from another. A definition imports what it needs from here; a
+step only one workflow needs is written in its own definition.
+"""
+
+from __future__ import annotations
+
+from compoworld.compose.workflow import MAKE, READ, Step
+
+# What reaches a new contact: who they are and how to reach them.
+CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
+# Where a new lead goes: a CRM's contact, a shop's or the books' customer, no job applicant
+# and no user of a learning or feedback app.
+CUSTOMERS = frozenset("contact contacts customer customers lead leads prospect prospects "
+                      "client clients person persons people subscriber subscribers".split())
+# What looks a person up in another app: a value that names one person (two people share
+# a name; "the person with the same name as the ticket" is nobody's question).
+KEYS = ("email", "phone", "username")
+PAY = ("amount", "currency", "email", "name")
+PARTY = ("name", "email", "company", "phone", "first_name", "last_name")  # whose money it is
+# A variant (a price of a size or colour) is no listing of a product: a price-only
+# variant would be checked as "a product is created".
+VARIANTS = frozenset({"variant", "variants"})
+# Who a meeting is with, on the booking: a phone alone names no one (an appointment "with
+# them" that holds only a number may hold a distractor's customer's number too).
+WHO = ("name", "email", "first_name", "last_name")
+# What the tool of a step that sends, books or refunds calls itself.
+SENDS = frozenset("send message messages email emails mail sms text chat conversation reply "
+                  "comment notify".split())
+BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sale income "
+                  "charge".split())
+# Orders that are no sale: a hosted-number order, a certificate or domain order.
+NOT_SALES = frozenset("hosted number numbers domain domains certificate certificates sim "
+                      "sims".split())
+COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
+                       "colleagues".split())  # no shop customer, nor a sales app's `people`
+# ... nor an app's end user, a vendor's user or a lead: `invite_end_user` is for customers
+NOT_COLLEAGUES = frozenset("end customer customers consumer consumers visitor visitors vendor "
+                           "vendors client clients guest guests lead leads prospect prospects "
+                           "subscriber subscribers".split())
+# An account statement mailed to a customer is no welcome or invitation of theirs.
+STATEMENTS = frozenset({"statement", "statements"})
+# What a customer paid is a payment of theirs, no expense, category or tax line.
+NOT_PAID = frozenset("expense expenses category categories tax taxes".split())
+# ... and a payment we confirm to its payer came in from them: no expense of ours, no
+# subscription (a plan, not a payment: "closing out the subscription" and confirming a
+# payment read as two things)
+NOT_RECEIVED = NOT_PAID | frozenset("subscription subscriptions payout payouts".split())
+QUOTES = frozenset("quote quotes estimate estimates proposal proposals".split())  # no bill
+# A customer's invoice, no supplier's bill: an order is not billed to us, nor is a receipt
+# sent for a bill we pay.
+SALES_INVOICE = QUOTES | {"bill", "bills"}
+REFUNDS = frozenset("refund refunds credit payout reversal reverse transfer transfers".split())
+# A customer's appointment is no copy of a calendar event: an event "blocked out" as a
+# consumer booking holds no customer.
+APPOINTMENTS = frozenset("appointment appointments booking bookings".split())
+# A company we start working with is a client: a client "set up as a supplier so we can
+# pay their invoices" is the wrong side of the books.
+SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
+
+SALE = Step(READ, "order", avoid=NOT_SALES)  # the order a workflow begins at is a sale
+NEW_CONTACT = Step(MAKE, "person", CONTACT, words=CUSTOMERS)  # a lead made a contact
+LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project member
+INVOICE = Step(MAKE, "invoice", PAY + ("company",), needs=("amount",), avoid=SALES_INVOICE,
+               party=PARTY)  # a sale's invoice, to its customer
+
+
+def send(*takes: str) -> Step:
+    """A message to the person the workflow is about."""
+    return Step(MAKE, "message", takes or ("email", "phone"), words=SENDS, avoid=STATEMENTS)
+
+
+def send_document() -> Step:
+    """A message sharing the document the workflow read: it carries the document's link or
+    file (a files folder's owner emailed "sharing the document" with no document in it
+    shares nothing)."""
+    return Step(MAKE, "message", ("url", "filename", "email", "name"), words=SENDS,
+                avoid=STATEMENTS, party=("url", "filename"))
+
+
+def book(*takes: str) -> Step:
+    """A payment booked for the amount the workflow carries."""
+    return Step(MAKE, "payment", takes or PAY + ("company",), needs=("amount",), words=BOOKS,
+                avoid=REFUNDS, party=PARTY)
+
+
+def refund() -> Step:
+    """A refund of the payment found, where it was paid."""
+    return Step(MAKE, "payment", ("amount", "currency", "email"), needs=("amount",),
+                words=REFUNDS, home=True)

@@ -1,0 +1,130 @@
+"""The workflow format: one definition per workflow, written as data over roles.
+
+A workflow is what a person automates across apps ("a paid invoice -> a receipt by email",
+"a ticket -> the customer's payment -> a refund -> a text"). Its definition lives in one
+file, `compose/workflows/<domain>/<name>.py`, as a module-level `WORKFLOW`, and holds all
+that makes its tasks read as a purpose:
+- its steps, each an effect on an entity of the ontology (graph/roles.py), never a service;
+- its operators (select, rank, for each, aggregate, reconcile, ensure, branch, discover):
+  the reasoning a job asks for, over the records of a step;
+- how a person asks for it: its purpose, the situation the request opens with (a kind of
+  `situations.SITUATIONS`), the facts the person knows, the gist of its message;
+- what its checks hold beyond the state diff (`checks`);
+- its guards: the instances of it that would be wrong (`guards`, named in
+  compose/guards.py), e.g. a receipt for an invoice nobody paid.
+
+The engine (graph, walk, binder, rubric, verifier) reads these fields and names no
+workflow; `compose/workflows/__init__.py` collects every definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+READ = ("read",)
+MAKE = ("create", "action")
+CHANGE = ("update",)
+WRITE = ("create", "action", "update")
+
+# Business domains a workflow belongs to (what automation collections file it under).
+DOMAINS = frozenset({
+    "sales", "support", "billing", "commerce", "scheduling", "hr", "marketing",
+    "engineering", "it", "projects", "documents", "chat", "collaboration",
+})
+
+# The reasoning operators a workflow may use, over the records of one of its steps.
+OPERATORS = frozenset({
+    "select",     # records meeting a business rule the user states; near-misses left alone
+    "rank",       # the top or bottom k by a field
+    "for_each",   # the same later steps for every selected record
+    "aggregate",  # a count, sum, average or list into a record, a message or the answer
+    "reconcile",  # records of one app missing from, or different in, another
+    "ensure",     # create only what is missing, update what exists
+    "branch",     # one of two acts by a value found in the world
+    "discover",   # a rule or fact the user does not state, held in the world
+})
+
+# What a workflow's checks may hold beyond the state diff.
+CHECKS = frozenset({
+    "message_topic",   # its message says the word of its gist (a receipt says "receipt")
+    "same_record",     # every value it carries comes from one record of its first read
+    "near_misses",     # records its select leaves alone are checked unchanged
+    "aggregate_value", # its aggregate is checked by value
+})
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a workflow: a call with one of `effects` on a record of `entity`, fed
+    (from any earlier step) a value of one of the attributes `takes` (any, when empty),
+    carrying every attribute of `needs`, by a tool saying one of `words` (any, if empty)."""
+
+    effects: tuple[str, ...]
+    entity: str
+    takes: tuple[str, ...] = ()
+    # attributes the call must carry from the earlier steps (a refund without the amount
+    # it refunds is no refund), and words one of which the tool's name or collection says
+    # (a receipt is sent: `send_email`, not a balance-notification setting)
+    needs: tuple[str, ...] = ()
+    words: frozenset[str] = frozenset()
+    avoid: frozenset[str] = frozenset()  # words that make it another act (a refund's `refund`)
+    home: bool = False  # in the app of the record it takes from (a refund: where it was paid)
+    # attributes one at least of which the call must carry: who an invoice or a booked
+    # payment is for (an invoice of 24.50 EUR to nobody is no invoice of the order's)
+    party: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Operator:
+    """A reasoning operator over the records of step `step`: `kind` (one of `OPERATORS`),
+    the business `rule` as the user states it ("unpaid after 30 days"), the `field` it
+    ranks, sums or compares, `k` records for a rank (`top` or `bottom` by `order`), and
+    the later steps it repeats or chooses between (`then`)."""
+
+    kind: str
+    step: int = 0
+    rule: str = ""
+    field: str = ""
+    k: int = 0
+    order: str = ""
+    then: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPERATORS:
+            raise ValueError(f"unknown operator {self.kind!r}; one of {sorted(OPERATORS)}")
+        if self.kind == "rank" and (self.k < 1 or self.order not in ("top", "bottom")):
+            raise ValueError("a rank takes k >= 1 and order 'top' or 'bottom'")
+
+
+@dataclass(frozen=True, slots=True)
+class Workflow:
+    """A workflow: its name, its domain, what it is for, its steps, and how it is asked
+    for, checked and guarded (see the module docstring)."""
+
+    name: str
+    domain: str
+    purpose: str
+    steps: tuple[Step, ...]
+    gist: str = ""  # what a message the workflow sends says ("that their refund is on its way")
+    # how its request opens: a kind of `situations.SITUATIONS` ("" for a plain opening;
+    # a workflow of reads alone opens as a question)
+    situation: str = ""
+    facts: tuple[str, ...] = ()  # attributes of its subject the person knows and states
+    guards: frozenset[str] = frozenset()  # instances that would be wrong (compose/guards.py)
+    checks: frozenset[str] = frozenset()  # what its checks hold beyond the state diff
+    operators: tuple[Operator, ...] = ()
+
+    def __post_init__(self) -> None:
+        where = f"workflow {self.name!r}"
+        if not self.name.isidentifier():
+            raise ValueError(f"{where}: a name is a Python identifier (snake_case)")
+        if self.domain not in DOMAINS:
+            raise ValueError(f"{where}: unknown domain {self.domain!r}; one of {sorted(DOMAINS)}")
+        if len(self.steps) < 2 or self.steps[0].effects != READ:
+            raise ValueError(f"{where}: two steps at least, the first a read")
+        if unknown := self.checks - CHECKS:
+            raise ValueError(f"{where}: unknown checks {sorted(unknown)}")
+        for operator in self.operators:
+            if not 0 <= operator.step < len(self.steps) or any(
+                    not 0 <= s < len(self.steps) for s in operator.then):
+                raise ValueError(f"{where}: operator {operator.kind} names a step it lacks")

@@ -1,0 +1,14 @@
+"""Check what a customer has paid."""
+
+from compoworld.compose.steps import KEYS, LEAD, NOT_PAID
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='customer_payments',
+    domain='billing',
+    purpose='check what a customer has paid',
+    steps=(
+        LEAD,
+        Step(READ, 'payment', KEYS, avoid=NOT_PAID),
+    ),
+)

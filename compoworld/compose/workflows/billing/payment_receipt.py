@@ -1,0 +1,17 @@
+"""Confirm a payment to the payer."""
+
+from compoworld.compose.steps import NOT_RECEIVED, send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='payment_receipt',
+    domain='billing',
+    purpose='confirm a payment to the payer',
+    steps=(
+        Step(READ, 'payment', avoid=NOT_RECEIVED),
+        send('email', 'phone', 'name'),
+    ),
+    gist='confirming we received the payment',
+    situation='paid',
+    guards=frozenset({'unpaid'}),
+)

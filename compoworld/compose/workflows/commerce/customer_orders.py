@@ -1,0 +1,14 @@
+"""See a customer's orders."""
+
+from compoworld.compose.steps import KEYS, LEAD, NOT_SALES
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='customer_orders',
+    domain='commerce',
+    purpose="see a customer's orders",
+    steps=(
+        LEAD,
+        Step(READ, 'order', KEYS, avoid=NOT_SALES),
+    ),
+)

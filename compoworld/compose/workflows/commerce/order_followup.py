@@ -1,0 +1,17 @@
+"""Update a customer about their order."""
+
+from compoworld.compose.steps import SALE, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name='order_followup',
+    domain='commerce',
+    purpose='update a customer about their order',
+    steps=(
+        SALE,
+        send('email', 'phone', 'name'),
+    ),
+    gist='with an update on their order',
+    situation='order',
+    guards=frozenset({'no_news'}),
+)

@@ -1,0 +1,15 @@
+"""Open a deal or task for a contact."""
+
+from compoworld.compose.steps import CONTACT, LEAD
+from compoworld.compose.workflow import MAKE, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='contact_deal',
+    domain='sales',
+    purpose='open a deal or task for a contact',
+    steps=(
+        LEAD,
+        Step(MAKE, 'task', CONTACT),
+    ),
+    situation='deal',
+)

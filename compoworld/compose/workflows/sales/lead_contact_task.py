@@ -1,0 +1,17 @@
+"""Take on a new customer and plan the follow-up."""
+
+from compoworld.compose.steps import CONTACT, LEAD, NEW_CONTACT
+from compoworld.compose.workflow import MAKE, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='lead_contact_task',
+    domain='sales',
+    purpose='take on a new customer and plan the follow-up',
+    steps=(
+        LEAD,
+        NEW_CONTACT,
+        Step(MAKE, 'task', CONTACT),
+    ),
+    situation='lead',
+    guards=frozenset({'books_to_books'}),
+)

@@ -1,0 +1,16 @@
+"""Add a new customer as a contact."""
+
+from compoworld.compose.steps import LEAD, NEW_CONTACT
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name='lead_to_contact',
+    domain='sales',
+    purpose='add a new customer as a contact',
+    steps=(
+        LEAD,
+        NEW_CONTACT,
+    ),
+    situation='lead',
+    guards=frozenset({'books_to_books'}),
+)

@@ -1,0 +1,18 @@
+"""Onboard a new customer and welcome them."""
+
+from compoworld.compose.steps import LEAD, NEW_CONTACT, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name='lead_to_contact_welcome',
+    domain='sales',
+    purpose='onboard a new customer and welcome them',
+    steps=(
+        LEAD,
+        NEW_CONTACT,
+        send('email', 'phone', 'username'),
+    ),
+    gist='welcoming them aboard',
+    situation='lead',
+    guards=frozenset({'books_to_books'}),
+)

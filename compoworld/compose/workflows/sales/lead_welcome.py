@@ -1,0 +1,17 @@
+"""Welcome a new contact."""
+
+from compoworld.compose.steps import LEAD, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name='lead_welcome',
+    domain='sales',
+    purpose='welcome a new contact',
+    steps=(
+        LEAD,
+        send('email', 'phone', 'username'),
+    ),
+    gist='welcoming them aboard',
+    situation='lead',
+    guards=frozenset({'books_to_books'}),
+)

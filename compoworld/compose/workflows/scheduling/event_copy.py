@@ -1,0 +1,16 @@
+"""Put an event in another calendar."""
+
+from compoworld.compose.steps import APPOINTMENTS
+from compoworld.compose.workflow import MAKE, READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='event_copy',
+    domain='scheduling',
+    purpose='put an event in another calendar',
+    steps=(
+        Step(READ, 'event'),
+        Step(MAKE, 'event', ('time', 'name', 'email', 'address', 'city'), avoid=APPOINTMENTS),
+    ),
+    situation='copy',
+    guards=frozenset({'half_span', 'past_copy'}),
+)

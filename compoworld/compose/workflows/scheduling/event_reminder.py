@@ -1,0 +1,17 @@
+"""Remind people of an event."""
+
+from compoworld.compose.steps import send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='event_reminder',
+    domain='scheduling',
+    purpose='remind people of an event',
+    steps=(
+        Step(READ, 'event'),
+        send('email', 'phone', 'name', 'time', 'url'),
+    ),
+    gist='reminding them of the event',
+    situation='event',
+    guards=frozenset({'event_over'}),
+)

@@ -1,0 +1,16 @@
+"""Open a ticket for a customer and plan the fix."""
+
+from compoworld.compose.steps import CONTACT, LEAD
+from compoworld.compose.workflow import MAKE, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='contact_ticket_task',
+    domain='support',
+    purpose='open a ticket for a customer and plan the fix',
+    steps=(
+        LEAD,
+        Step(MAKE, 'ticket', CONTACT),
+        Step(MAKE, 'task', CONTACT),
+    ),
+    situation='problem',
+)

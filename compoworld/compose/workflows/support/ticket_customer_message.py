@@ -1,0 +1,18 @@
+"""Reach the customer behind a ticket."""
+
+from compoworld.compose.steps import KEYS, send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='ticket_customer_message',
+    domain='support',
+    purpose='reach the customer behind a ticket',
+    steps=(
+        Step(READ, 'ticket'),
+        Step(READ, 'person', KEYS),
+        send('email', 'phone'),
+    ),
+    gist='about their ticket',
+    situation='ticket',
+    guards=frozenset({'ticket_closed'}),
+)

@@ -1,0 +1,17 @@
+"""Find the customer behind a ticket and plan a fix."""
+
+from compoworld.compose.steps import CONTACT, KEYS
+from compoworld.compose.workflow import MAKE, READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='ticket_customer_task',
+    domain='support',
+    purpose='find the customer behind a ticket and plan a fix',
+    steps=(
+        Step(READ, 'ticket'),
+        Step(READ, 'person', KEYS),
+        Step(MAKE, 'task', CONTACT),
+    ),
+    situation='ticket',
+    guards=frozenset({'ticket_closed'}),
+)

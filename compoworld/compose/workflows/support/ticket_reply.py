@@ -1,0 +1,17 @@
+"""Answer a customer's ticket."""
+
+from compoworld.compose.steps import send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='ticket_reply',
+    domain='support',
+    purpose="answer a customer's ticket",
+    steps=(
+        Step(READ, 'ticket'),
+        send('email', 'phone', 'name'),
+    ),
+    gist='letting them know we are looking into it',
+    situation='ticket',
+    guards=frozenset({'ticket_closed'}),
+)

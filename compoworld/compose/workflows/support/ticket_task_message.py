@@ -1,0 +1,18 @@
+"""Plan the fix for a ticket and tell the customer."""
+
+from compoworld.compose.steps import send
+from compoworld.compose.workflow import MAKE, READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name='ticket_task_message',
+    domain='support',
+    purpose='plan the fix for a ticket and tell the customer',
+    steps=(
+        Step(READ, 'ticket'),
+        Step(MAKE, 'task', ('email', 'name', 'url')),
+        send('email', 'phone'),
+    ),
+    gist='that we are working on a fix',
+    situation='ticket',
+    guards=frozenset({'ticket_closed'}),
+)
