@@ -207,6 +207,7 @@ def situation(pattern: Workflow, subject: str, rng: random.Random, *, past: bool
     kind = pattern.situation or (
         "look" if all(s.effects == ("read",) for s in pattern.steps) else "")
     plain = SITUATIONS.get(f"{kind}_past", SITUATIONS[kind]) if past else SITUATIONS[kind]
+    plain = pattern.opens or plain
     plain = SITUATIONS.get(f"{kind}_{into}", plain) if into else plain
     if kind == "meeting" and purpose is not None:
         plain = purpose.why  # (why we meet them: an intro call, an account review)

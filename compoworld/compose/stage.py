@@ -44,7 +44,7 @@ WALKS = ("pattern", "free")  # walks seeded from a workflow pattern, or free ran
 DEFAULT_WALKS = "pattern"
 DEFAULT_TASKS = 5000  # verified tasks a run composes by default (the paper's pool)
 # A world has 20 people and 8 companies: tasks all in one world onboard the same few
-# people again and again (pack 115: one customer in 8 of 40 tasks). And a shard makes each
+# people again and again (one customer was in 8 of 40 sampled tasks). And a shard makes each
 # workflow chain once (its signature), over the few dozen chains the library holds: a
 # world of every start tool verifies ~40 tasks before its start tools are spent
 # (`STALE_AFTER`), 79 in 10,000 walks. So by default every shard is a world of its own,
@@ -487,9 +487,9 @@ def top_up(
     `tasks`: as many shards, each in a world no shard has walked yet (`shard_world`) and
     with the full quota, as the shortfall needs at the rate the planned ones verified ([]
     when none is short). A shard verifies what its world's chains allow (~25 of a quota of
-    40 on the default selection), so a run of quotas alone falls short. (Until stop 35 a
-    wave took only worlds below `worlds`: the default run's 200 shards verified 4,957 of
-    its 5,000 and had no world left for the last 43.)"""
+    40 on the default selection), so a run of quotas alone falls short. (A wave kept to
+    worlds below `worlds` had, after 200 shards that verified 4,957 of 5,000, no world
+    left for the last 43.)"""
     short, first = tasks - made, len(planned)
     if short <= 0 or not planned:
         return []

@@ -109,6 +109,9 @@ class Workflow:
     # how its request opens: a kind of `situations.SITUATIONS` ("" for a plain opening;
     # a workflow of reads alone opens as a question)
     situation: str = ""
+    # its own opening sentences, `{s}` the record it is about named in full, where those
+    # of its situation kind do not say why this workflow is asked for
+    opens: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()  # attributes of its subject the person knows and states
     guards: frozenset[str] = frozenset()  # instances that would be wrong (compose/guards.py)
     checks: frozenset[str] = frozenset()  # what its checks hold beyond the state diff
@@ -122,6 +125,8 @@ class Workflow:
             raise ValueError(f"{where}: unknown domain {self.domain!r}; one of {sorted(DOMAINS)}")
         if len(self.steps) < 2 or self.steps[0].effects != READ:
             raise ValueError(f"{where}: two steps at least, the first a read")
+        if any("{s}" not in text for text in self.opens):
+            raise ValueError(f"{where}: every opening names its subject, {{s}}")
         if unknown := self.checks - CHECKS:
             raise ValueError(f"{where}: unknown checks {sorted(unknown)}")
         for operator in self.operators:

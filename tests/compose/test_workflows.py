@@ -1,0 +1,179 @@
+"""Workflows are data: every definition loads from its own file, the engine names none, a
+new workflow is one file, and a shard's walks draw workflows, each within its share."""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import compoworld
+from compoworld.compose import library as library_module
+from compoworld.compose.build import compose_task
+from compoworld.compose.guards import GUARDS
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import Task
+from compoworld.compose.stage import Draws, candidates, start_tools
+from compoworld.compose.verify import Deduper, verify_task
+from compoworld.compose.workflow import READ, Operator, Step, Workflow
+from compoworld.compose.workflows import BY_NAME, WORKFLOWS, WorkflowError, collect
+from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+
+ENGINE = Path(compoworld.__file__).parent
+
+
+@pytest.fixture(scope="module")
+def library() -> ServiceLibrary:
+    return ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+
+
+def test_every_definition_lives_in_its_own_file_under_its_domain():
+    assert len(WORKFLOWS) >= 60
+    assert [w.name for w in WORKFLOWS] == sorted(BY_NAME)
+    for workflow in WORKFLOWS:
+        path = ENGINE / "compose" / "workflows" / workflow.domain / f"{workflow.name}.py"
+        assert path.is_file(), path
+        assert workflow.guards <= GUARDS.keys()
+
+
+def test_the_engine_names_no_workflow():
+    """No module outside the definitions says a workflow's name: a rule for one workflow
+    lives in its definition, a rule for all in the engine (a guard keyed on a name would
+    silently skip a new workflow of the same kind)."""
+    names = set(BY_NAME)
+    for path in ENGINE.rglob("*.py"):
+        if "workflows" in path.parts:
+            continue
+        said = set(re.findall(r"[\"'](\w+)[\"']", path.read_text())) & names
+        assert not said, (path, said)
+
+
+def write_definition(root: Path, package: str, domain: str, name: str, body: str) -> None:
+    """A package `package` under `root` holding one definition, `<domain>/<name>.py`."""
+    folder = root / package / domain
+    folder.mkdir(parents=True)
+    (root / package / "__init__.py").write_text("")
+    (folder / "__init__.py").write_text("")
+    (folder / f"{name}.py").write_text(textwrap.dedent(body))
+
+
+# A workflow the library does not ship: acknowledging a ticket by email. Adding it is this
+# one definition; nothing in the engine changes.
+TICKET_ACK = """
+    from compoworld.compose.steps import send
+    from compoworld.compose.workflow import READ, Step, Workflow
+
+    WORKFLOW = Workflow(
+        name="ticket_ack",
+        domain="support",
+        purpose="acknowledge a customer's ticket",
+        steps=(Step(READ, "ticket"), send("email")),
+        gist="letting them know we received their ticket",
+        situation="ticket",
+        opens=("{s} came in this morning.",),
+        guards=frozenset({"ticket_closed"}),
+    )
+"""
+
+
+def test_a_new_workflow_is_one_definition(tmp_path, monkeypatch, library):
+    write_definition(tmp_path, "extra_workflows", "support", "ticket_ack", TICKET_ACK)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    package = importlib.import_module("extra_workflows")
+    try:
+        (ack,) = collect(package)
+    finally:
+        for name in [m for m in sys.modules if m.startswith("extra_workflows")]:
+            del sys.modules[name]
+    assert ack.name == "ticket_ack" and ack.domain == "support"
+    monkeypatch.setattr(library_module, "WORKFLOWS", (*WORKFLOWS, ack))
+    fresh = ServiceLibrary(library.graph, library.infos, library.load_specs)
+    starts = [s for s in start_tools(fresh.graph) if ack in fresh.patterns_at(s)]
+    assert starts, "a read of tickets begins it"
+    made = []
+    for seed in range(20):
+        rng = random.Random(seed)
+        task = compose_task(fresh, 7, rng.choice(starts), rng, f"ack{seed}", patterned=True,
+                            workflow=ack)
+        if isinstance(task, Task) and all(verify_task(task, fresh, Deduper()).values()):
+            made.append(task)
+    assert made, "the new workflow verifies tasks"
+    assert all(t.pattern == "ticket_ack" and t.domain == "support" for t in made)
+    assert any("came in this morning" in t.instruction for t in made)  # its own opening
+
+
+@pytest.mark.parametrize(("folder", "body", "said"), [
+    ("support", TICKET_ACK.replace('name="ticket_ack"', 'name="other"'), "its file is"),
+    ("billing", TICKET_ACK, "its file is"),  # (filed under another domain)
+    ("support", TICKET_ACK.replace('"ticket_closed"', '"no_such_guard"'), "unknown guards"),
+    ("support", "X = 1\n", "defines no WORKFLOW"),
+])
+def test_a_wrong_definition_is_named_by_its_file(tmp_path, monkeypatch, folder, body, said):
+    package = f"bad_workflows_{folder}_{abs(hash(body)) % 10**6}"
+    write_definition(tmp_path, package, folder, "ticket_ack", body)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import importlib
+
+    try:
+        with pytest.raises(WorkflowError, match=said) as raised:
+            collect(importlib.import_module(package))
+    finally:
+        for name in [m for m in sys.modules if m.startswith(package)]:
+            del sys.modules[name]
+    assert f"{package}.{folder}.ticket_ack" in str(raised.value)
+
+
+def test_a_definition_checks_itself():
+    read, send = Step(READ, "ticket"), Step(("create",), "message")
+    with pytest.raises(ValueError, match="unknown domain"):
+        Workflow("x", "astrology", "p", (read, send))
+    with pytest.raises(ValueError, match="the first a read"):
+        Workflow("x", "support", "p", (send, read))
+    with pytest.raises(ValueError, match="names a step it lacks"):
+        Workflow("x", "support", "p", (read, send), operators=(Operator("select", step=5),))
+    with pytest.raises(ValueError, match="unknown operator"):
+        Operator("sort")
+    with pytest.raises(ValueError, match="k >= 1"):
+        Operator("rank", k=0, order="top")
+    with pytest.raises(ValueError, match="names its subject"):
+        Workflow("x", "support", "p", (read, send), opens=("A ticket came in.",))
+    ranked = Workflow("x", "support", "p", (read, send),
+                      operators=(Operator("rank", step=0, field="created", k=3, order="bottom"),))
+    assert ranked.operators[0].kind == "rank"
+
+
+def test_walks_draw_workflows_each_within_its_share(library):
+    """A shard's walks draw a workflow first: with a share of 1/4 of a quota of 8, no
+    workflow makes more than 2 of the shard's tasks while 4 or more are alive, and the
+    workflows its starts can begin all get walks."""
+    starts = start_tools(library.graph, patterned=True)
+    draws = Draws(library, starts, quota=8, share=0.25)
+    assert len(draws.begins) >= 4
+    made = list(candidates(library, starts, seed=3, shard=0, world_seed=11, quota=8,
+                           limit=400, patterned=True, workflow_share=0.25))
+    verified = [c.task for c in made if c.outcome == "verified" and c.task]
+    per = {}
+    for task in verified:
+        per[task.pattern] = per.get(task.pattern, 0) + 1
+    assert verified and max(per.values()) <= 2, per
+    tried = {c.task.pattern for c in made if c.task} | {
+        c.outcome.split()[2].rstrip(":") for c in made
+        if c.outcome.startswith("walk: pattern ")}
+    assert len(tried) >= 4
+
+
+def test_a_draw_gives_up_a_workflow_that_keeps_failing(library):
+    starts = start_tools(library.graph, patterned=True)
+    draws = Draws(library, starts, quota=40, share=0.05)
+    name = sorted(draws.begins)[0]
+    for _ in range(8):
+        draws.failed(name)
+    rng = random.Random(0)
+    assert all(draws.draw(rng, set())[0].name != name for _ in range(50))
+    assert draws.cap() >= 2  # (40 x 5%, or an equal part among those still alive)
