@@ -91,8 +91,8 @@ _COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
 # a meeting booked in the one app that books them: no app to name
 _BOOK = ("book {a} with {them}", "set up {a} with {them}")
-# a new colleague's booking is their induction, not "an appointment" (review 135: "books
-# a new colleague in the customer-booking system")
+# a new colleague's booking is their induction, not "an appointment" (a request that
+# "books a new colleague in the customer-booking system" treats them as a customer)
 _INDUCTION = ("book an onboarding session with {them} in {app}",
               "book {them} in for an induction session in {app}")
 # a text from our number: the app is said once, with the number (`_setting`)
@@ -325,11 +325,11 @@ class _Scenario(_Goal):
     def _known_as(self, value: str, noun: str, app: str, entity: str) -> str:
         """A person or company by their own name (or email), and where we keep them, as a
         colleague says it: `our SalesLoft Platform contact Ana Ruiz`, or the name alone with
-        a sentence after the situation (`_say_where`). Reviews 128 and 129 read the `Ana
-        Ruiz (a customer in Big Red Cloud)` label of 34 of 40 requests as a template's."""
+        a sentence after the situation (`_say_where`). A label like `Ana Ruiz (a customer in
+        Big Red Cloud)` reads as a template's, not a person's."""
         shown = _SHOWN.get(noun, noun)
         if "@" in value and entity in _PEOPLE:  # a person known by their email is said so
-            value = f"the {shown} with the email address {value}"  # (review 136: "We expect
+            value = f"the {shown} with the email address {value}"  # (not "We expect
             self._say_where(noun, app)  # regular orders from amara.laurent@...")
             return value
         into = acted_in(self.calls)  # (no "They're in OnSched Consumer. Please book ... in
@@ -338,8 +338,8 @@ class _Scenario(_Goal):
         if entity in _PEOPLE and self.pattern.situation != "hire" \
                 and self.rng.random() < 0.25 and not app.startswith("our "):
             # (no "our company" we are only starting to work with, no "new colleague: our
-            # SalesLoft user", no "our our CRM contact"; review 156 read "Our Big Red Cloud
-            # customer Oscar Hughes" in 13 tasks as unnatural: mostly a sentence)
+            # SalesLoft user", no "our our CRM contact"; "Our Big Red Cloud customer Oscar
+            # Hughes" in every request is unnatural: mostly a sentence)
             return f"our {app} {_SHOWN.get(noun, noun)} {value}"
         self._say_where(noun, app)
         return value
@@ -522,8 +522,8 @@ class _Scenario(_Goal):
                 gist = self._gist()
                 dated = [d for d in _DATED if not ("with " in gist and "with " in d)]
                 if said == _DATED[0] and self.gist in _DATED_ANYWAY:
-                    said = ""  # (an invitation says when: reviews 165-167 read "saying which
-                    # day it is" as spelling out what its check looks for, 32-37 tasks)
+                    said = ""  # (an invitation says when: "saying which day it is" spells
+                    # out what its check looks for)
                 details += f" {gist}" + (self.rng.choice(dated) if said == _DATED[0] else said)
             else:
                 details += ", with a short note of your own about it"
@@ -534,8 +534,8 @@ class _Scenario(_Goal):
 
     def _their_time(self, call: GoldCall, details: str) -> str:
         """`... from 10:00 to 11:00 Tokyo time`: a meeting's time said where its guest is
-        (reviews 157, 158: customers in Japan invited "at 14:00 UTC"; reviews 162-164: UTC
-        beside it did the agent's conversion), the booking the agent's to make in UTC."""
+        (not customers in Japan invited "at 14:00 UTC"; nor UTC beside it, which does the
+        agent's conversion for them), the booking the agent's to make in UTC."""
         times = sorted(v for p, b, v in self.args(call) if b.kind == "visible"
                        and b.type == "datetime" and isinstance(v, str) and v.endswith("Z"))
         clocks = [local_clock(v, self.local.timezone) for v in times[:2]]
@@ -547,8 +547,8 @@ class _Scenario(_Goal):
 
     def _gist(self) -> str:
         """What the message says, in one of the ways people ask for it ("welcoming them
-        aboard", "to welcome them"): review 129 read one fixed phrase per workflow as the
-        sign of a template."""
+        aboard", "to welcome them"): one fixed phrase per workflow is the sign of a
+        template."""
         return self.rng.choice(_GIST_FORMS.get(self.gist, ())) if self.gist in _GIST_FORMS \
             else self.gist or "about it"
 
@@ -576,8 +576,8 @@ class _Scenario(_Goal):
                                     "Our emails go out through {app}, from {address}{also}.",
                                     "We send email from {address} with {app}{also}."))
             return form.format(app=app, address=address, also=f" ({also})" if also else "")
-        if number is not None:  # (review 161: `(account "Support Account")` read as a
-            # machine's: a person says which of their accounts it is on)
+        if number is not None:  # (`(account "Support Account")` reads as a machine's:
+            # a person says which of their accounts it is on)
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
             named = rest[0][1] if [k for k, _ in rest] == ["account"] else ""
             also = (f" on our {named}" if named.endswith(' Account"') else
@@ -605,9 +605,9 @@ class _Scenario(_Goal):
     def _implied(self, kind: Step) -> bool:
         """Whether the act itself says which facts of a person it takes: nobody adding a
         customer or booking a meeting with one says "with their name and email address"
-        (reviews 126, 127: 31 of 40 requests read as field lists), and any agent copies
-        their name and email. A phone is still said ("with their phone number"): reviews
-        128 and 129 failed 24 and 14 tasks whose checks wanted a phone nobody asked for."""
+        (a request that says so reads as a field list), and any agent copies their name
+        and email. A phone is still said ("with their phone number"): a check that wants
+        a phone nobody asked for fails an agent that did what it was told."""
         return kind.entity in _PEOPLE | {"org"} or (
             kind.entity == "event" and self.them != "it")
 

@@ -29,11 +29,10 @@ SITUATIONS = {
                 "{s} asked to meet us to discuss next steps.", "I'd like to meet {s}."),
     "ticket": ("{s} is waiting for an answer.", "A customer is waiting on {s}."),
     "order": ("A customer wants news of {s}.", "The customer is asking about {s}."),
-    # an order known by its customer's email: we keep them posted (reviews 145, 146: "A
-    # customer wants news of the order from sofia.ferreira@... in ecwid" reads awkwardly;
-    # reviews 151, 152: an enquiry that came in by email answered by a text, 3 tasks;
-    # review 157: "There's news on the order" without the news read as a vague premise in
-    # 5 tasks: it is a routine update, the news the agent's to find)
+    # an order known by its customer's email: we keep them posted ("A customer wants news
+    # of the order from sofia.ferreira@... in ecwid" reads awkwardly; nor is an enquiry
+    # that came in by email answered by a text; "There's news on the order" without the
+    # news is a vague premise: it is a routine update, the news the agent's to find)
     "order_from": ("I'm sending out today's order updates, starting with the {noun} placed "
                    "by {email} in {app}.",
                    "I want to keep the customer at {email} posted on their {noun} in {app}.",
@@ -47,20 +46,20 @@ SITUATIONS = {
                 "The customer has settled {s}."),
     "event": ("I'm organising {s}.", "{s} is coming up."),
     # an event that is over: what is done about it now ("on my list today" of a meeting
-    # two weeks gone: review 127)
+    # two weeks gone is odd: it is over)
     "event_past": ("I'm following up on {s}.", "We recently had {s}."),
     "copy": ("I keep two calendars, and {s} is only in one of them.",
              "{s} is missing from our other calendar.",
              "{s} should be in our other calendar too."),
     # a meeting put into the booking app customers book in: its slot is blocked there
-    # (review 135: "I keep two calendars" of a customer-booking app)
+    # (not "I keep two calendars": a customer-booking app is no calendar of ours)
     "copy_booking": ("{s} isn't blocked in our booking system yet, so customers could still "
                      "book that time.", "{s} needs to be blocked out in our booking system "
                      "as well."),
     "hire": ("{s} is joining our team.", "We have a new colleague: {s}."),
     "look": ("I'm looking at {s}.", "I have a question about {s}."),
-    # who placed an order, looked up elsewhere (review 130: "I have a question about the
-    # order" and then a question about its customer)
+    # who placed an order, looked up elsewhere (not "I have a question about the order"
+    # and then a question about its customer)
     "reach": ("I need to reach the customer behind {s}.",
               "I'd like to get in touch with whoever placed {s}."),
     "reach_named": ("I need to reach {name} about their {s}.",
@@ -69,8 +68,8 @@ SITUATIONS = {
     "problem": ("{s} got in touch about a problem.", "We heard from {s} about a problem."),
     "message": ("{s} came in and needs handling.", "We got {s}, and it needs handling."),
     "product": ("We want to sell {s} in another store too.", "{s} should reach more buyers."),
-    # a product put into the books is invoiced, not sold in a store (review 129: Billingo
-    # as "another store")
+    # a product put into the books is invoiced, not sold in a store (Billingo is no
+    # "another store")
     "product_books": ("We'll be invoicing customers for {s} as well.",
                       "We're starting to bill for {s}."),
     "stock": ("We're running low on {s}.", "We need more of {s}."),
@@ -82,9 +81,9 @@ SITUATIONS = {
 
 
 # Someone who already buys from us (a customer of the books, of a shop, of a booking app)
-# added to another app: what is new is the app, not them. Reviews 128 and 129 read 11 and
-# 14 requests that "onboarded" or "welcomed aboard" a customer since 2024. By the kind of
-# app they go into (`app_kind`).
+# added to another app: what is new is the app, not them (a request that "onboards" or
+# "welcomes aboard" a customer since 2024 makes no sense). By the kind of app they go
+# into (`app_kind`).
 KNOWN = {
     "booking": ("{s} would like to start booking appointments with us online.",
                 "{s} wants to book their sessions with us online from now on.",
@@ -112,9 +111,9 @@ class Purpose:
 
 
 # A meeting's purpose, by the kind of app (`app_kind`) we know the person from: a lead of
-# the CRM gets an intro call, a customer of the books an account review. Reviews 157 and
-# 158 read 21 and 28 of 40 tasks as one "meet X to talk about what we can do for them"
-# template, booked as a bare email and two times.
+# the CRM gets an intro call, a customer of the books an account review. One "meet X to
+# talk about what we can do for them" for every meeting, booked as a bare email and two
+# times, reads as a template.
 MEETINGS = {
     "crm": (Purpose("an intro call", "Intro call",
                     ("I'd like an intro call with {s} to show them what we do.",
@@ -172,14 +171,14 @@ def known(noun: str | None) -> bool:
 
 # What a lead workflow's message says to a customer we have already: they are set up, not
 # welcomed aboard (`known`); by the kind of app they went into, what that changes for them
-# (review 137: "you're all set up" of a record in our books tells a customer nothing).
+# ("you're all set up" of a record in our books tells a customer nothing).
 SET_UP = "letting them know they're all set up"
 SET_UP_BY_KIND = {
     "booking": "letting them know they can now book with us online",
     "books": "letting them know their invoices will come from us directly",
-    "shop": "letting them know their customer account for ordering is set up",  # (reviews
-    "payments": "letting them know they can now pay us online",  # 147, 148: "We're all
-}  # ready for your orders now" read as contrived in 8 tasks, "pay us directly" as vague)
+    "shop": "letting them know their customer account for ordering is set up",  # (not
+    "payments": "letting them know they can now pay us online",  # "We're all ready for
+}  # your orders now", which is contrived, nor "pay us directly", which is vague)
 
 
 def gist_for(pattern: Workflow, noun: str | None, into: str = "") -> str:
@@ -218,8 +217,8 @@ def situation(pattern: Workflow, subject: str, rng: random.Random, *, past: bool
     if kind == "order" and (whose := re.fullmatch(r"the (.+) from (\S+@\S+) in (.+)", subject)):
         return rng.choice(SITUATIONS["order_from"]).format(noun=whose[1], email=whose[2],
                                                            app=whose[3])
-    if kind == "reach" and (whose := re.fullmatch(r"(.+)'s (.+)", subject)):  # (review
-        # 133: "the customer behind Amara Singh's order" is Amara Singh)
+    if kind == "reach" and (whose := re.fullmatch(r"(.+)'s (.+)", subject)):  # ("the
+        # customer behind Amara Singh's order" is Amara Singh: say her name)
         return rng.choice(SITUATIONS["reach_named"]).format(name=whose[1], s=whose[2])
     for forms in [*choices, plain]:
         if subject[:1].islower() and not subject.startswith(("the ", "our ")):
@@ -252,7 +251,7 @@ def app_kind(app: str, domain: str | None) -> str:
 
 # Why a person or a company goes into an app of a kind, said after the act ("add them as a
 # customer in Codat Accounting so we can invoice them"): a reviewer asked why a new
-# customer of the books also needs one in a booking system (review 126).
+# customer of the books also needs one in a booking system.
 _WHY = {
     "books": ("so we can invoice them", "so we can bill them"),
     "crm": ("so sales can follow up with them",),
