@@ -449,8 +449,21 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
         f"services; {summary['ran']} shards run, {summary['skipped']} already done, "
         f"{summary['seconds']} s"
     )
+    from compoworld.compose.workflows import WORKFLOWS
+    from storage.queries import compose_breadth
+
+    b = compose_breadth(store, run_id)
+    console.print(
+        f"  breadth: {b['workflows']} of {len(WORKFLOWS)} workflows in {b['domains']} domains "
+        f"(largest share {b['top_workflow_share'] or 0:.1%}, effective number "
+        f"{b['effective_workflows'] or 0}); {b['required_services']} of "
+        f"{b['mounted_services']} mounted services required by a task (largest share "
+        f"{b['top_service_share'] or 0:.1%})"
+    )
     print_hint("why walks failed", "select outcome, count(*) from walks where "
                f"run_id = '{run_id}' group by 1 order by 2 desc")
+    print_hint("tasks by workflow", "select domain, pattern, count(*) from tasks where "
+               f"run_id = '{run_id}' and verified group by all order by 3 desc")
 
 
 class PolicyName(StrEnum):

@@ -62,3 +62,34 @@ def productive_starts(store: Store, shards: list[Shard]) -> list[str]:
             rows = pq.read_table(path, columns=["start_tool", "outcome"]).to_pylist()
             starts.update(row["start_tool"] for row in rows if row["outcome"] == "verified")
     return sorted(starts)
+
+
+def compose_breadth(store: Store, run_id: str) -> dict[str, Any]:
+    """How much of the library a run's verified tasks use: the workflows, domains and
+    required services that took part (and the services mounted), the largest share one
+    workflow or one service holds, and the effective number of workflows (the exponent of
+    the entropy of their shares: 60 workflows of equal share count 60, one that holds
+    half the tasks pulls it down)."""
+    columns, rows = run_query(
+        store,
+        """
+        WITH v AS (SELECT task_id, pattern, domain, services FROM tasks
+                   WHERE run_id = $run AND verified),
+             shares AS (SELECT pattern, count(*) / (SELECT count(*) FROM v) AS p
+                        FROM v WHERE pattern IS NOT NULL GROUP BY pattern),
+             required AS (SELECT s AS service, count(DISTINCT task_id) AS n
+                          FROM (SELECT task_id, unnest(services) AS s FROM v) GROUP BY s)
+        SELECT (SELECT count(*) FROM v) AS tasks,
+               (SELECT count(*) FROM shares) AS workflows,
+               (SELECT count(DISTINCT domain) FROM v) AS domains,
+               (SELECT round(max(p), 4) FROM shares) AS top_workflow_share,
+               (SELECT round(exp(-sum(p * ln(p))), 1) FROM shares) AS effective_workflows,
+               (SELECT count(*) FROM required) AS required_services,
+               (SELECT round(max(n) / (SELECT count(*) FROM v), 4) FROM required)
+                   AS top_service_share,
+               (SELECT count(*) FROM services WHERE run_id = $run AND verified)
+                   AS mounted_services
+        """,
+        {"run": run_id},
+    )
+    return dict(zip(columns, rows[0], strict=True))

@@ -40,8 +40,8 @@ SITUATIONS = {
                    "in a while."),
     "bill": ("{s} is ready to be billed.", "I'd like to bill {s}."),
     "paid": ("{s} needs to be recorded properly.", "I'm closing out {s}."),
-    # a receipt is sent once the money is in (this stop's read: "needs to be recorded
-    # properly" before a receipt is no reason to send one)
+    # a receipt is sent once the money is in ("needs to be recorded properly" is no
+    # reason to send one)
     "receipt": ("Payment came in for {s}.", "{s} has been paid.",
                 "The customer has settled {s}."),
     "event": ("I'm organising {s}.", "{s} is coming up."),
