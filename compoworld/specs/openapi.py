@@ -29,6 +29,7 @@ import pickle
 from collections import Counter
 from typing import Any
 
+from compoworld.specs.categories import corpus_category
 from compoworld.specs.errors import SpecLoadError, one_line_reasons
 from compoworld.specs.fields import param_types, record_schema, return_types
 from compoworld.specs.infra import relax_infrastructure
@@ -97,8 +98,7 @@ def _load(document: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
     bad = next((t.name for t in tools if not TOOL_NAME_RE.match(t.name)), None)
     if bad:
         raise SpecLoadError(f"generated an invalid tool name {bad!r}")
-    categories = info.get("x-apisguru-categories")
-    domain = categories[0] if isinstance(categories, list) and categories else "other"
+    domain = corpus_category(doc_id, info.get("x-apisguru-categories"))
     title = clean_text(info.get("title"), 200) or doc_id
     return ServiceSpec(
         name=service,

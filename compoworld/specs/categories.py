@@ -1,0 +1,73 @@
+"""The corpus category (`ServiceSpec.domain`) of an OpenAPI document, and which apps are work.
+
+The directory files each API under its `x-apisguru-categories`; the first becomes the
+service's domain. For some work apps that list says where the API is hosted, not what it
+is for: every Google API is "analytics" (Gmail, Calendar, Sheets, Drive...), Box is "cloud".
+Filed so, the apps people automate most count as non-work (compose's NON_WORK_DOMAINS) and
+leave the default selection. `CATEGORY_BY_API` re-files them by the API's own name (its
+document id). The categories it uses are ones the corpus already has (`email`,
+`time_management`, `collaboration`, `customer_relation`, `messaging`, ...), never new
+names, so downstream code that keys on them (app kinds, customer domains, distractor
+choice) treats a re-filed app like its peers.
+
+`WORK_APPS` names the apps people automate (the mail, calendar, documents, chat, code,
+tickets, payments and books of a business): the default selection takes them first,
+whatever their category.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Google Workspace: what each API is, in the corpus's own category names. Calendar is
+# `time_management` (the corpus's scheduling category), the documents `collaboration`
+# (shared team documents, like Notion and Trello), Contacts `customer_relation` (the people
+# a business keeps), Tasks `project_management`.
+CATEGORY_BY_API: dict[str, str] = {
+    "googleapis.com/gmail": "email",
+    "googleapis.com/calendar": "time_management",
+    "googleapis.com/sheets": "collaboration",
+    "googleapis.com/docs": "collaboration",
+    "googleapis.com/slides": "collaboration",
+    "googleapis.com/drive": "collaboration",
+    "googleapis.com/keep": "collaboration",
+    "googleapis.com/tasks": "project_management",
+    "googleapis.com/people": "customer_relation",
+    "googleapis.com/forms": "forms",
+    "googleapis.com/chat": "messaging",
+    "googleapis.com/admin": "enterprise",
+    "googleapis.com/groupssettings": "enterprise",
+    "googleapis.com/classroom": "education",
+    # a business's shared files, filed under where they are hosted
+    "box.com": "collaboration",
+}
+
+# Corpus categories no business workflow runs through: public data sets, entertainment,
+# media, infrastructure. The same set as compose's NON_WORK_DOMAINS (a test holds them
+# equal); it lives here too because the selection, which runs before compose, needs it.
+NON_WORK_CATEGORIES = frozenset({"open_data", "entertainment", "media", "text", "transport",
+                                 "search", "analytics", "hosting", "cloud", "monitoring",
+                                 "iot", "security", "machine_learning", "backend"})
+
+# The apps people automate, by document id: the default selection takes them first.
+WORK_APPS = frozenset({
+    *(api for api in CATEGORY_BY_API if api.startswith("googleapis.com/")),
+    "slack.com", "github.com/api.github.com", "gitlab.com", "bitbucket.org",
+    "atlassian.com/jira", "trello.com", "asana.com", "notion.com", "stripe.com",
+    "squareup.com", "xero.com/xero_accounting", "mailchimp.com", "sendgrid.com",
+    "telegram.org", "twilio.com/api", "zoom.us", "docusign.net", "box.com",
+})
+
+
+def corpus_category(doc_id: str, categories: Any) -> str:
+    """The category a document is filed under: `CATEGORY_BY_API` for the work apps the
+    directory files elsewhere, else its first `x-apisguru-categories` entry, else
+    `other` (not yet snake-cased)."""
+    if doc_id in CATEGORY_BY_API:
+        return CATEGORY_BY_API[doc_id]
+    return str(categories[0]) if isinstance(categories, list) and categories else "other"
+
+
+def is_work_app(source: str | None) -> bool:
+    """Whether a service's `source` (`openapi:<document id>`) is one of `WORK_APPS`."""
+    return bool(source) and source.removeprefix("openapi:") in WORK_APPS
