@@ -1,10 +1,26 @@
-"""The default service selection: deterministic, bounded by tool counts, ranked by CRUD share."""
+"""The default service selection: deterministic, work apps first, ranked by business surface,
+large APIs mounted as a working subset."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
+
 import pytest
 
-from compoworld.services.selection import select_services
+from compoworld.services.selection import (
+    CEILING_TOOLS,
+    NON_WORK_CATEGORIES,
+    SUBSET_COLLECTION_TOOLS,
+    SUBSET_MIN_TOOLS,
+    SUBSET_TOOLS,
+    is_work,
+    narrowed_spec,
+    rank_key,
+    select_library,
+    select_services,
+    size_filtered,
+)
 
 
 def candidate(name: str, n_tools: int, crud: float) -> dict:
@@ -38,3 +54,110 @@ def test_none_takes_every_service():
 def test_count_must_be_positive():
     with pytest.raises(ValueError, match="at least 1"):
         select_services(CANDIDATES, 0)
+
+
+# --- work apps first, large APIs as a working subset ----------------------------------------
+
+def api(name: str, collections: dict[str | None, int], *, domain: str = "other",
+        source: str | None = None, effect: str = "read") -> dict:
+    """A candidate row as `storage.queries.service_candidates` gives it: `count` tools on
+    each collection (None: tools on no collection), in name order."""
+    rows = sorted((f"{name}__{collection or 'action'}_{k:03d}", collection)
+                  for collection, count in collections.items() for k in range(count))
+    effects = [effect if collection else "action" for _, collection in rows]
+    crud = sum(e != "action" for e in effects) / len(rows)
+    return {"service": name, "n_tools": len(rows), "crud_share": crud, "domain": domain,
+            "source": source or f"openapi:{name}.example", "tools": [n for n, _ in rows],
+            "resources": [c for _, c in rows], "effects": effects}
+
+
+LARGE = api("bigcrm", {"customers": 40, "invoices": 12, "tickets": 9, "payments": 7,
+                       "webhooks": 150, "settings": 60, None: 30})
+
+
+def test_a_large_api_yields_a_subset_of_its_main_collections_within_bounds():
+    [chosen] = select_library([LARGE], 5)
+    assert chosen.service == "bigcrm" and chosen.tools is not None
+    assert SUBSET_MIN_TOOLS <= len(chosen.tools) <= SUBSET_TOOLS < LARGE["n_tools"]
+    collection = dict(zip(LARGE["tools"], LARGE["resources"], strict=True))
+    kept = Counter(collection[name] for name in chosen.tools)
+    # only business-entity collections, each of them, none past its share
+    assert set(kept) == {"customers", "invoices", "tickets", "payments"}
+    assert max(kept.values()) <= SUBSET_COLLECTION_TOOLS
+    assert kept["invoices"] == 12 and kept["tickets"] == 9
+    assert f"{len(chosen.tools)} of {LARGE['n_tools']} tools" in chosen.reason
+    assert "customers" in chosen.reason and "webhooks" not in chosen.reason
+
+
+def test_the_subset_is_the_same_every_time_whatever_the_order_of_the_tools():
+    first = select_library([LARGE], 5)[0].tools
+    rows = list(zip(LARGE["tools"], LARGE["resources"], LARGE["effects"], strict=True))
+    random.Random(7).shuffle(rows)
+    shuffled = LARGE | {key: [row[i] for row in rows]
+                        for i, key in enumerate(("tools", "resources", "effects"))}
+    assert select_library([shuffled], 5)[0].tools == first
+    assert select_library([LARGE], 5)[0].tools == first
+
+
+def test_a_large_api_with_few_entity_tools_is_filled_from_its_largest_collections():
+    sparse = api("ops", {"contacts": 6, "webhooks": 150, "settings": 60, "logs": 3})
+    [chosen] = select_library([sparse], 5)
+    collection = dict(zip(sparse["tools"], sparse["resources"], strict=True))
+    kept = Counter(collection[name] for name in chosen.tools)
+    assert len(chosen.tools) == SUBSET_MIN_TOOLS and kept["contacts"] == 6
+    assert "logs" not in kept  # the largest collections fill, not the smallest
+
+
+def test_an_api_over_the_ceiling_or_without_its_tool_list_is_left_out_and_said():
+    huge = api("graph", {"users": CEILING_TOOLS + 1})
+    nameless = {k: v for k, v in LARGE.items() if k not in ("tools", "effects")}
+    assert select_library([huge, nameless], 5) == []
+    assert size_filtered([huge, nameless]) == \
+        f"2 of 2 ingested services (2 with more than {CEILING_TOOLS})"
+    assert size_filtered([LARGE]) is None
+
+
+def test_a_small_api_is_mounted_whole():
+    [chosen] = select_library([api("small", {"contacts": 12})], 5)
+    assert chosen.tools is None and "12 of 12 tools on business entities" in chosen.reason
+
+
+@pytest.mark.parametrize("api_name", ["gmail", "calendar", "sheets", "drive", "people"])
+def test_a_google_workspace_api_is_a_work_app_whatever_its_corpus_category(api_name: str):
+    google = api(f"googleapis_com_{api_name}", {"settings": 20}, domain="analytics",
+                 source=f"openapi:googleapis.com/{api_name}")
+    best = [api(f"crm{i}", {"contacts": 20}, effect="create") for i in range(3)]
+    assert is_work(google)
+    assert rank_key(google) < min(rank_key(c) for c in best)  # a work app comes first
+    assert select_library([google, *best], 1)[0].service == google["service"]
+
+
+def test_an_open_data_service_comes_after_every_work_app():
+    # a perfect open-data API against weak work services: it still comes last
+    open_data = api("stats_gov", {"contacts": 30}, domain="open_data", effect="create")
+    work = [api(f"tool{i}", {"widgets": 10, None: 10}) for i in range(4)]
+    work.append(api("gmail", {None: 10}, domain="analytics",
+                    source="openapi:googleapis.com/gmail"))
+    ranked = sorted([open_data, *work], key=rank_key)
+    assert ranked[-1] is open_data
+    assert "stats_gov" not in select_services([open_data, *work], len(work))
+    # taken only when too few others exist, and said so
+    [last] = [s for s in select_library([open_data, *work], 10) if s.service == "stats_gov"]
+    assert "non-work category open_data" in last.reason
+
+
+def test_the_non_work_categories_are_compose_s():
+    from compoworld.compose.patterns import NON_WORK_DOMAINS
+
+    assert NON_WORK_CATEGORIES == NON_WORK_DOMAINS
+
+
+def test_a_narrowed_spec_holds_only_the_subset_and_its_collections():
+    from compoworld.specs.openapi import load_openapi
+    from tests.services.helpers import api_document
+
+    spec = load_openapi(api_document({"customers": 3, "settings": 2}), "big.example")
+    keep = [t.name for t in spec.tools if t.resource == "customers"][:2]
+    narrowed = narrowed_spec(spec, keep)
+    assert [t.name for t in narrowed.tools] == keep and list(narrowed.resources) == ["customers"]
+    assert narrowed_spec(spec, None) is spec
