@@ -7,7 +7,7 @@ from typing import Any
 from prefect import flow
 
 from compoworld.services.coder_stage import coder_params
-from compoworld.services.selection import DEFAULT_SERVICES, select_services, size_filtered
+from compoworld.services.selection import DEFAULT_SERVICES, select_library, size_filtered
 from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
@@ -35,10 +35,11 @@ def synthesize_flow(
 ) -> dict[str, Any]:
     """Compile, seed and verify the selected services of a run's ingested specs.
 
-    `services` is how many to select (ranked by expected compile quality; see
-    compoworld/services/selection.py); None builds every ingested service. A shard holds
-    at most `shard_size` services and, past its first, `shard_tools` tools. Rerunning with
-    the same `run_id` only runs unfinished shards; a new ingest invalidates them.
+    `services` is how many to select (work apps first, a large API as a working subset of
+    its tools; see compoworld/services/selection.py); None builds every ingested service
+    whole. A shard holds at most `shard_size` services and, past its first, `shard_tools`
+    tools to build. Rerunning with the same `run_id` only runs unfinished shards; a new
+    ingest invalidates them.
     `coder` (an OpenAI-compatible base URL) with `coder_model` sends the tools left
     simulated to the coding agent (`coder_attempts` candidates each, at most
     `coder_max_tools` per service); handlers that pass every check become `coded`.
@@ -48,8 +49,12 @@ def synthesize_flow(
     store = Store.open(home)
     run_id = resolved_run_id(run_id)
     candidates = service_candidates(store, run_id)
-    names = select_services(candidates, services)
+    chosen = select_library(candidates, services)
+    names = [s.service for s in chosen]
+    selection = {s.service: {"reason": s.reason}
+                 | ({"tools": list(s.tools)} if s.tools is not None else {}) for s in chosen}
     tools = {c["service"]: c["n_tools"] for c in candidates}
+    tools |= {s.service: len(s.tools) for s in chosen if s.tools is not None}
     left_out = size_filtered(candidates) if services is not None else None
     if not names and left_out:
         raise NothingToSynthesize(
@@ -63,14 +68,15 @@ def synthesize_flow(
     if left_out:
         logger.warning("synthesize %s: the selection leaves out %s; `--services all` "
                        "builds every one", run_id, left_out)
-    logger.info("synthesize %s: %d services selected", run_id, len(names))
+    logger.info("synthesize %s: %d services selected (%d as a working subset)", run_id,
+                len(names), sum(s.tools is not None for s in chosen))
     shards = plan_shards(
         run_id=run_id,
         stage="synthesize",
         items=names,
         shard_size=shard_size,
-        params={"seed": seed, "ingest": stage_digest(store, run_id, "ingest")}
-        | ({"coder": coding} if coding else {}),
+        params={"seed": seed, "ingest": stage_digest(store, run_id, "ingest"),
+                "selection": selection} | ({"coder": coding} if coding else {}),
         work="compoworld.services.synthesize:synthesize_shard",
         weights=[tools[name] for name in names],
         shard_weight=shard_tools,

@@ -14,15 +14,18 @@ from storage.store import Store
 
 
 def service_candidates(store: Store, run_id: str) -> list[dict[str, Any]]:
-    """Every ingested service of a run with its tool count, share of CRUD tools, each
-    tool's collection (`resources`) and its corpus category (`domain`)."""
+    """Every ingested service of a run with its tool count, share of CRUD tools, its tools'
+    names (`tools`), collections (`resources`) and effects (`effects`), in name order, its
+    corpus category (`domain`) and its `source`."""
     columns, rows = run_query(
         store,
         """
         SELECT t.service, count(*) AS n_tools,
                avg(CASE WHEN effect IN ('read', 'create', 'update', 'delete')
                          AND resource IS NOT NULL THEN 1 ELSE 0 END) AS crud_share,
-               list(resource ORDER BY name) AS resources, any_value(s.domain) AS domain
+               list(name ORDER BY name) AS tools, list(resource ORDER BY name) AS resources,
+               list(effect ORDER BY name) AS effects, any_value(s.domain) AS domain,
+               any_value(s.source) AS source
         FROM tool_specs t LEFT JOIN specs s ON s.run_id = t.run_id AND s.service = t.service
         WHERE t.run_id = $run GROUP BY t.service
         """,

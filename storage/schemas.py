@@ -64,6 +64,10 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("n_coded", pa.int32()),
             ("start_digest", pa.string()),
             ("seconds", pa.float64()),
+            # The default selection (services/selection.py): the tools a large API is
+            # mounted with (null: all of them), and why the service is in the selection.
+            ("tool_subset", pa.list_(pa.string())),
+            ("selection_reason", pa.string()),
         ]
     ),
     "tool_builds": pa.schema(

@@ -13,6 +13,11 @@ The `synthesize` stage's work function. For each service spec of the shard:
    and checked again, and recorded so;
 4. mount the tools that pass; the service is verified when at least one tool is mounted.
 
+A large API the selection mounts as a working subset (services/selection.py) is built from
+its spec narrowed to that subset; its other tools get build rows that say they are outside
+the subset, and its `services` row records the subset and the selection's reason. (The
+hand-written built-ins are small and always built whole.)
+
 A service whose spec cannot be compiled or seeded (self-referential, contradictory or
 huge schemas) is recorded as not verified with the reason; it never stops the shard.
 """
@@ -31,6 +36,7 @@ from compoworld.services.builtin import build_builtin, example_state
 from compoworld.services.compiler import action_tool, compile_report, compile_service
 from compoworld.services.runtime import Service, Tool
 from compoworld.services.sandbox import source_hash
+from compoworld.services.selection import narrowed_spec
 from compoworld.services.verify import CheckResult, check_tool, failed_tools, verify_service
 from compoworld.shards import Shard
 from compoworld.specs.records import ServiceSpec
@@ -110,17 +116,39 @@ def verify_built(spec: ServiceSpec, seed: int) -> Verified:
     return service, reasons, results, failures, start_digest
 
 
-def synthesize_service(spec: ServiceSpec, seed: int, coder: dict[str, Any] | None = None
-                       ) -> dict[str, list[dict[str, Any]]]:
+def synthesize_service(spec: ServiceSpec, seed: int, coder: dict[str, Any] | None = None,
+                       selected: dict[str, Any] | None = None) -> dict[str, list[dict[str, Any]]]:
     """Rows of `services`, `tool_builds` and `tool_checks` (and, with a `coder`, of
     `tool_codings`) for one service.
 
-    Services over `MAX_TOOLS` tools (Microsoft Graph's 11k and 22k, Autotask's 3k) are
-    skipped with that reason: verifying one would hold a worker for most of an hour.
-    `coder` (`base_url`, `model`, `attempts`, ...: see `coder_stage.code_simulated`) sends
-    the tools left simulated to the coding agent; accepted handlers become `coded`.
+    `selected` is the selection's word on it: `tools`, the working subset to build (absent
+    or None: every tool), and `reason`. Services over `MAX_TOOLS` tools to build (Microsoft
+    Graph's 11k and 22k, Autotask's 3k) are skipped with that reason: verifying one would
+    hold a worker for most of an hour. `coder` (`base_url`, `model`, `attempts`, ...: see
+    `coder_stage.code_simulated`) sends the tools left simulated to the coding agent;
+    accepted handlers become `coded`.
     """
     started = time.perf_counter()
+    selected = selected or {}
+    subset = selected.get("tools")
+    keep = set(subset) if subset is not None else None
+    left = [t.name for t in spec.tools if keep is not None and t.name not in keep]
+    spec = narrowed_spec(spec, subset)
+    recorded = {"tool_subset": sorted(subset) if subset is not None else None,
+                "selection_reason": selected.get("reason")}
+    tables = _synthesize(spec, seed, coder, started)
+    tables["services"] = [row | recorded for row in tables["services"]]
+    tables["tool_builds"] += [
+        {"service": spec.name, "name": name, "implementation": None, "mounted": False,
+         "reason": "outside the working subset the selection mounts", "checks_passed": 0,
+         "checks_failed": 0, "param_types": None}
+        for name in left
+    ]
+    return tables
+
+
+def _synthesize(spec: ServiceSpec, seed: int, coder: dict[str, Any] | None, started: float
+                ) -> dict[str, list[dict[str, Any]]]:
     if len(spec.tools) > MAX_TOOLS:
         reason = f"too large: {len(spec.tools)} tools, over the {MAX_TOOLS}-tool budget"
         return _unbuildable(spec, seed, reason, started)
@@ -241,7 +269,8 @@ def _unbuildable(
 
 
 def synthesize_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
-    """The stage's work function: synthesize every service named by the shard."""
+    """The stage's work function: synthesize every service named by the shard, each as the
+    shard's `selection` parameter says (service -> `tools` subset and `reason`)."""
     rows = store.read(
         "specs", shard.run_id, columns=["service", "spec"], where=("service", shard.items)
     )
@@ -250,7 +279,8 @@ def synthesize_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]
     for row in sorted(rows, key=lambda r: r["service"]):
         spec = ServiceSpec.model_validate_json(row["spec"])
         built = synthesize_service(spec, world_seed(shard.params["seed"], spec.name),
-                                   shard.params.get("coder"))
+                                   shard.params.get("coder"),
+                                   shard.params.get("selection", {}).get(spec.name))
         for table, records in built.items():
             tables[table].extend(records)
     return tables

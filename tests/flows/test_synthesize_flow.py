@@ -89,3 +89,34 @@ def test_services_the_size_filter_drops_are_named_with_the_way_to_include_them(
     assert "--services all" in message and "no ingested services" not in message
     built = synthesize_flow(run_id="tiny", services=None, home=str(store.home))
     assert built["services"] == 1
+
+
+def test_a_large_api_is_built_as_its_working_subset_and_recorded(
+    prefect_harness, store: Store, tmp_path
+):
+    import json
+
+    from compoworld.services.selection import MAX_TOOLS, SUBSET_TOOLS
+    from tests.services.helpers import api_document
+
+    folder = tmp_path / "specs"
+    folder.mkdir()
+    collections = {"customers": 20, "invoices": 12, "tickets": 8, "settings": MAX_TOOLS}
+    (folder / "bigcrm.json").write_text(json.dumps(api_document(collections)))
+    ingest_flow(source=str(folder), run_id="big", home=str(store.home))
+    assert synthesize_flow(run_id="big", services=5, home=str(store.home))["services"] == 1
+
+    _, rows = run_query(store, "select tool_subset, selection_reason, n_tools, verified "
+                               "from services where run_id = 'big'")
+    [(subset, reason, n_tools, verified)] = rows
+    assert verified and n_tools == len(subset) <= SUBSET_TOOLS
+    assert f"subset: {len(subset)} of {MAX_TOOLS + 40} tools" in reason
+    _, rows = run_query(store, "select name, resource, mounted, implementation from tools "
+                               "where run_id = 'big'")
+    built = {name for name, _, _, implementation in rows if implementation is not None}
+    assert built == set(subset)  # only the subset was built
+    assert {resource for name, resource, _, _ in rows if name in built} == \
+        {"customers", "invoices", "tickets"}
+    assert not any(mounted for name, _, mounted, _ in rows if name not in built)
+    _, rows = run_query(store, "select count(distinct tool) from tool_checks where run_id = 'big'")
+    assert rows[0][0] <= len(subset)

@@ -24,3 +24,18 @@ def notes_service(tools: dict[str, Tool], note_schema: dict, description: str = 
 def value_for(schema: dict, rng: random.Random, name: str) -> Any:
     """Argument values for verification: small integers, True, or `v<name>`."""
     return {"integer": rng.randint(1, 9), "boolean": True}.get(schema.get("type"), f"v{name}")
+
+
+def api_document(collections: dict[str, int], *, category: str = "other") -> dict:
+    """An OpenAPI document with `count` tools on each collection (`{"customers": 20}`):
+    `GET /v<k>/<collection>` for k < count, so each tool reads that collection."""
+    record = {"type": "object", "properties": {"id": {"type": "string"},
+                                               "name": {"type": "string"}}}
+    ok = {"200": {"description": "ok",
+                  "content": {"application/json": {"schema": {"type": "array",
+                                                              "items": record}}}}}
+    paths = {f"/v{k}/{collection}": {"get": {"operationId": f"list_{collection}_v{k}",
+                                             "responses": ok}}
+             for collection, count in collections.items() for k in range(count)}
+    return {"openapi": "3.0.0", "paths": paths,
+            "info": {"title": "Big API", "version": "1", "x-apisguru-categories": [category]}}

@@ -32,3 +32,36 @@ def test_synthesis_is_deterministic_for_a_seed(seed: int):
     for rows in (first, second):
         rows["services"][0].pop("seconds")
     assert first == second
+
+
+def test_a_working_subset_builds_only_its_tools_and_is_recorded():
+    import pyarrow as pa
+
+    from storage.schemas import SCHEMAS
+
+    from compoworld.specs.openapi import load_openapi
+    from tests.services.helpers import api_document
+
+    spec = load_openapi(api_document({"customers": 2, "invoices": 1, "settings": 3}),
+                        "big.example")
+    subset = sorted(t.name for t in spec.tools if t.resource != "settings")
+    reason = f"work app; subset: 3 of {len(spec.tools)} tools"
+    rows = synthesize.synthesize_service(spec, seed=3, selected={"tools": subset,
+                                                                 "reason": reason})
+    [service] = rows["services"]
+    assert service["tool_subset"] == subset and service["selection_reason"] == reason
+    assert service["n_tools"] == 3 and service["verified"]
+    assert {check["tool"] for check in rows["tool_checks"]} == set(subset)
+    builds = {b["name"]: b for b in rows["tool_builds"]}
+    assert set(builds) == {t.name for t in spec.tools}  # every ingested tool says what it is
+    left = [b for name, b in builds.items() if name not in subset]
+    assert left and all(not b["mounted"] and "working subset" in b["reason"] for b in left)
+    # the row fits the `services` table
+    table = pa.Table.from_pylist(rows["services"], schema=SCHEMAS["services"])
+    assert table.column("tool_subset").to_pylist() == [subset]
+
+
+def test_a_service_built_whole_records_no_subset():
+    rows = synthesize.synthesize_service(builtin_spec("email"), seed=3)
+    [service] = rows["services"]
+    assert service["tool_subset"] is None and service["selection_reason"] is None
