@@ -203,7 +203,7 @@ SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
 
 @pytest.fixture(scope="module")
 def patterned(library: ServiceLibrary) -> list[tuple[Task, str]]:
-    """100+ composed patterned built-in tasks, each with its workflow's gist."""
+    """130+ composed patterned built-in tasks, each with its workflow's gist."""
     gists = {p.name: p.gist for p in PATTERNS}
     starts = sorted(start_tools(library.graph, patterned=True))
     made = []
@@ -213,9 +213,9 @@ def patterned(library: ServiceLibrary) -> list[tuple[Task, str]]:
                             patterned=True, style="steps")  # (goal style keeps only the
         if isinstance(task, Task):  # chains scenario.py says; these tests rewrite them all)
             made.append((task, gists.get(task.pattern or "", "")))
-        if len(made) == 110:
+        if len(made) == 140:
             break
-    assert len(made) >= 100
+    assert len(made) >= 130
     return made
 
 
