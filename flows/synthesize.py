@@ -7,7 +7,13 @@ from typing import Any
 from prefect import flow
 
 from compoworld.services.coder_stage import coder_params
-from compoworld.services.selection import DEFAULT_SERVICES, select_library, size_filtered
+from compoworld.services.selection import (
+    DEFAULT_SERVICES,
+    select_library,
+    selection_digest,
+    shards_with_selection,
+    size_filtered,
+)
 from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
@@ -51,8 +57,6 @@ def synthesize_flow(
     candidates = service_candidates(store, run_id)
     chosen = select_library(candidates, services)
     names = [s.service for s in chosen]
-    selection = {s.service: {"reason": s.reason}
-                 | ({"tools": list(s.tools)} if s.tools is not None else {}) for s in chosen}
     tools = {c["service"]: c["n_tools"] for c in candidates}
     tools |= {s.service: len(s.tools) for s in chosen if s.tools is not None}
     left_out = size_filtered(candidates) if services is not None else None
@@ -70,17 +74,17 @@ def synthesize_flow(
                        "builds every one", run_id, left_out)
     logger.info("synthesize %s: %d services selected (%d as a working subset)", run_id,
                 len(names), sum(s.tools is not None for s in chosen))
-    shards = plan_shards(
+    shards = shards_with_selection(plan_shards(
         run_id=run_id,
         stage="synthesize",
         items=names,
         shard_size=shard_size,
         params={"seed": seed, "ingest": stage_digest(store, run_id, "ingest"),
-                "selection": selection} | ({"coder": coding} if coding else {}),
+                "selection": selection_digest(chosen)} | ({"coder": coding} if coding else {}),
         work="compoworld.services.synthesize:synthesize_shard",
         weights=[tools[name] for name in names],
         shard_weight=shard_tools,
-    )
+    ), chosen)
     return {"run_id": run_id, "services": len(names)} | run_stage(
         shards, home=str(store.home), dask_address=dask_address
     )

@@ -14,7 +14,9 @@ Within a tier, services rank by how much of their surface is business work: the 
 the share of their tools that work on a business entity (a contact, an invoice, a ticket,
 a meeting: graph/roles.py) and the share that are plain CRUD on a known collection, rounded
 to a tenth (halved for an infrastructure category), then by how many business-entity tools
-they bring, then by name. The first `count` are taken.
+they bring, then by name. The first `count` are taken, but of several versions of one API
+(GitHub Enterprise Server 2.18 to 3.8 beside GitHub's own) only the best-ranked
+(`distinct`).
 
 A service over `max_tools` tools is not dropped: it is mounted as a *working subset*
 (`working_subset`), its main business-entity collections and their tools, at most
@@ -29,12 +31,15 @@ corpus with five tools or more and fills the rest with the best-ranked others; s
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from compoworld.graph.roles import noun_entity
+from compoworld.shards import Shard
 from compoworld.specs.categories import NON_WORK_CATEGORIES, is_work_app
 from compoworld.specs.records import ServiceSpec
 
@@ -51,6 +56,8 @@ SUBSET_TOOLS = 64
 SUBSET_MIN_TOOLS = 30
 SUBSET_COLLECTION_TOOLS = 16
 CEILING_TOOLS = 2000
+# Two services of one provider sharing this share of their tool names are versions of one API.
+SAME_API = 0.5
 
 CRUD_EFFECTS = frozenset({"read", "create", "update", "delete"})
 
@@ -67,6 +74,7 @@ class Selected:
     service: str
     tools: tuple[str, ...] | None
     reason: str
+    positions: tuple[int, ...] | None = None  # of `tools` among the service's sorted names
 
 
 def select_library(
@@ -98,9 +106,30 @@ def select_library(
                 continue
         ranked.append(candidate)
     ranked.sort(key=rank_key)
-    chosen = [Selected(c["service"], c.get("subset"), selection_reason(c))
-              for c in ranked[:count]]
+    chosen = [Selected(c["service"], c.get("subset"), selection_reason(c), c.get("positions"))
+              for c in distinct(ranked, count)]
     return sorted(chosen, key=lambda s: s.service)
+
+
+def distinct(ranked: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    """The first `count` of `ranked` that are no version of one taken before: a candidate
+    whose provider (its document id's host, `github.com`) has a taken service sharing at
+    least `SAME_API` of their tools' names (Jaccard) is another version of the same API
+    (GitHub Enterprise Server 2.18 to 3.8 beside api.github.com), and adds no new app."""
+    taken: list[dict[str, Any]] = []
+    seen: dict[str, list[set[str]]] = defaultdict(list)
+    for candidate in ranked:
+        if len(taken) == count:
+            break
+        provider = (candidate.get("source") or candidate["service"]).split("/")[0]
+        names = candidate.get("subset") or candidate.get("tools") or ()
+        parts = {name.split("__", 1)[-1] for name in names}
+        if parts and any(len(parts & other) >= SAME_API * len(parts | other)
+                         for other in seen[provider]):
+            continue
+        seen[provider].append(parts)
+        taken.append(candidate)
+    return taken
 
 
 def select_services(
@@ -191,9 +220,11 @@ def subset_candidate(candidate: dict[str, Any]) -> dict[str, Any] | None:
     keep = set(subset)
     rows = [(r, e) for n, r, e in zip(names, resources, effects, strict=True) if n in keep]
     crud = sum(e in CRUD_EFFECTS and r is not None for r, e in rows) / len(rows)
+    positions = tuple(i for i, name in enumerate(sorted(names)) if name in keep)
     return candidate | {"n_full": candidate["n_tools"], "n_tools": len(subset),
                         "resources": [r for r, _ in rows], "crud_share": crud,
-                        "subset": subset, "subset_collections": collections}
+                        "subset": subset, "subset_collections": collections,
+                        "positions": positions}
 
 
 def working_subset(
@@ -242,3 +273,32 @@ def narrowed_spec(spec: ServiceSpec, tools: Iterable[str] | None) -> ServiceSpec
     used = {tool.resource for tool in kept}
     resources = {name: schema for name, schema in spec.resources.items() if name in used}
     return spec.model_copy(update={"tools": kept, "resources": resources})
+
+
+def shards_with_selection(shards: list[Shard], chosen: list[Selected]) -> list[Shard]:
+    """`shards` (planned with `selection_digest(chosen)` among their parameters, so that
+    another selection reruns them) each told, in its `selection` parameter, what the
+    selection says of its own services: `reason`, and for a working subset `at`, the
+    positions of its tools among the service's tool names sorted (`subset_tools`). Only its
+    own, and positions rather than names: shards travel as a Prefect flow run's
+    parameters, which are capped at 512 KB."""
+    told = {s.service: {"reason": s.reason} | ({"at": list(s.positions)} if s.positions else {})
+            for s in chosen}
+    return [shard.model_copy(update={"params": shard.params | {
+        "selection": {name: told[name] for name in shard.items if name in told}}})
+        for shard in shards]
+
+
+def selection_digest(chosen: list[Selected]) -> str:
+    """A digest of the whole selection, for the shards' input hash."""
+    rows = [(s.service, s.tools, s.reason) for s in chosen]
+    return hashlib.sha256(json.dumps(rows).encode()).hexdigest()[:16]
+
+
+def subset_tools(spec: ServiceSpec, at: list[int] | None) -> list[str] | None:
+    """The names of a working subset from its positions (`shards_with_selection`); None
+    (every tool) when there are none."""
+    if at is None:
+        return None
+    names = sorted(tool.name for tool in spec.tools)
+    return [names[i] for i in at]

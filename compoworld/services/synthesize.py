@@ -36,7 +36,7 @@ from compoworld.services.builtin import build_builtin, example_state
 from compoworld.services.compiler import action_tool, compile_report, compile_service
 from compoworld.services.runtime import Service, Tool
 from compoworld.services.sandbox import source_hash
-from compoworld.services.selection import narrowed_spec
+from compoworld.services.selection import narrowed_spec, subset_tools
 from compoworld.services.verify import CheckResult, check_tool, failed_tools, verify_service
 from compoworld.shards import Shard
 from compoworld.specs.records import ServiceSpec
@@ -270,7 +270,8 @@ def _unbuildable(
 
 def synthesize_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The stage's work function: synthesize every service named by the shard, each as the
-    shard's `selection` parameter says (service -> `tools` subset and `reason`)."""
+    shard's `selection` parameter says (service -> `reason` and, for a working subset, `at`:
+    services/selection.py `shards_with_selection`)."""
     rows = store.read(
         "specs", shard.run_id, columns=["service", "spec"], where=("service", shard.items)
     )
@@ -278,9 +279,10 @@ def synthesize_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]
         "services": [], "tool_builds": [], "tool_checks": [], "tool_codings": []}
     for row in sorted(rows, key=lambda r: r["service"]):
         spec = ServiceSpec.model_validate_json(row["spec"])
+        told = shard.params.get("selection", {}).get(spec.name, {})
+        selected = {"reason": told.get("reason"), "tools": subset_tools(spec, told.get("at"))}
         built = synthesize_service(spec, world_seed(shard.params["seed"], spec.name),
-                                   shard.params.get("coder"),
-                                   shard.params.get("selection", {}).get(spec.name))
+                                   shard.params.get("coder"), selected)
         for table, records in built.items():
             tables[table].extend(records)
     return tables

@@ -19,7 +19,10 @@ from compoworld.services.selection import (
     rank_key,
     select_library,
     select_services,
+    selection_digest,
+    shards_with_selection,
     size_filtered,
+    subset_tools,
 )
 
 
@@ -161,3 +164,36 @@ def test_a_narrowed_spec_holds_only_the_subset_and_its_collections():
     narrowed = narrowed_spec(spec, keep)
     assert [t.name for t in narrowed.tools] == keep and list(narrowed.resources) == ["customers"]
     assert narrowed_spec(spec, None) is spec
+
+
+def test_of_several_versions_of_one_api_only_the_best_ranked_is_taken():
+    main = api("github_com_api", {"issues": 10, "comments": 10},
+               source="openapi:github.com/api.github.com")
+    # the same operations (`issues_000`...) under another version of GitHub's own API
+    version = api("github_com_ghes", {"issues": 10, "comments": 10},
+                  source="openapi:github.com/ghes-3.8")
+    # the same operation names at another provider: another app
+    other = api("gitlab_com", {"issues": 10, "comments": 10}, source="openapi:gitlab.com")
+    assert select_services([main, version, other], 10) == ["github_com_api", "gitlab_com"]
+    assert select_services([version, other], 10) == ["github_com_ghes", "gitlab_com"]
+
+
+def test_each_shard_is_told_only_its_own_services_and_gets_the_subset_back():
+    from compoworld.shards import plan_shards
+    from compoworld.specs.openapi import load_openapi
+    from tests.services.helpers import api_document
+
+    chosen = select_library([LARGE, api("small", {"contacts": 12})], 5)
+    shards = shards_with_selection(plan_shards(
+        run_id="r", stage="synthesize", items=[s.service for s in chosen], shard_size=1,
+        params={"selection": selection_digest(chosen)}, work="m:f"), chosen)
+    told = [shard.params["selection"] for shard in shards]
+    assert [list(t) for t in told] == [["bigcrm"], ["small"]]
+    assert "at" not in told[1]["small"] and told[1]["small"]["reason"]
+    # positions name the subset's tools among the spec's own, whatever their order there
+    document = api_document({"customers": 3, "settings": 2})
+    spec = load_openapi(document, "big.example")
+    keep = sorted(t.name for t in spec.tools if t.resource == "customers")
+    reversed_spec = spec.model_copy(update={"tools": spec.tools[::-1]})
+    at = [i for i, name in enumerate(sorted(t.name for t in spec.tools)) if name in keep]
+    assert subset_tools(reversed_spec, at) == keep and subset_tools(spec, None) is None
