@@ -37,9 +37,8 @@ def test_synthesis_is_deterministic_for_a_seed(seed: int):
 def test_a_working_subset_builds_only_its_tools_and_is_recorded():
     import pyarrow as pa
 
-    from storage.schemas import SCHEMAS
-
     from compoworld.specs.openapi import load_openapi
+    from storage.schemas import SCHEMAS
     from tests.services.helpers import api_document
 
     spec = load_openapi(api_document({"customers": 2, "invoices": 1, "settings": 3}),
