@@ -37,6 +37,7 @@ from compoworld.compose.workflows import WORKFLOWS
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
+from compoworld.services.selection import narrowed_spec
 from compoworld.services.synthesize import build_service
 from compoworld.specs.infra import infrastructure_names
 from compoworld.specs.records import ServiceSpec, ToolSpec
@@ -186,7 +187,9 @@ class ServiceLibrary:
         specs = store.read("tool_specs", run_id, columns=[
             "service", "name", "description", "effect", "resource", "parameters",
             "param_types", "return_types"])
-        rows = store.read("services", run_id, columns=["service", "title", "domain", "verified"])
+        rows = store.read("services", run_id, columns=["service", "title", "domain", "verified",
+                                                       "tool_subset"])
+        subsets = {r["service"]: r["tool_subset"] for r in rows if r.get("tool_subset")}
         texts = {r["service"]: r["description"] or "" for r in store.read(
             "specs", run_id, columns=["service", "description"])}
         infos = {
@@ -202,7 +205,9 @@ class ServiceLibrary:
             if not raw:  # one scan for every verified service: a scan per service costs ~0.1 s
                 raw.update((r["service"], r["spec"]) for r in store.read(
                     "specs", run_id, columns=["service", "spec"], where=("service", sorted(infos))))
-            return {n: ServiceSpec.model_validate_json(raw[n]) for n in names if n in raw}
+            # a large API is mounted as the working subset synthesis built and verified
+            return {n: narrowed_spec(ServiceSpec.model_validate_json(raw[n]), subsets.get(n))
+                    for n in names if n in raw}
 
         sources = {b["name"]: b["source"] for b in builds
                    if b["mounted"] and b["implementation"] == "coded" and b["source"]}

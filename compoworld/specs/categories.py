@@ -69,5 +69,8 @@ def corpus_category(doc_id: str, categories: Any) -> str:
 
 
 def is_work_app(source: str | None) -> bool:
-    """Whether a service's `source` (`openapi:<document id>`) is one of `WORK_APPS`."""
-    return bool(source) and source.removeprefix("openapi:") in WORK_APPS
+    """Whether a service's `source` (`openapi:<document id>`) is one of `WORK_APPS`, or
+    is one of the pinned MCP servers (`mcp:<package>@<version>`): each was pinned for the
+    work app it serves (HubSpot, Notion, Linear...)."""
+    return bool(source) and (source.startswith("mcp:")
+                             or source.removeprefix("openapi:") in WORK_APPS)

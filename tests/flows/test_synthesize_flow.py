@@ -120,3 +120,12 @@ def test_a_large_api_is_built_as_its_working_subset_and_recorded(
     assert not any(mounted for name, _, mounted, _ in rows if name not in built)
     _, rows = run_query(store, "select count(distinct tool) from tool_checks where run_id = 'big'")
     assert rows[0][0] <= len(subset)
+    # compose mounts the same subset: no tool or collection of the rest is compiled there
+    from compoworld.compose.library import ServiceLibrary
+
+    library = ServiceLibrary.from_store(store, "big")
+    (name,) = library.infos
+    spec = library.spec(name)
+    assert {tool.name for tool in spec.tools} == set(subset)
+    assert set(spec.resources) <= {"customers", "invoices", "tickets"}
+    assert set(library.template(name, 3).tools) <= set(subset)

@@ -36,6 +36,7 @@ def test_other_documents_keep_their_first_category_or_other():
     assert load_openapi(document(None), "stats.example").domain == "other"
     assert corpus_category("googleapis.com/bigquery", ["analytics"]) == "analytics"
     assert not is_work_app("openapi:googleapis.com/bigquery") and not is_work_app(None)
+    assert is_work_app("mcp:@hubspot/mcp-server@0.4.0")  # (each pinned for its work app)
 
 
 def test_every_re_filed_api_is_a_work_app():
