@@ -800,6 +800,61 @@ def review_pack(
 
 
 @app.command()
+def workflows(
+    probe: Annotated[int, typer.Option(
+        min=0, help="Walks to try per workflow on the run's library (0: only list them).")] = 0,
+    name: Annotated[list[str] | None, typer.Option(
+        "--workflow", "-w", help="Only this workflow (repeat for more).")] = None,
+    domain: Annotated[str | None, typer.Option(help="Only workflows of this domain.")] = None,
+    run_id: Annotated[
+        str | None, typer.Option(help="Run whose services to probe. Default: date.")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the probe's walks and worlds.")] = 0,
+    format: Annotated[
+        OutputFormat, typer.Option("--format", "-f", help="Output format.")
+    ] = OutputFormat.table,
+    home: HomeOption = None,
+) -> None:
+    """List the workflow definitions (compose/workflows/<domain>/<name>.py), and with
+    --probe N try N walks of each on a run's verified services: how many start tools begin
+    it, how many walks verified, in which apps, and the commonest reason the rest failed."""
+    from compoworld.compose.workflows import BY_NAME, WORKFLOWS
+
+    unknown = sorted(set(name or ()) - set(BY_NAME))
+    if unknown:
+        raise fail(f"no workflow is named {', '.join(unknown)}: `compoworld workflows` lists "
+                   "them")
+    chosen = [w for w in WORKFLOWS if (not name or w.name in name)
+              and (domain is None or w.domain == domain)]
+    if not chosen:
+        raise fail(f"no workflow of domain {domain!r}")
+    if not probe:
+        print_rows(["workflow", "domain", "steps", "purpose"],
+                   [(w.name, w.domain, " -> ".join(f"{s.effects[0]} {s.entity}"
+                                                  for s in w.steps), w.purpose)
+                    for w in chosen], format)
+        return
+    from compoworld.compose.library import ServiceLibrary
+    from compoworld.compose.probe import probe_workflows
+    from storage.store import Store
+
+    store = Store.open(home)
+    run_id = resolve_run_id(run_id)
+    library = ServiceLibrary.from_store(store, run_id)
+    if not library.graph.nodes:
+        raise fail(f"run {run_id!r} has no verified services: run `compoworld synthesize` "
+                   "first")
+    probes = probe_workflows(library, chosen, walks=probe, seed=seed)
+    print_rows(["workflow", "domain", "starts", "walks", "verified", "apps", "why not"],
+               [(p.workflow, p.domain, p.starts, p.walks, p.verified,
+                 ", ".join(app for app, _ in p.apps.most_common(4)), p.reason())
+                for p in probes], format)
+    took = sum(p.verified > 0 for p in probes)
+    typer.echo(f"{took} of {len(probes)} workflows verified a task in {probe} walks each",
+               err=True)
+
+
+@app.command()
 def stats(
     format: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="Output format.")

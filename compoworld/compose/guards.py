@@ -133,6 +133,28 @@ def ticket_closed(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
         for key, value in (item.items() if isinstance(item, dict) else ()))
 
 
+# Statuses of a request nobody granted (yet): no time off "was approved", no expense paid back.
+_UNGRANTED = frozenset("rejected declined denied cancelled canceled draft pending submitted "
+                       "requested withdrawn".split())
+
+
+def not_granted(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether the request a workflow acts on as granted (a colleague's time off put on
+    the calendar, an expense paid back) says it was not, or not yet."""
+    return any(set(split_words(status)) & _UNGRANTED for status in statuses(followed(calls)))
+
+
+# Statuses of a thing that waits on nobody any more: signed, merged, closed.
+_FINISHED = frozenset("completed complete signed declined voided void merged closed "
+                      "cancelled canceled done archived".split())
+
+
+def already_done(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a record a request says is waiting (a document for its signature, a pull
+    request for its author) is done already: nobody is reminded to sign what is signed."""
+    return any(set(split_words(status)) & _FINISHED for status in statuses(followed(calls)))
+
+
 _SPAN = frozenset({"start", "end"})
 
 
@@ -164,6 +186,8 @@ GUARDS: dict[str, Guard] = {
     "no_amount": Guard(no_amount, "a receipt that cannot say what was paid"),
     "ticket_closed": Guard(ticket_closed, "a ticket said to wait for an answer is closed"),
     "half_span": Guard(half_span, "a copied event with only its start or its end"),
+    "not_granted": Guard(not_granted, "a request acted on as granted says it was not"),
+    "already_done": Guard(already_done, "a record said to wait is done already"),
 }
 
 

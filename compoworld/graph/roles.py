@@ -41,7 +41,9 @@ ENTITY_NOUNS: dict[str, tuple[str, ...]] = {
             "merchant", "partner", "employer", "firm", "agency"),
     "invoice": ("invoice", "bill", "quote", "estimate", "receipt", "statement"),
     "payment": ("payment", "charge", "transaction", "refund", "payout", "transfer",
-                "deposit", "withdrawal", "expense", "subscription", "donation"),
+                "deposit", "withdrawal", "subscription", "donation"),
+    # what a colleague spent for the business and claims back: no payment of a customer's
+    "expense": ("expense", "reimbursement"),
     "order": ("order", "cart", "checkout", "purchase", "shipment", "delivery"),
     "product": ("product", "sku", "variant", "listing", "inventory"),
     "ticket": ("ticket", "issue", "case", "incident", "complaint", "bug"),
@@ -50,7 +52,21 @@ ENTITY_NOUNS: dict[str, tuple[str, ...]] = {
     "event": ("event", "meeting", "appointment", "booking", "reservation", "webinar",
               "interview", "visit"),
     "document": ("document", "file", "attachment", "doc", "contract", "spreadsheet",
-                 "sheet", "resume", "folder"),
+                 "sheet", "resume"),
+    # where files go, and where messages go: addressable things, no document or message
+    "folder": ("folder",),
+    "channel": ("channel",),
+    # engineering: code, its changes and what ships
+    "repository": ("repository", "repo", "codebase"),
+    "pull_request": ("pull", "pullrequest", "pull_request", "merge_request", "mergerequest"),
+    "release": ("release", "deployment", "deploy"),
+    # marketing: what goes out to many, and to whom
+    "campaign": ("campaign", "broadcast"),
+    "audience": ("audience", "segment", "mailing_list"),
+    # a document sent out for signatures
+    "envelope": ("envelope",),
+    # a colleague's time away
+    "leave": ("leave", "absence", "timeoff", "time_off", "vacation", "leave_request"),
     "place": ("place", "location", "venue", "address", "office", "branch", "warehouse",
               "store", "shop", "restaurant", "hotel"),
     "task": ("task", "todo", "project", "milestone", "deal", "opportunity"),
@@ -153,8 +169,12 @@ def noun_entity(noun: str | None) -> str:
     if not noun:
         return ""
     words = [singularize(w) for w in split_words(noun)]
-    # the head noun is last: `support_tickets` are tickets, `email_templates` no emails
-    return _NOUN_ENTITY.get(words[-1], "") if words else ""
+    if not words:
+        return ""
+    # the head noun is last: `support_tickets` are tickets, `email_templates` no emails;
+    # a head of two words first (`pull_requests`, `leave_requests`, `mailing_lists`)
+    pair = "_".join(words[-2:])
+    return _NOUN_ENTITY.get(pair) or _NOUN_ENTITY.get(words[-1], "")
 
 
 @lru_cache(maxsize=200_000)
@@ -177,7 +197,8 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
         entity = noun_entity(resource)
     if attribute in ("email", "phone", "name", "first_name", "last_name", "username") \
             and entity in ("message", "ticket", "event", "order", "invoice", "payment", "task",
-                           "document", "product", "place"):
+                           "document", "product", "place", "expense", "pull_request",
+                           "release", "envelope", "leave", "folder", "channel"):
         entity = "person"  # a ticket's email is its requester's, a message's its recipient's
     if attribute == "company":
         entity = "org"  # a company name names an organisation, whoever's field holds it

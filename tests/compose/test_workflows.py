@@ -177,3 +177,30 @@ def test_a_draw_gives_up_a_workflow_that_keeps_failing(library):
     rng = random.Random(0)
     assert all(draws.draw(rng, set())[0].name != name for _ in range(50))
     assert draws.cap() >= 2  # (40 x 5%, or an equal part among those still alive)
+
+
+def test_a_request_said_granted_or_waiting_is_so():
+    """No time off "was approved" whose request was rejected; no signer reminded of an
+    envelope already signed (the guards `not_granted` and `already_done`)."""
+    from compoworld.compose.records import Binding, GoldCall
+
+    def read(record: dict) -> list[GoldCall]:
+        """The record read, and a message that took its owner's email from it."""
+        record = {**record, "email": "ana.ruiz@acme.com"}
+        return [GoldCall(tool="hr__list_leave_requests", service="hr", effect="read",
+                         arguments={}, bindings={}, result={"data": [record]}),
+                GoldCall(tool="mail__send_email", service="mail", effect="create",
+                         arguments={"to": record["email"]},
+                         bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                                 field="data[].email", path="data[0].email")},
+                         result={"id": "m1"})]
+
+    granted, done = GUARDS["not_granted"].test, GUARDS["already_done"].test
+    assert granted(None, read({"id": "l1", "status": "REJECTED"}))
+    assert granted(None, read({"id": "l1", "status": "pending"}))
+    assert not granted(None, read({"id": "l1", "status": "approved"}))
+    assert done(None, read({"envelopeId": "e1", "status": "completed"}))
+    assert done(None, read({"number": 7, "state": "merged"}))
+    assert not done(None, read({"envelopeId": "e1", "status": "sent"}))
+    assert "not_granted" in BY_NAME["leave_calendar"].guards
+    assert "already_done" in BY_NAME["envelope_reminder"].guards

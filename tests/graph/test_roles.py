@@ -44,3 +44,19 @@ def test_a_role_comes_from_the_fields_own_words_before_its_collection():
     assert role_of("body", "text", "messages") is None
     assert noun_entity("support_tickets") == "ticket" and noun_entity("widgets") == ""
     assert noun_entity("email_templates") == ""  # the head noun decides
+
+
+@pytest.mark.parametrize(("noun", "entity"), [
+    ("pulls", "pull_request"), ("pull_requests", "pull_request"), ("mergeRequests", "pull_request"),
+    ("repos", "repository"), ("releases", "release"), ("channels", "channel"),
+    ("folders", "folder"), ("envelopes", "envelope"), ("campaigns", "campaign"),
+    ("mailing_lists", "audience"), ("leave_requests", "leave"), ("time_off", "leave"),
+    ("expenses", "expense"),
+    # a head of two words does not swallow a plain one: a support ticket is a ticket
+    ("support_tickets", "ticket"), ("lists_members", "person"),
+])
+def test_the_ontology_names_the_work_apps_records(noun, entity):
+    """GitHub's pulls, a chat app's channels, a signing app's envelopes, an HR app's leave
+    requests are entities of their own (a folder is no document to share, an expense no
+    customer's payment)."""
+    assert noun_entity(noun) == entity

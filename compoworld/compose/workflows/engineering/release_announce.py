@@ -1,0 +1,16 @@
+"""Tell people a release is out, with where to find it."""
+
+from compoworld.compose.steps import send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name="release_announce",
+    domain="engineering",
+    purpose="announce a release",
+    steps=(
+        Step(READ, "release"),
+        send("url", "name", "email"),
+    ),
+    gist="announcing the new release",
+    opens=("{s} is out.", "We just shipped {s}."),
+)

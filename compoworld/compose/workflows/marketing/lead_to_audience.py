@@ -1,0 +1,17 @@
+"""Subscribe a customer to our newsletter list."""
+
+from compoworld.compose.steps import CONTACT, LEAD
+from compoworld.compose.workflow import MAKE, Step, Workflow
+
+WORKFLOW = Workflow(
+    name="lead_to_audience",
+    domain="marketing",
+    purpose="subscribe a customer to our newsletter",
+    steps=(
+        LEAD,
+        Step(MAKE, "person", CONTACT,
+             words=frozenset("member members subscriber subscribers".split())),
+    ),
+    opens=("{s} asked to get our newsletter.", "{s} wants to hear about our offers."),
+    guards=frozenset({"books_to_books"}),
+)

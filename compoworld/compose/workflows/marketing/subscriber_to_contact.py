@@ -1,0 +1,16 @@
+"""Bring a newsletter subscriber into the CRM."""
+
+from compoworld.compose.steps import NEW_CONTACT
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name="subscriber_to_contact",
+    domain="marketing",
+    purpose="add a newsletter subscriber to the CRM",
+    steps=(
+        Step(READ, "person", words=frozenset("member members subscriber subscribers".split())),
+        NEW_CONTACT,
+    ),
+    opens=("{s} reads our newsletter and asked sales for a call.",
+           "{s}, one of our subscribers, is interested in buying."),
+)

@@ -1,0 +1,16 @@
+"""Welcome a new subscriber of our newsletter."""
+
+from compoworld.compose.steps import send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name="subscriber_welcome",
+    domain="marketing",
+    purpose="welcome a new subscriber",
+    steps=(
+        Step(READ, "person", words=frozenset("member members subscriber subscribers".split())),
+        send("email", "phone"),
+    ),
+    gist="welcoming them to our newsletter",
+    opens=("{s} just subscribed to our newsletter.",),
+)
