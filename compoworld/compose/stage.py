@@ -17,6 +17,7 @@ import hashlib
 import math
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ from compoworld.compose.instruction import INSTRUCTION_STYLES, resolve_style
 from compoworld.compose.judge import DEFAULT_THRESHOLD, Judgement, judge_task, keep
 from compoworld.compose.library import ServiceLibrary, forget_world
 from compoworld.compose.paraphrase import paraphrase_instruction
-from compoworld.compose.patterns import feasible, patterns_from
+from compoworld.compose.patterns import feasible, patterns_from, tool_entity
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.compose.walk import START_FAILED, WalkConfig
@@ -85,6 +86,42 @@ def start_tools(graph: DependencyGraph, *, patterned: bool = False) -> list[str]
                                and any(feasible(graph, name, p)
                                                        for p in patterns_from(node, WORKFLOWS))))
     ]
+
+
+def unfit(graph: DependencyGraph) -> str:
+    """Why no workflow begins anywhere in `graph`, in one line: which entities its tools
+    read and write, and what the workflows that could begin there lack for their second
+    step (`a tool that writes message records`, or one in another app: a workflow crosses
+    apps), so that a team bringing its own tools knows what to add or which workflow to
+    write."""
+    nodes = list(graph.nodes.values())
+    reads = {tool_entity(n) for n in nodes if n.effect == "read"} - {""}
+    writes = {tool_entity(n) for n in nodes if n.effect != "read" and n.writes} - {""}
+    missing: Counter[str] = Counter()
+    for workflow in WORKFLOWS:
+        first, step = workflow.steps[0].entity, workflow.steps[1]
+        if first not in reads:
+            continue
+        begin = {n.service for n in nodes if n.effect == "read" and tool_entity(n) == first}
+        able = {n.service for n in nodes if n.effect in step.effects
+                and tool_entity(n) == step.entity and (n.effect == "read" or n.writes)}
+        verb = "reads" if step.effects == ("read",) else "writes"
+        need = f"a tool that {verb} {step.entity.replace('_', ' ')} records"
+        missing[need if not able else f"{need} in another app" if able <= begin
+                else f"{need} fed by what the first read returns"] += 1
+    said = (f"no workflow begins at its tools: they read {_listed(reads)} and write "
+            f"{_listed(writes)}")
+    if missing:
+        needs = "; ".join(f"{need} ({count} workflow{'s' if count > 1 else ''})"
+                          for need, count in missing.most_common(3))
+        return f"{said}; the workflows that begin at their reads lack {needs}"
+    begins = sorted({w.steps[0].entity.replace("_", " ") for w in WORKFLOWS})
+    return f"{said}; workflows begin by reading {', '.join(begins)}"
+
+
+def _listed(entities: set[str]) -> str:
+    return ", ".join(sorted(e.replace("_", " ") for e in entities)) or \
+        "nothing the ontology names"
 
 
 def _asks_for_an_id(node: ToolNode) -> bool:
@@ -453,7 +490,8 @@ def plan_compose(
     patterned = params.get("walks", DEFAULT_WALKS) == "pattern"
     starts = order_starts(starts or start_tools(graph, patterned=patterned), seed)
     if not starts:
-        raise ValueError(f"run {run_id!r} has no mounted read tool to start a walk from")
+        raise ValueError(f"run {run_id!r}: " + (unfit(graph) if patterned else
+                                               "no mounted read tool to start a walk from"))
     count = -(-tasks // tasks_per_shard)
     worlds = min(params.get("worlds", 1), count)
     # shards of one world split the start tools (a chain made twice in one world is one

@@ -135,3 +135,25 @@ def test_a_finished_shard_leaves_neither_its_world_nor_its_graph_behind():
     assert not any(key[1] == world for key in library_module._TEMPLATES)
     del library, starts
     assert graphs() == before  # nothing module-level holds the shard's graph
+
+
+def test_a_library_no_workflow_fits_says_what_is_missing():
+    """A team's own tools that begin no workflow get one true line: what they read and
+    write, and what the nearest workflows lack (never "no mounted read tool", which a
+    library of many reads is not)."""
+    from compoworld.compose.library import ServiceLibrary
+    from compoworld.services.builtin import builtin_spec
+
+    def why(*names: str) -> str:
+        library = ServiceLibrary.from_specs([builtin_spec(name) for name in names])
+        with pytest.raises(ValueError) as raised:
+            plan_compose(library.graph, run_id="own", tasks=10, seed=0, tasks_per_shard=5,
+                         params={"walks": "pattern"})
+        return str(raised.value)
+
+    maps = why("maps")
+    assert "read place and write place" in maps
+    assert "lack a tool that writes event records" in maps
+    sheets = why("sheets")  # (a copy of a document goes to another app)
+    assert "a tool that writes document records in another app" in sheets
+    assert "no mounted read tool" not in maps + sheets
