@@ -288,3 +288,27 @@ def test_compose_options_reach_the_compose_flow(tmp_path: Path, monkeypatch, com
         plan = stage_plan(**{key: parameters[key] for key in keep})
         [compose] = [params for name, _, params in plan if name == "compose"]
         assert {key: compose[key] for key in options} == options
+
+
+def test_workflows_lists_definitions_and_probes_them_on_a_run(tmp_path: Path):
+    """`compoworld workflows` lists every definition; with --probe it tries each on a run's
+    library and says which verified and why the others did not."""
+    from compoworld.compose.workflows import WORKFLOWS
+
+    listed = runner.invoke(app, ["workflows", "-f", "json"])
+    assert listed.exit_code == 0, listed.output
+    rows = json.loads(listed.stdout)
+    assert {row["workflow"] for row in rows} == {w.name for w in WORKFLOWS}
+    unknown = runner.invoke(app, ["workflows", "-w", "no_such_workflow"])
+    assert unknown.exit_code == 2 and "no workflow is named no_such_workflow" in unknown.output
+
+    store = Store.open(tmp_path / "home")
+    home = str(store.home)
+    ingest_flow.fn(source="builtin", run_id="probe", home=home)
+    synthesize_flow.fn(run_id="probe", services=None, shard_size=5, home=home)
+    probed = runner.invoke(app, ["workflows", "--probe", "6", "--run-id", "probe", "--home",
+                                 home, "-w", "lead_welcome", "-w", "venue_event", "-f", "json"])
+    assert probed.exit_code == 0, probed.output
+    by_name = {row["workflow"]: row for row in json.loads(probed.stdout)}
+    assert by_name["lead_welcome"]["verified"] >= 1 and by_name["lead_welcome"]["apps"]
+    assert by_name["venue_event"]["verified"] == 0 and by_name["venue_event"]["why not"]
