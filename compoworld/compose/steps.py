@@ -22,6 +22,11 @@ PARTY = ("name", "email", "company", "phone", "first_name", "last_name")  # whos
 # A variant (a price of a size or colour) is no listing of a product: a price-only
 # variant would be checked as "a product is created".
 VARIANTS = frozenset({"variant", "variants"})
+# Who gets our newsletter: a list's subscriber, never a project's or a team's member (a
+# project member of a time-tracking app "just subscribed to our newsletter" is nobody's
+# news).
+SUBSCRIBERS = frozenset("subscriber subscribers audience audiences newsletter "
+                        "newsletters".split())
 # Who a meeting is with, on the booking: a phone alone names no one (an appointment "with
 # them" that holds only a number may hold a distractor's customer's number too).
 WHO = ("name", "email", "first_name", "last_name")

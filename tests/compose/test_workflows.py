@@ -204,3 +204,20 @@ def test_a_request_said_granted_or_waiting_is_so():
     assert not done(None, read({"envelopeId": "e1", "status": "sent"}))
     assert "not_granted" in BY_NAME["leave_calendar"].guards
     assert "already_done" in BY_NAME["envelope_reminder"].guards
+
+
+def test_a_newsletter_subscriber_is_no_project_or_team_member():
+    """A project member of a time-tracking app, or a shop's team member, "just subscribed
+    to our newsletter" is nobody's news: the subscriber workflows read subscribers."""
+    from compoworld.compose.patterns import fits
+    from compoworld.graph.depgraph import ToolNode
+
+    def reader(name: str, resource: str) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="read",
+                        implementation="compiled", resource=resource, params={},
+                        required=(), outputs={"[].email": "email"})
+
+    step = BY_NAME["subscriber_welcome"].steps[0]
+    assert not fits(reader("avaza__project_member_get", "project_members"), step)
+    assert not fits(reader("square__search_team_members", "team_members"), step)
+    assert fits(reader("news__list_subscribers", "subscribers"), step)

@@ -1,6 +1,6 @@
 """Subscribe a customer to our newsletter list."""
 
-from compoworld.compose.steps import CONTACT, LEAD
+from compoworld.compose.steps import CONTACT, LEAD, SUBSCRIBERS
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -10,7 +10,7 @@ WORKFLOW = Workflow(
     steps=(
         LEAD,
         Step(MAKE, "person", CONTACT,
-             words=frozenset("member members subscriber subscribers".split())),
+             words=SUBSCRIBERS),
     ),
     opens=("{s} asked to get our newsletter.", "{s} wants to hear about our offers."),
     guards=frozenset({"books_to_books"}),

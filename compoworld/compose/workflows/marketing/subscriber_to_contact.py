@@ -1,6 +1,6 @@
 """Bring a newsletter subscriber into the CRM."""
 
-from compoworld.compose.steps import NEW_CONTACT
+from compoworld.compose.steps import NEW_CONTACT, SUBSCRIBERS
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="marketing",
     purpose="add a newsletter subscriber to the CRM",
     steps=(
-        Step(READ, "person", words=frozenset("member members subscriber subscribers".split())),
+        Step(READ, "person", words=SUBSCRIBERS),
         NEW_CONTACT,
     ),
     opens=("{s} reads our newsletter and asked sales for a call.",

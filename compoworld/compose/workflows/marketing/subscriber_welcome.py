@@ -1,6 +1,6 @@
 """Welcome a new subscriber of our newsletter."""
 
-from compoworld.compose.steps import send
+from compoworld.compose.steps import SUBSCRIBERS, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="marketing",
     purpose="welcome a new subscriber",
     steps=(
-        Step(READ, "person", words=frozenset("member members subscriber subscribers".split())),
+        Step(READ, "person", words=SUBSCRIBERS),
         send("email", "phone"),
     ),
     gist="welcoming them to our newsletter",
