@@ -810,6 +810,8 @@ def workflows(
         str | None, typer.Option(help="Run whose services to probe. Default: date.")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the probe's walks and worlds.")] = 0,
+    show: Annotated[int, typer.Option(
+        min=0, help="Print up to this many verified tasks of each probed workflow.")] = 0,
     format: Annotated[
         OutputFormat, typer.Option("--format", "-f", help="Output format.")
     ] = OutputFormat.table,
@@ -844,11 +846,17 @@ def workflows(
     if not library.graph.nodes:
         raise fail(f"run {run_id!r} has no verified services: run `compoworld synthesize` "
                    "first")
-    probes = probe_workflows(library, chosen, walks=probe, seed=seed)
+    probes = probe_workflows(library, chosen, walks=probe, seed=seed, keep=show)
     print_rows(["workflow", "domain", "starts", "walks", "verified", "apps", "why not"],
                [(p.workflow, p.domain, p.starts, p.walks, p.verified,
                  ", ".join(app for app, _ in p.apps.most_common(4)), p.reason())
                 for p in probes], format)
+    for found in probes:  # (on stderr: stdout stays the table, CSV or JSON asked for)
+        for task in found.samples:
+            typer.echo(f"\n[{found.workflow}] {', '.join(task.services)}\n"
+                       f"{task.instruction}\n  calls: "
+                       f"{', '.join(c.tool for c in task.gold_calls)}\n  checks: "
+                       + "\n          ".join(c.description for c in task.rubric), err=True)
     took = sum(p.verified > 0 for p in probes)
     typer.echo(f"{took} of {len(probes)} workflows verified a task in {probe} walks each",
                err=True)

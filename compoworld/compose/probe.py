@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from compoworld.compose.build import Rejected, compose_task
 from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import Task
 from compoworld.compose.stage import start_tools
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.compose.workflow import Workflow
@@ -32,6 +33,7 @@ class Probe:
     verified: int = 0
     apps: Counter[str] = field(default_factory=Counter)  # services of its verified tasks
     failures: Counter[str] = field(default_factory=Counter)
+    samples: list[Task] = field(default_factory=list)  # its first verified tasks
 
     def reason(self) -> str:
         """The commonest failure, or why it was never walked."""
@@ -41,9 +43,10 @@ class Probe:
 
 
 def probe_workflows(library: ServiceLibrary, workflows: list[Workflow], *, walks: int,
-                    seed: int = 0, worlds: int = 3) -> list[Probe]:
+                    seed: int = 0, worlds: int = 3, keep: int = 0) -> list[Probe]:
     """Up to `walks` walks of each workflow, from the start tools that begin it, in
-    `worlds` seeded worlds (each verified task is also checked as the verifier does)."""
+    `worlds` seeded worlds (each verified task is also checked as the verifier does),
+    keeping its first `keep` verified tasks to read."""
     starts = start_tools(library.graph, patterned=True)
     begins = {s: library.patterns_at(s) for s in starts}
     probes = []
@@ -68,6 +71,8 @@ def probe_workflows(library: ServiceLibrary, workflows: list[Workflow], *, walks
             deduper.remember(made)
             probe.verified += 1
             probe.apps.update(set(made.services))
+            if len(probe.samples) < keep:
+                probe.samples.append(made)
         probes.append(probe)
     return probes
 
