@@ -87,6 +87,10 @@ _LEVEL = "debug info warning error"
 _FREQUENCY = "daily weekly monthly quarterly yearly"
 _ENVIRONMENT = "production staging development test"
 _CHANNEL = "email sms web phone chat"
+# A channel of a team chat (a message posted to channel "phone" is no channel anyone has).
+_CHAT_CHANNELS = "general support sales engineering ops marketing announcements customer-success"
+_CHATTY = frozenset("message messages chat chats post posts conversation conversations channel "
+                    "channels room rooms thread threads".split())
 _PLATFORM = "web ios android windows macos linux"
 _GENDER = "female male non_binary"
 _SIZE = "small medium large"
@@ -322,6 +326,12 @@ def _arn(rng: random.Random) -> str:
     return f"arn:aws:{service}:{region}:{account}:{topic}"
 
 
+def _chatty(noun: str) -> bool:
+    """Whether records of `noun` live in a team chat (a message's, a post's `channel` is a
+    chat channel, not a medium such as email or sms)."""
+    return bool(set(noun.lower().replace("-", "_").split("_")) & _CHATTY)
+
+
 def maker(kind: str, noun: str = "", field: str = "") -> Maker:
     """The generator of one vocabulary kind for records of `noun` (`field`: the field)."""
     upper = (noun[:3] or field[:3] or "ref").upper()
@@ -332,7 +342,8 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
         "http_method": _pick(_HTTP_METHOD), "sort": _pick(_SORT),
         "sort_by": _pick(_SORT_BY), "priority": _pick(_PRIORITY),
         "severity": _pick(_SEVERITY), "level": _pick(_LEVEL), "frequency": _pick(_FREQUENCY),
-        "environment": _pick(_ENVIRONMENT), "channel": _pick(_CHANNEL),
+        "environment": _pick(_ENVIRONMENT),
+        "channel": _pick(_CHAT_CHANNELS if _chatty(noun) else _CHANNEL),
         "platform": _pick(_PLATFORM), "gender": _pick(_GENDER), "size": _pick(_SIZE),
         "unit": _by_noun(_UNITS, noun), "color": _pick(_COLOR), "format": _pick(_FORMAT),
         "mime": _pick(_MIME), "encoding": _pick("utf-8 base64 gzip"),

@@ -37,3 +37,17 @@ def test_tools_own_arguments_validate_against_their_parameters(specs: list):
     # 59 of 11,513 (0.51%) on the business-first selection: oneOf branches an
     # empty object satisfies at once, and repeated items of enum arrays
     assert failed / tools < 0.01, examples[:20]
+
+
+def test_a_chat_messages_channel_is_a_chat_channel():
+    """A message posted to a team chat goes to a channel people have ("support"), never to
+    a medium ("phone", "email"); a subscription's channel stays a medium."""
+    import random
+
+    from compoworld.world.vocab import maker
+
+    rng = random.Random(3)
+    chat = {maker("channel", "chat", "channel")(rng) for _ in range(20)}
+    medium = {maker("channel", "subscriptions", "channel")(rng) for _ in range(20)}
+    assert chat and not chat & {"email", "sms", "web", "phone", "chat"}
+    assert medium <= {"email", "sms", "web", "phone", "chat"}
