@@ -1,0 +1,17 @@
+"""Ask a customer to review what they bought."""
+
+from compoworld.compose.steps import SALE, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="order_review_request",
+    domain="commerce",
+    purpose="ask a customer for a review of their order",
+    steps=(
+        SALE,
+        send("email", "phone", "name"),
+    ),
+    gist="asking them to review their purchase",
+    opens=("We'd like to hear what the customer thinks of {s}.",
+           "We're collecting reviews, and {s} is next on the list."),
+)

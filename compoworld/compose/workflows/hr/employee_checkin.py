@@ -1,0 +1,17 @@
+"""Check in with a new colleague at the end of their first week."""
+
+from compoworld.compose.steps import COLLEAGUES, NOT_COLLEAGUES, send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name="employee_checkin",
+    domain="hr",
+    purpose="check in with a new colleague",
+    steps=(
+        Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES),
+        send("email", "phone", "name"),
+    ),
+    gist="checking in on how their first week went",
+    opens=("{s} is finishing their first week with us.",
+           "{s} joined us last week, and we'd like to hear how it's going."),
+)
