@@ -188,6 +188,9 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
     words = _words(name)
     own = [w for w in words[:-1] if w not in _GENERIC] if len(words) > 1 else []
     entity = next((_NOUN_ENTITY[w] for w in reversed(own) if w in _NOUN_ENTITY), "")
+    if words[:2] == ("reply", "to") and attribute not in ("time", "url", "amount", "currency"):
+        entity = "staff"  # where answers to a message go is our side, never its recipient
+        # (a welcome whose only address of the customer was its `reply_to_email`)
     if not entity and attribute not in ("time", "url", "amount", "currency"):
         if set(words) & _SENDER:
             entity = "staff"  # a message's `from` is us, never the customer it goes to

@@ -60,3 +60,12 @@ def test_the_ontology_names_the_work_apps_records(noun, entity):
     requests are entities of their own (a folder is no document to share, an expense no
     customer's payment)."""
     assert noun_entity(noun) == entity
+
+
+@pytest.mark.parametrize("param", ["reply_to_email", "replyTo", "ReplyTo", "reply_to"])
+def test_where_answers_go_is_our_side_never_the_recipient(param):
+    """A message's reply-to address is ours: a welcome that put the customer's email only
+    into `reply_to_email` (and sent them nothing) was checked as "an email to them"."""
+    assert role_of(param, "email", "emails").entity == "staff"
+    assert edge_score("[].email", "contacts", param, "emails", "email") < 0.6
+    assert role_of("to", "email", "emails").entity == "person"
