@@ -29,6 +29,7 @@ from compoworld.compose.patterns import (
     business_shares,
     feasible,
     keeps_customers,
+    keeps_tickets,
     patterns_from,
     tool_entity,
 )
@@ -167,8 +168,8 @@ class ServiceLibrary:
         return self.apps().work
 
     def apps(self) -> Apps:
-        """The work apps, those of them that keep customers (`keeps_customers`) and those
-        that keep a calendar."""
+        """The work apps, those of them that keep customers (`keeps_customers`), those
+        that keep a calendar, and those that keep the business's tickets (`keeps_tickets`)."""
         if self._apps is None:
             work = frozenset(name for name, info in self.infos.items()
                              if info.domain not in NON_WORK_DOMAINS)
@@ -176,7 +177,9 @@ class ServiceLibrary:
                 name for name in work if keeps_customers(
                     self.infos[name].domain, self.infos[name].app, self.infos[name].description)),
                 calendars=frozenset(name for name in work
-                                    if self.infos[name].domain not in NO_CALENDAR_DOMAINS))
+                                    if self.infos[name].domain not in NO_CALENDAR_DOMAINS),
+                desks=frozenset(name for name in work if keeps_tickets(
+                    self.infos[name].domain, self.infos[name].app)))
         return self._apps
 
     @classmethod

@@ -139,13 +139,32 @@ class Apps:
     work: frozenset[str]
     customers: frozenset[str]
     calendars: frozenset[str] | None = None  # (every work app, when None)
+    desks: frozenset[str] | None = None  # apps that keep tickets (every work app, when None)
 
     def allow(self, service: str, step: Step) -> bool:
         if for_customers(step):
             return service in self.customers
         if step.entity == "event" and self.calendars is not None:
             return service in self.calendars
+        if step.entity == "ticket" and self.desks is not None:
+            return service in self.desks
         return service in self.work
+
+
+# Corpus categories of apps whose tickets are ours to work: a helpdesk's, a CRM's, an issue
+# tracker's. A network-management or cloud app's tickets are its customers' requests to its
+# maker: no customer of ours opens one there, and none waits on us in it.
+DESK_DOMAINS = frozenset({"support", "customer_relation", "developer_tools",
+                          "project_management", "collaboration"})
+_DESK_WORDS = frozenset("helpdesk help desk support ticketing tickets issue issues tracker "
+                        "tracking".split())
+
+
+def keeps_tickets(domain: str, title: str) -> bool:
+    """Whether an app of corpus category `domain` named `title` keeps the business's own
+    tickets or issues (a helpdesk, an issue tracker), rather than its users' tickets to
+    the app's maker."""
+    return domain in DESK_DOMAINS or bool(set(split_words(title)) & _DESK_WORDS)
 
 
 def business_shares(nodes: Iterable[ToolNode]) -> dict[str, float]:

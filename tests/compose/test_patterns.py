@@ -321,3 +321,17 @@ def test_a_set_up_note_may_say_it_in_any_of_the_ways_people_do():
                  "We've added you to our booking system.", "All done on our side!"):
         assert any(value_in_text(form, said) for form in forms), said
     assert not any(value_in_text(form, "Thanks for your order.") for form in forms)
+
+
+def test_a_ticket_lives_in_a_helpdesk_or_an_issue_tracker():
+    """A customer's ticket is opened in a helpdesk, a CRM or an issue tracker, never in a
+    network-management app's support desk (its users' tickets to its maker: a lead's
+    problem filed as a Mist ticket)."""
+    from compoworld.compose.patterns import keeps_tickets
+
+    assert keeps_tickets("support", "Zendesk") and keeps_tickets("developer_tools", "Jira")
+    assert keeps_tickets("other", "Acme Helpdesk")
+    assert not keeps_tickets("enterprise", "Mist") and not keeps_tickets("cloud", "Linode")
+    apps = Apps(frozenset({"mist", "desk"}), frozenset(), desks=frozenset({"desk"}))
+    ticket = BY_NAME["customer_ticket"].steps[1]
+    assert apps.allow("desk", ticket) and not apps.allow("mist", ticket)
