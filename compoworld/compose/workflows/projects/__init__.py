@@ -1,0 +1,1 @@
+"""Workflows of projects."""
