@@ -41,6 +41,7 @@ from compoworld.specs.mcp_servers import (
     mcp_document,
     pins_digest,
 )
+from compoworld.specs.sources import publish
 
 MCP_TIMEOUT_S = 60.0
 _NPM_TIMEOUT_S = 1200
@@ -82,11 +83,7 @@ def fetch_mcp_servers(cache_dir: Path, servers: tuple[McpServer, ...] = MCP_SERV
             "npm_install_seconds": round(installed - started, 1),
             "list_seconds": round(listed - installed, 1),
             "servers": len(servers), "listed": len(documents), "errors": len(errors)})
-        if (target / "tools").is_dir():  # another process finished first
-            return target / "tools"
-        if target.exists():
-            shutil.rmtree(target)
-        staged.rename(target)
+        return publish(staged, target, "tools")
     return target / "tools"
 
 

