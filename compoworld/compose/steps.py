@@ -64,6 +64,11 @@ APPOINTMENTS = frozenset("appointment appointments booking bookings".split())
 # pay their invoices" is the wrong side of the books.
 SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
 
+# A deal is a sale in the making: a CRM's deal or opportunity, never a project or a to-do
+# (a Jira project named by its lead's name was "followed up on" as a deal).
+DEALS = frozenset("deal deals opportunity opportunities".split())
+PROJECTS = frozenset({"project", "projects"})
+DEAL = Step(READ, "task", words=DEALS)
 SALE = Step(READ, "order", avoid=NOT_SALES)  # the order a workflow begins at is a sale
 NEW_CONTACT = Step(MAKE, "person", CONTACT, words=CUSTOMERS)  # a lead made a contact
 LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project member

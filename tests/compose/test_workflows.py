@@ -221,3 +221,24 @@ def test_a_newsletter_subscriber_is_no_project_or_team_member():
     assert not fits(reader("avaza__project_member_get", "project_members"), step)
     assert not fits(reader("square__search_team_members", "team_members"), step)
     assert fits(reader("news__list_subscribers", "subscribers"), step)
+
+
+def test_a_deal_is_a_deal_and_a_task_no_whole_project():
+    """A Jira or CI project named by its lead's name was "followed up on" as a deal and
+    messaged "about the task": deals are a CRM's deals, tasks are no whole projects."""
+    from compoworld.compose.patterns import fits
+    from compoworld.graph.depgraph import ToolNode
+
+    def reader(name: str, resource: str) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="read",
+                        implementation="compiled", resource=resource, params={},
+                        required=(), outputs={"[].email": "email"})
+
+    projects = reader("jira__get_all_projects", "projects")
+    deals = reader("crm__list_deals", "deals")
+    todos = reader("tracker__list_tasks", "tasks")
+    assert fits(deals, BY_NAME["deal_followup"].steps[0])
+    assert not fits(projects, BY_NAME["deal_followup"].steps[0])
+    assert not fits(todos, BY_NAME["deal_followup"].steps[0])
+    assert fits(todos, BY_NAME["task_notify"].steps[0])
+    assert not fits(projects, BY_NAME["task_notify"].steps[0])

@@ -1,6 +1,6 @@
 """Tell someone about a task."""
 
-from compoworld.compose.steps import send
+from compoworld.compose.steps import DEALS, PROJECTS, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,8 @@ WORKFLOW = Workflow(
     domain='collaboration',
     purpose='tell someone about a task',
     steps=(
-        Step(READ, 'task'),
+        Step(READ, 'task', avoid=PROJECTS | DEALS),  # a to-do, no whole project (a CI
+        # project or a Jira project named by its lead is nobody's task to hear about)
         send('email', 'name', 'username', 'url'),
     ),
     gist='about the task',

@@ -1,9 +1,8 @@
 """Set up a project for a company we have started working for."""
 
-from compoworld.compose.steps import SUPPLIERS
+from compoworld.compose.steps import PROJECTS, SUPPLIERS
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
-PROJECTS = frozenset({"project", "projects"})
 # A company we work for: a customer, client or partner company, never our own merchant
 # account, an employer of our staff, a vendor, or an app's own organisation settings.
 NOT_CLIENTS = SUPPLIERS | frozenset("merchant merchants employer employers user users setup "

@@ -1,6 +1,6 @@
 """Follow up on a deal with the contact it is for, found in the CRM by their email."""
 
-from compoworld.compose.steps import KEYS, send
+from compoworld.compose.steps import DEAL, KEYS, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="sales",
     purpose="follow up with the contact behind a deal",
     steps=(
-        Step(READ, "task"),
+        DEAL,
         Step(READ, "person", KEYS),  # who the deal is with, by their email
         send("email", "phone"),
     ),

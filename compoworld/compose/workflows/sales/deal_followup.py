@@ -1,14 +1,14 @@
 """Follow up on a deal."""
 
-from compoworld.compose.steps import send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.steps import DEAL, send
+from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
     name='deal_followup',
     domain='sales',
     purpose='follow up on a deal',
     steps=(
-        Step(READ, 'task'),
+        DEAL,
         send('email', 'phone', 'name'),
     ),
     gist='following up on the deal',
