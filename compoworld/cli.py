@@ -335,6 +335,9 @@ WalksOption = Annotated[
     typer.Option(help="Walks follow a workflow pattern (lead -> contact -> welcome email), "
                  "or go anywhere the graph leads."),
 ]
+TrialWorkflowsOption = Annotated[
+    bool, typer.Option(help="Also compose the workflows on trial (`compoworld workflows`).")
+]
 EdgeThresholdOption = Annotated[
     float, typer.Option(min=0, max=1, help="Score an edge needs for walks to follow it.")
 ]
@@ -351,7 +354,7 @@ def compose_options(
     *, worlds: int = 1, paraphrase_url: str | None = None,
     paraphrase_model: str | None = None, judge_url: str | None, judge_model: str | None,
     judge_threshold: float, instruction_style: InstructionStyle, edge_threshold: float,
-    walks: Walks = Walks.pattern,
+    walks: Walks = Walks.pattern, trial_workflows: bool = False,
 ) -> dict[str, Any]:
     """Compose's options as flow parameters, refused in one line (naming the option) when
     they cannot work, before any flow starts."""
@@ -366,7 +369,7 @@ def compose_options(
                               paraphrase_model=paraphrase_model, flags=True, **options)
     except ValueError as error:
         raise fail(str(error)) from None
-    return options
+    return options | {"trial_workflows": trial_workflows}
 
 
 @app.command()
@@ -393,6 +396,7 @@ def compose(
     walks: WalksOption = Walks.pattern,
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
+    trial_workflows: TrialWorkflowsOption = False,
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -407,7 +411,8 @@ def compose(
                               paraphrase_model=paraphrase_model, judge_url=judge_url,
                               judge_model=judge_model, judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
-                              edge_threshold=edge_threshold, walks=walks)
+                              edge_threshold=edge_threshold, walks=walks,
+                              trial_workflows=trial_workflows)
     store = Store.open(home)
     from flows.compose import compose_flow
 
@@ -620,6 +625,7 @@ def regenerate(
     walks: WalksOption = Walks.pattern,
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
+    trial_workflows: TrialWorkflowsOption = False,
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -639,7 +645,8 @@ def regenerate(
     options = compose_options(judge_url=judge_url, judge_model=judge_model,
                               judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
-                              edge_threshold=edge_threshold, walks=walks)
+                              edge_threshold=edge_threshold, walks=walks,
+                              trial_workflows=trial_workflows)
     store = Store.open(home)
     from flows.regenerate import regenerate_flow
 
@@ -817,8 +824,9 @@ def workflows(
     ] = OutputFormat.table,
     home: HomeOption = None,
 ) -> None:
-    """List the workflow definitions (compose/workflows/<domain>/<name>.py), and with
-    --probe N try N walks of each on a run's verified services: how many start tools begin
+    """List the workflow definitions (compose/workflows/<domain>/<name>.py; `trial`: composed
+    only with --trial-workflows), and with --probe N try N walks of each, on trial or not,
+    on a run's verified services: how many start tools begin
     it, how many walks verified, in which apps, and the commonest reason the rest failed."""
     from compoworld.compose.workflows import BY_NAME, WORKFLOWS
 
@@ -831,9 +839,9 @@ def workflows(
     if not chosen:
         raise fail(f"no workflow of domain {domain!r}")
     if not probe:
-        print_rows(["workflow", "domain", "steps", "purpose"],
+        print_rows(["workflow", "domain", "steps", "purpose", "trial"],
                    [(w.name, w.domain, " -> ".join(f"{s.effects[0]} {s.entity}"
-                                                  for s in w.steps), w.purpose)
+                                                  for s in w.steps), w.purpose, w.trial)
                     for w in chosen], format)
         return
     from compoworld.compose.library import ServiceLibrary

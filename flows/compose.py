@@ -49,6 +49,7 @@ def compose_flow(
     instruction_style: str = "goal",
     edge_threshold: float = EDGE_THRESHOLD,
     walks: str = DEFAULT_WALKS,
+    trial_workflows: bool = False,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -61,6 +62,7 @@ def compose_flow(
     is paraphrased when the paraphrase keeps every visible value and leaks no hidden one.
     With `judge_url` and `judge_model` each verified task is rated for realism and link
     sense, and one rated below `judge_threshold` (1-5) is recorded but not verified.
+    `trial_workflows` lets walks follow the workflows on trial as well (`Workflow.trial`).
     Rerunning with the same `run_id` only runs unfinished shards; a new synthesize
     invalidates them."""
     check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
@@ -88,6 +90,8 @@ def compose_flow(
     )
     params = upstream | {"worlds": worlds, "instruction_style": instruction_style,
                          "edge_threshold": edge_threshold, "walks": walks}
+    if trial_workflows:  # (only when asked: the default plan's input hash stays as it was)
+        params["trial_workflows"] = True
     if paraphrase_url:
         params["paraphrase"] = {"base_url": paraphrase_url, "model": paraphrase_model}
     if judge_url:

@@ -54,6 +54,7 @@ def regenerate_flow(
     judge_url: str | None = None,
     judge_model: str | None = None,
     judge_threshold: float = DEFAULT_THRESHOLD,
+    trial_workflows: bool = False,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -63,7 +64,8 @@ def regenerate_flow(
     are the SFT data), roll `rl_policy` (None: skip) out in groups of `rl_group_size` on
     `rl_tasks` tasks for CFRR rewards, then export `sft` and `rl`. `base_url` and `model`
     name the endpoint of an `openai` policy; `walks`, `instruction_style`, `edge_threshold`
-    and the optional task judge (`judge_url`, `judge_model`, `judge_threshold`) are compose's
+    `trial_workflows` and the optional task judge (`judge_url`, `judge_model`,
+    `judge_threshold`) are compose's
     (flows/compose.py). A run id defaults to the UTC date of the run's
     scheduled start, so a nightly run retried the next day resumes the same run."""
     logger = stage_logger()
@@ -77,7 +79,7 @@ def regenerate_flow(
                         base_url=base_url, model=model, action_mode=action_mode,
                         instruction_style=instruction_style, edge_threshold=edge_threshold,
                         walks=walks, judge_url=judge_url, judge_model=judge_model,
-                        judge_threshold=judge_threshold)
+                        judge_threshold=judge_threshold, trial_workflows=trial_workflows)
     logger.info("regenerate %s: %d stages into %s", run_id, len(stages), store.home)
     with shared_cluster(dask_address) as address:
         for name, stage_flow, parameters in stages:
@@ -101,14 +103,14 @@ def stage_plan(
     base_url: str | None, model: str | None, action_mode: str,
     instruction_style: str = "goal", edge_threshold: float = EDGE_THRESHOLD,
     walks: str = DEFAULT_WALKS, judge_url: str | None = None, judge_model: str | None = None,
-    judge_threshold: float = DEFAULT_THRESHOLD,
+    judge_threshold: float = DEFAULT_THRESHOLD, trial_workflows: bool = False,
 ) -> list[tuple[str, Any, dict[str, Any]]]:
     """The stages of a run in order: (name, stage flow, its parameters besides run id, home
     and Dask address). bench/factory.py runs the same plan without Prefect."""
     compose = {"tasks": tasks, "seed": seed, "tasks_per_shard": tasks_per_shard,
                "instruction_style": instruction_style, "edge_threshold": edge_threshold,
                "walks": walks, "judge_url": judge_url, "judge_model": judge_model,
-               "judge_threshold": judge_threshold}
+               "judge_threshold": judge_threshold, "trial_workflows": trial_workflows}
     endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
     stages: list[tuple[str, Any, dict[str, Any]]] = [
         ("ingest", ingest_flow, {"source": source, "limit": limit}),

@@ -258,6 +258,7 @@ def test_compose_option_defaults_are_the_librarys(command: str):
     assert defaults["instruction_style"] == "goal"
     assert tuple(InstructionStyle) == INSTRUCTION_STYLES
     assert defaults["judge_url"] is None and defaults["judge_model"] is None
+    assert defaults["trial_workflows"] is False  # (workflows on trial wait to be asked for)
 
 
 class Captured(Exception):
@@ -275,11 +276,13 @@ def test_compose_options_reach_the_compose_flow(tmp_path: Path, monkeypatch, com
     monkeypatch.setattr(cli, "run_flow", capture)
     result = runner.invoke(app, [*command, "--instruction-style", "steps", "--edge-threshold",
                                  "0.7", "--judge-url", "http://judge/v1", "--judge-model", "j",
-                                 "--judge-threshold", "4", "--home", str(tmp_path / "home")])
+                                 "--judge-threshold", "4", "--trial-workflows",
+                                 "--home", str(tmp_path / "home")])
     assert isinstance(result.exception, Captured), result.output
     [parameters] = result.exception.args
     options = {"instruction_style": "steps", "edge_threshold": 0.7,
-               "judge_url": "http://judge/v1", "judge_model": "j", "judge_threshold": 4.0}
+               "judge_url": "http://judge/v1", "judge_model": "j", "judge_threshold": 4.0,
+               "trial_workflows": True}
     assert {key: parameters[key] for key in options} == options
     if command[0] == "regenerate":  # ... and regenerate hands them to its compose stage
         keep = {"source", "limit", "services", "tasks", "seed", "tasks_per_shard", "policy",

@@ -34,7 +34,7 @@ from compoworld.compose.patterns import (
     tool_entity,
 )
 from compoworld.compose.workflow import Workflow
-from compoworld.compose.workflows import WORKFLOWS
+from compoworld.compose.workflows import DEFAULT_WORKFLOWS
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
@@ -133,6 +133,8 @@ class ServiceLibrary:
     _apps: Apps | None = None
     _meaning: dict[str, float] = field(default_factory=dict)
     _makers: dict[str, frozenset[str]] = field(default_factory=dict)
+    # the workflows walks may follow (`use_workflows`): by default those not on trial
+    workflows: tuple[Workflow, ...] = DEFAULT_WORKFLOWS
 
     def meaning(self, service: str) -> float:
         """How much a service is a business app: the share of its tools on a business
@@ -149,10 +151,16 @@ class ServiceLibrary:
         customer from an app that keeps no customers, `Apps.allow`)."""
         if start not in self._plans:
             node = self.graph.nodes[start]
-            self._plans[start] = [p for p in patterns_from(node, WORKFLOWS)
+            self._plans[start] = [p for p in patterns_from(node, self.workflows)
                                   if self.apps().allow(node.service, p.steps[0])
                                   and feasible(self.graph, start, p, self.apps().allow)]
         return self._plans[start]
+
+    def use_workflows(self, workflows: tuple[Workflow, ...]) -> None:
+        """Let walks follow `workflows` (e.g. those on trial as well) from now on."""
+        if workflows != self.workflows:
+            self.workflows = workflows
+            self._plans.clear()
 
     def makers(self, entity: str) -> frozenset[str]:
         """The services with a tool that creates a record of `entity` (`event`: the apps a

@@ -47,6 +47,7 @@ def probe_workflows(library: ServiceLibrary, workflows: list[Workflow], *, walks
     """Up to `walks` walks of each workflow, from the start tools that begin it, in
     `worlds` seeded worlds (each verified task is also checked as the verifier does),
     keeping its first `keep` verified tasks to read."""
+    library.use_workflows(tuple(workflows))  # (on trial or not: probing is how one matures)
     starts = start_tools(library.graph, patterned=True)
     begins = {s: library.patterns_at(s) for s in starts}
     probes = []

@@ -34,7 +34,7 @@ from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.compose.walk import START_FAILED, WalkConfig
 from compoworld.compose.workflow import Workflow
-from compoworld.compose.workflows import WORKFLOWS
+from compoworld.compose.workflows import WORKFLOWS, run_workflows
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.semtypes import is_entity_id
 from compoworld.shards import Shard, plan_chunks
@@ -402,6 +402,7 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     first = shard.params.get("first", 0)  # (a top-up wave's quotas split its own tasks)
     quota = shard_quota(shard.params["tasks"], shard.index - first, shard.count - first)
     library = ServiceLibrary.from_store(store, shard.run_id)
+    library.use_workflows(run_workflows(bool(shard.params.get("trial_workflows"))))
     world_seed = shard_world_seed(seed, shard_world(shard))
     judging = shard.params.get("judge") or {}
     tasks: list[dict[str, Any]] = []

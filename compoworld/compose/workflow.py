@@ -116,6 +116,9 @@ class Workflow:
     guards: frozenset[str] = frozenset()  # instances that would be wrong (compose/guards.py)
     checks: frozenset[str] = frozenset()  # what its checks hold beyond the state diff
     operators: tuple[Operator, ...] = ()
+    # on trial: composed only when a run asks for trial workflows (`--trial-workflows`) and
+    # by `compoworld workflows --probe`, until a blind review of its tasks keeps it
+    trial: bool = False
 
     def __post_init__(self) -> None:
         where = f"workflow {self.name!r}"

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import compoworld
-from compoworld.compose import library as library_module
 from compoworld.compose.build import compose_task
 from compoworld.compose.guards import GUARDS
 from compoworld.compose.library import ServiceLibrary
@@ -92,8 +91,8 @@ def test_a_new_workflow_is_one_definition(tmp_path, monkeypatch, library):
         for name in [m for m in sys.modules if m.startswith("extra_workflows")]:
             del sys.modules[name]
     assert ack.name == "ticket_ack" and ack.domain == "support"
-    monkeypatch.setattr(library_module, "WORKFLOWS", (*WORKFLOWS, ack))
     fresh = ServiceLibrary(library.graph, library.infos, library.load_specs)
+    fresh.use_workflows((*WORKFLOWS, ack))
     starts = [s for s in start_tools(fresh.graph) if ack in fresh.patterns_at(s)]
     assert starts, "a read of tickets begins it"
     made = []
@@ -242,3 +241,22 @@ def test_a_deal_is_a_deal_and_a_task_no_whole_project():
     assert not fits(todos, BY_NAME["deal_followup"].steps[0])
     assert fits(todos, BY_NAME["task_notify"].steps[0])
     assert not fits(projects, BY_NAME["task_notify"].steps[0])
+
+
+def test_a_workflow_on_trial_is_composed_only_when_asked(library):
+    """A new workflow waits on trial until a blind review keeps its tasks: the default
+    library leaves it out, `--trial-workflows` (and the probe) let walks follow it."""
+    from compoworld.compose.workflows import DEFAULT_WORKFLOWS, run_workflows
+
+    on_trial = [w for w in WORKFLOWS if w.trial]
+    assert on_trial and not set(on_trial) & set(DEFAULT_WORKFLOWS)
+    assert run_workflows(False) == DEFAULT_WORKFLOWS and run_workflows(True) == WORKFLOWS
+    trial = Workflow("ticket_ack", "support", "acknowledge a ticket",
+                     (Step(READ, "ticket"), Step(("create",), "message", ("email",))),
+                     trial=True)
+    fresh = ServiceLibrary(library.graph, library.infos, library.load_specs)
+    begins = [s for s in start_tools(fresh.graph) if fresh.patterns_at(s)]
+    fresh.use_workflows(run_workflows(False))
+    assert not any(trial in fresh.patterns_at(s) for s in begins)
+    fresh.use_workflows((*run_workflows(True), trial))
+    assert any(trial in fresh.patterns_at(s) for s in begins)

@@ -3,8 +3,9 @@ module-level `WORKFLOW` (compose/workflow.py). Adding a workflow is adding its f
 engine finds it here and names none.
 
 `WORKFLOWS` holds them sorted by name (a deterministic order, whatever the file system
-lists first); `BY_NAME` maps each name to its definition. A definition whose file name,
-folder or guards disagree with what it says fails at import, naming the file.
+lists first); `BY_NAME` maps each name to its definition; `DEFAULT_WORKFLOWS` leaves out
+those on trial, which a run composes only when asked (`run_workflows`). A definition whose
+file name, folder or guards disagree with what it says fails at import, naming the file.
 """
 
 from __future__ import annotations
@@ -59,3 +60,10 @@ def _modules(package: ModuleType) -> Iterable[ModuleType]:
 
 WORKFLOWS: tuple[Workflow, ...] = collect(importlib.import_module(__name__))
 BY_NAME: dict[str, Workflow] = {workflow.name: workflow for workflow in WORKFLOWS}
+# What a run composes by default: every workflow but those on trial (`Workflow.trial`).
+DEFAULT_WORKFLOWS: tuple[Workflow, ...] = tuple(w for w in WORKFLOWS if not w.trial)
+
+
+def run_workflows(trial: bool) -> tuple[Workflow, ...]:
+    """The workflows a run composes: with `trial`, those on trial as well."""
+    return WORKFLOWS if trial else DEFAULT_WORKFLOWS

@@ -11,4 +11,5 @@ WORKFLOW = Workflow(
         Step(MAKE, "expense", ("amount", "currency", "name", "time"), needs=("amount",)),
     ),
     opens=("{s} has to go into the books.", "Accounting is missing {s}."),
+    trial=True,
 )

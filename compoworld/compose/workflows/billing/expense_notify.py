@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="that their expense was approved",
     opens=("{s} was approved.", "Finance signed off on {s}, and the colleague should know."),
     guards=frozenset({"not_granted"}),
+    trial=True,
 )

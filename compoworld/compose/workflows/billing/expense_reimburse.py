@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} was approved for reimbursement.", "We owe a colleague for {s}."),
     guards=frozenset({"not_granted"}),
+    trial=True,
 )

@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     gist="that their refund is on its way",
     opens=("{s} was paid, and the customer has asked for their money back.",
            "We've agreed to refund {s}."),
+    trial=True,
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="welcoming them to their new plan",
     opens=("{s} just started.", "A customer signed up for {s}."),
     guards=frozenset({"already_done"}),
+    trial=True,
 )

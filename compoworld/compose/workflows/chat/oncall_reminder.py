@@ -19,4 +19,5 @@ WORKFLOW = Workflow(
     ),
     gist="reminding them that their on-call shift starts this weekend",
     opens=("{s} is on call this weekend.", "{s} takes over the on-call pager on Saturday."),
+    trial=True,
 )

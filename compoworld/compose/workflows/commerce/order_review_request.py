@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="asking them to review their purchase",
     opens=("We'd like to hear what the customer thinks of {s}.",
            "We're collecting reviews, and {s} is next on the list."),
+    trial=True,
 )

@@ -11,4 +11,5 @@ WORKFLOW = Workflow(
         Step(MAKE, "envelope", ("email", "name", "filename", "url")),
     ),
     opens=("{s} is ready to be signed.", "{s} needs a signature before we can start."),
+    trial=True,
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="reminding them to sign the document",
     opens=("{s} is still waiting for a signature.", "{s} has not been signed yet."),
     guards=frozenset({"already_done"}),
+    trial=True,
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="asking them to pick the pull request up again",
     opens=("{s} has been waiting for a while.", "{s} has stalled, and the release needs it."),
     guards=frozenset({"already_done"}),
+    trial=True,
 )

@@ -12,4 +12,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} needs a review before the release.", "Nobody has reviewed {s} yet."),
     guards=frozenset({"already_done"}),
+    trial=True,
 )

@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     gist="announcing the new release",
     opens=("{s} is out.", "We just shipped {s}."),
+    trial=True,
 )

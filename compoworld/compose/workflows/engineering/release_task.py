@@ -11,4 +11,5 @@ WORKFLOW = Workflow(
         Step(MAKE, "task", ("url", "name", "time")),
     ),
     opens=("{s} has to be rolled out to our customers.", "We need a plan to roll out {s}."),
+    trial=True,
 )

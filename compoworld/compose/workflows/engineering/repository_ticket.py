@@ -12,4 +12,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} needs a security review this quarter.",
            "The dependencies of {s} are out of date."),
+    trial=True,
 )

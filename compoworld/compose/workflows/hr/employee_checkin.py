@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="checking in on how their first week went",
     opens=("{s} is finishing their first week with us.",
            "{s} joined us last week, and we'd like to hear how it's going."),
+    trial=True,
 )

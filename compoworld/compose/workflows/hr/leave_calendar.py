@@ -12,4 +12,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} was approved.", "{s} is coming up, and the team should know."),
     guards=frozenset({"not_granted"}),
+    trial=True,
 )

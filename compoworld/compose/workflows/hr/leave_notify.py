@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="confirming their time off",
     opens=("{s} was approved.",),
     guards=frozenset({"not_granted"}),
+    trial=True,
 )

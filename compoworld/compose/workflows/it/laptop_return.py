@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     ),
     gist="asking them to return their laptop before their last day",
     opens=("{s} is leaving us at the end of the month.", "{s} handed in their notice."),
+    trial=True,
 )

@@ -19,4 +19,5 @@ WORKFLOW = Workflow(
     gist="reminding them that their password expires this week",
     opens=("Our password check flagged {s}: their password expires this week.",
            "{s} has not changed their password in a year, and it is about to expire."),
+    trial=True,
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} asked to get our newsletter.", "{s} wants to hear about our offers."),
     guards=frozenset({"books_to_books"}),
+    trial=True,
 )

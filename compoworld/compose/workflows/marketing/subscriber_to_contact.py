@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} reads our newsletter and asked sales for a call.",
            "{s}, one of our subscribers, is interested in buying."),
+    trial=True,
 )

@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     gist="welcoming them to our newsletter",
     opens=("{s} just subscribed to our newsletter.",),
+    trial=True,
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} has commissioned a piece of work from us for their company.",
            "{s} signed off on our proposal, so their company's work can start."),
+    trial=True,
 )

@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     opens=("{s} is coming up, and the team should see it on the calendar.",
            "Nobody on the team has {s} on their calendar."),
     guards=frozenset({"already_done", "past_copy"}),
+    trial=True,
 )

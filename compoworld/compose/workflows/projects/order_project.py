@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     opens=("{s} is a custom job, and producing it needs planning.",
            "{s} is too big to handle as a routine order."),
     guards=frozenset({"already_done"}),
+    trial=True,
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     gist="following up on the deal",
     situation="deal",
+    trial=True,
 )

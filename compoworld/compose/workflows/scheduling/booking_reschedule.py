@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     opens=("Our practitioner is out sick, so {s} can't go ahead as planned.",
            "We have to move {s}."),
     guards=frozenset({"event_over", "already_done"}),
+    trial=True,
 )

@@ -16,4 +16,5 @@ WORKFLOW = Workflow(
     opens=("{s} will be held online, and it needs a video call.",
            "Not everyone can be there in person for {s}, so we'll meet by video."),
     guards=frozenset({"half_span", "past_copy"}),
+    trial=True,
 )

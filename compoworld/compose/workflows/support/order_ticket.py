@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     opens=("The customer of {s} says it arrived damaged.",
            "The customer behind {s} wrote that part of it is missing."),
+    trial=True,
 )

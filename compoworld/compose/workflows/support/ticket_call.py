@@ -17,4 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} is easier to sort out on a call than by email.",
            "I'd like to talk {s} through with the customer on a call."),
     guards=frozenset({"ticket_closed"}),
+    trial=True,
 )
