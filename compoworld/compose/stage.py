@@ -223,6 +223,9 @@ def candidates(
         stalls[start] = stalls.get(start, 0) + 1
         return stalls[start] >= STALE_AFTER
     draws = Draws(library, starts, quota, workflow_share) if patterned else None
+    if draws is not None:  # (each workflow may take `STALE_AFTER` walks to be given up: a
+        # small quota's walks would run out on the dead ones before the live ones had theirs)
+        limit += STALE_AFTER * len(draws.begins)
     if patterned:  # a start in an app no workflow runs through (a music database) is dead
         dead = {item for item in starts if not library.patterns_at(item)}
     for index in range(limit):
