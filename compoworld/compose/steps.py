@@ -69,6 +69,13 @@ SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
 DEALS = frozenset("deal deals opportunity opportunities".split())
 PROJECTS = frozenset({"project", "projects"})
 DEAL = Step(READ, "task", words=DEALS)
+COLLEAGUE = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES)  # one of our staff
+NEW_COLLEAGUE = Step(MAKE, "person", CONTACT, words=COLLEAGUES, avoid=NOT_COLLEAGUES)
+# A direct message to a colleague: no address added to an account (`user_add_email`), nor
+# a task app's email record whose only address is its reply-to (`emails_create`), nor a
+# chat post made under their username (`username` names the bot that posts).
+COLLEAGUE_MESSAGE = Step(MAKE, "message", ("email", "phone"), words=SENDS,
+                         avoid=STATEMENTS | {"emails"})
 SALE = Step(READ, "order", avoid=NOT_SALES)  # the order a workflow begins at is a sale
 NEW_CONTACT = Step(MAKE, "person", CONTACT, words=CUSTOMERS)  # a lead made a contact
 LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project member

@@ -1,14 +1,14 @@
 """Check in with a new colleague at the end of their first week."""
 
-from compoworld.compose.steps import COLLEAGUES, NOT_COLLEAGUES, send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.steps import COLLEAGUE, send
+from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
     name="employee_checkin",
     domain="hr",
     purpose="check in with a new colleague",
     steps=(
-        Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES),
+        COLLEAGUE,
         send("email", "phone", "name"),
     ),
     gist="checking in on how their first week went",

@@ -1,6 +1,6 @@
 """Find a colleague's details in another of the team's tools, looked up by their email."""
 
-from compoworld.compose.steps import COLLEAGUES, KEYS, NOT_COLLEAGUES
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUES, KEYS, NOT_COLLEAGUES
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="it",
     purpose="find a colleague's details in another tool",
     steps=(
-        Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES),
+        COLLEAGUE,
         Step(READ, "person", KEYS, words=COLLEAGUES, avoid=NOT_COLLEAGUES),
     ),
     opens=("I'm updating the on-call rota and need the details of {s}.",
