@@ -94,20 +94,26 @@ def unfit(graph: DependencyGraph) -> str:
     step (`a tool that writes message records`, or one in another app: a workflow crosses
     apps), so that a team bringing its own tools knows what to add or which workflow to
     write."""
-    nodes = list(graph.nodes.values())
-    reads = {tool_entity(n) for n in nodes if n.effect == "read"} - {""}
-    writes = {tool_entity(n) for n in nodes if n.effect != "read" and n.writes} - {""}
+    readers: dict[str, set[str]] = {}  # entity -> services that read it
+    makers: dict[tuple[str, str], set[str]] = {}  # (effect, entity) -> services that do it
+    for node in graph.nodes.values():
+        entity = tool_entity(node)
+        if entity and node.effect == "read":
+            readers.setdefault(entity, set()).add(node.service)
+        if entity and (node.effect == "read" or node.writes):
+            makers.setdefault((node.effect, entity), set()).add(node.service)
+    reads = set(readers)
+    writes = {entity for effect, entity in makers if effect != "read"}
     missing: Counter[str] = Counter()
     for workflow in WORKFLOWS:
         first, step = workflow.steps[0].entity, workflow.steps[1]
         if first not in reads:
             continue
-        begin = {n.service for n in nodes if n.effect == "read" and tool_entity(n) == first}
-        able = {n.service for n in nodes if n.effect in step.effects
-                and tool_entity(n) == step.entity and (n.effect == "read" or n.writes)}
+        able = set().union(*(makers.get((effect, step.entity), set())
+                             for effect in step.effects))
         verb = "reads" if step.effects == ("read",) else "writes"
         need = f"a tool that {verb} {step.entity.replace('_', ' ')} records"
-        missing[need if not able else f"{need} in another app" if able <= begin
+        missing[need if not able else f"{need} in another app" if able <= readers[first]
                 else f"{need} fed by what the first read returns"] += 1
     said = (f"no workflow begins at its tools: they read {_listed(reads)} and write "
             f"{_listed(writes)}")
@@ -233,7 +239,6 @@ def candidates(
             return
         began = time.perf_counter()
         rng = random.Random(derive_seed("walk", seed, shard, index))
-        alive = [item for item in starts if item not in dead]
         workflow = None
         if draws is not None:
             drawn = draws.draw(rng, dead)
@@ -241,7 +246,7 @@ def candidates(
                 return  # every workflow is spent or has its share
             workflow, start = drawn
         else:
-            start = rng.choice(alive)
+            start = rng.choice([item for item in starts if item not in dead])
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
                             style=walk_style(style, seed, shard, index), patterned=patterned,
@@ -251,7 +256,7 @@ def candidates(
             stale = stalled(start)  # (counted whatever the reason)
             if stale or made.reason == START_FAILED:
                 dead.add(start)
-            if draws is not None and workflow is not None:
+            if workflow is not None:  # (drawn: `draws` is not None)
                 draws.failed(workflow.name)
             yield Candidate(index, start, None, None, f"walk: {made.reason}", walked - began, 0)
             continue
@@ -265,12 +270,12 @@ def candidates(
             deduper.remember(made)
             verified += 1
             stalls[start] = 0
-            if draws is not None and workflow is not None:
+            if workflow is not None:  # (drawn: `draws` is not None)
                 draws.verified(workflow.name)
         else:
             if stalled(start):
                 dead.add(start)
-            if draws is not None and workflow is not None:
+            if workflow is not None:  # (drawn: `draws` is not None)
                 draws.failed(workflow.name)
         outcome = ("rejected: " + ", ".join(failed) if failed
                    else JUDGED_OUT if kept is False else "verified")
