@@ -237,12 +237,14 @@ _TITLE_TAIL = re.compile(
     r"Server|Suite|Specification|Explorer|services?|application|Version\s*\S+|v?\d[\w.]*))*"
     r"(?:,?\s*(?:Free|Basic|Standard|Premium|Pro)(?:\s+Tier)?)?\s*$", re.IGNORECASE)
 _TITLE_HEAD = re.compile(
-    r"^(?:[Tt]est the|The|Swagger|API Reference\s*[-–]|API(?= (?![Vv]\d)[A-Z]| i[A-Z]))\s+")
+    r"^(?:[Tt]est the|The|Swagger|API Reference\s*[-–:]|API(?= (?![Vv]\d)[A-Z]| i[A-Z]))\s+")
+# a version said after the name (`GitHub v3`, `JIRA 7.6.1`, `Shop v2.0`): no part of it
+_VERSION_TAIL = re.compile(r"(?:\s+(?:[Vv]\d[\w.]*|\d+(?:\.\d+)+|[Vv]ersion\s*\S+))+$")
 _TITLE_NOTE = re.compile(r"\s*(?:[\(\[][^\)\]]*[\)\]]|\s+with Swagger)$", re.IGNORECASE)
 _TLDS = frozenset("com io net org co hu one me ai app dev uk de fr local info biz us".split())
 _PROVIDERS = {"googleapis": "Google", "hubapi": "HubSpot", "nexmo": "Vonage",
               "cloud elements": "Cloud Elements", "ebay": "eBay", "apiz ebay": "eBay",
-              "vtex": "VTEX"}
+              "vtex": "VTEX", "sendgrid": "SendGrid"}
 # what a unified API's title says alone ("Accounting API" of Apideck): no app's name
 _UNNAMED = frozenset(
     "accounting crm lead leads sms ecommerce commerce conversation conversations transfers "
@@ -250,15 +252,19 @@ _UNNAMED = frozenset(
     "management service services platform consumer account accounts feed metadata "
     "configuration products product catalog inventory orders order invoices invoicing "
     "messaging email calendar contacts users webhooks sync for expenses banking ecosystem "
-    "logistics finances registry members checks search sandbox facts rest data".split())
+    "logistics finances registry members checks search sandbox facts rest data billing "
+    "activity".split())
 
 
 def app_name(service: str, title: str) -> str:
     """What a person calls a service's app: its title without the API-document words
     (`Avaza API Documentation` -> `Avaza`), led by the provider where the title alone names
     no app (`Accounting API` of apideck_com_accounting -> `Apideck Accounting`)."""
-    name = _TITLE_NOTE.sub("", _TITLE_HEAD.sub("", title.strip()))
+    name = _TITLE_NOTE.sub("", _TITLE_HEAD.sub("", title.strip().rstrip(".")))
     name = _TITLE_TAIL.sub("", name).strip(" -–:|,") or name
+    bare = _TITLE_TAIL.sub("", _VERSION_TAIL.sub("", name).strip(" -–:|,")).strip(" -–:|,")
+    if bare and bare.upper() != "API":
+        name = bare
     name = re.sub(r"\s+[-–]\s+", " ", name)
     words = service.split("_")
     cut = next((i for i, w in enumerate(words) if w in _TLDS), 0)

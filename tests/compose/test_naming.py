@@ -19,6 +19,16 @@ from compoworld.compose.naming import app_name, spoken_time, stated
     ("botschaft_local", "FastAPI", "FastAPI"),  # a name that ends in API keeps it
     ("victorops_com", "VictorOps", "VictorOps"),
     ("bigredcloud_com", "Big Red Cloud API", "Big Red Cloud"),
+    # a version is no part of an app's name ("a ticket in GitHub v3", "JIRA 7.6.1"), nor is
+    # the document's "API Reference:" or its closing full stop ("Gitea API.")
+    ("github_com_api_github_com_f066a9dc", "GitHub v3 REST API", "GitHub"),
+    ("jira_local", "JIRA 7.6.1", "JIRA"),
+    ("vtex_local_master_data_api_34dae823", "MasterData API - v1", "MasterData"),
+    ("gitea_io", "Gitea API.", "Gitea"),
+    # a title that names a product's part alone is led by its maker ("contact in Reference:
+    # Billing", "an email through Email Activity" named no app a person knows)
+    ("zuora_com", "API Reference: Billing", "Zuora Billing"),
+    ("sendgrid_com", "Email Activity (beta)", "SendGrid Email Activity"),
 ])
 def test_a_document_title_is_said_as_the_app_s_name(service, title, said):
     assert app_name(service, title) == said
