@@ -29,7 +29,7 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import tool_entity
 from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
 from compoworld.compose.references import item_head
-from compoworld.compose.rubric import build_rubric, describe_fields
+from compoworld.compose.rubric import build_rubric, describe_made
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.values import value_at
 from compoworld.compose.walk import WalkConfig, random_walk
@@ -289,9 +289,8 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
         head = criterion.description.partition(" with ")[0]
         said = (f" The booking may name the person by {param} instead of {emails[0]}: "
                 f"the {singularize(collection)} in {title} with that {key}.")
-        shown = describe_fields(kept, params.get("alternatives"), params.get("name_shapes"))
-        text = f"{head} with {shown}."
-        return criterion.model_copy(update={"params": params, "description": text + said})
+        return criterion.model_copy(update={"params": params,
+                                            "description": describe_made(head, params) + said})
     return criterion
 
 

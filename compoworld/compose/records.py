@@ -29,6 +29,10 @@ class Selector(BaseModel):
     value: Any = Field(description="The identifying value (visible).")
 
 
+# The type of an `aside` binding that holds what a booking is for ("Account review").
+PURPOSE = "purpose"
+
+
 class Binding(BaseModel):
     """Where one argument's value comes from."""
 
@@ -39,8 +43,9 @@ class Binding(BaseModel):
         "step's output the agent must discover; `free`: text the agent writes itself (a "
         "message's body: the instruction says what it is about, the rubric checks only that it "
         "says something, two words at least); `aside`: a detail the reference fills in that "
-        "the request leaves to the agent and no check looks at (a meeting's title, its time "
-        "zone)."
+        "the request leaves to the agent and no check looks at (a meeting's time zone); of "
+        "type `purpose`, what a booking is for (its title, \"Account review\"), which a "
+        "check finds by its words in any field of the record."
     )
     type: str = Field(description="Semantic type of the parameter (and of the source field).")
     step: int | None = Field(

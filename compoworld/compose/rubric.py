@@ -33,7 +33,7 @@ import orjson
 
 from compoworld.compose.instruction import render_value
 from compoworld.compose.patterns import topic_of
-from compoworld.compose.records import AnswerItem, Criterion, GoldCall
+from compoworld.compose.records import PURPOSE, AnswerItem, Criterion, GoldCall
 from compoworld.compose.references import clocks_said, in_item, mentioned
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import semantic_type, snake_case, split_words
@@ -90,7 +90,7 @@ def _argument_values(calls: list[GoldCall], service: str
         for name, value in call.arguments.items():
             binding = call.bindings.get(name)
             if binding is not None and binding.kind == "aside":
-                continue  # (the reference's own detail: nothing to check it by)
+                continue  # (the reference's own detail: nothing to check it by as a value)
             if binding is not None and binding.kind == "free":
                 if isinstance(value, str):
                     own.add((snake_case(name), value))
@@ -99,6 +99,31 @@ def _argument_values(calls: list[GoldCall], service: str
             if isinstance(value, dict):
                 values.extend(value.items())
     return values, own
+
+
+def _purposes(calls: list[GoldCall], service: str) -> set[tuple[str, str]]:
+    """(name, value) of the arguments of a service's writes that say what a booking is
+    for (`PURPOSE`: "Account review"), by the argument's snake-case name."""
+    return {(snake_case(name), value) for call in calls
+            if call.service == service and call.effect != "read"
+            for name, value in call.arguments.items()
+            if isinstance(value, str) and (b := call.bindings.get(name)) is not None
+            and b.kind == "aside" and b.type == PURPOSE}
+
+
+# Words of a booking's title that say no purpose ("Intro call": what checks it is "intro")
+_PLAIN_TITLE = frozenset("a an the call calls meeting meetings session sessions with about "
+                         "their our of for customer".split())
+
+
+def purpose_words(title: str) -> list[str]:
+    """The words one of which a booking titled `title` must say somewhere ("Account
+    review" -> account, accounts, review, reviews): its words but the plain ones, each
+    also in the singular or plural, as the agent titles the booking in its own words."""
+    words = re.findall(r"[a-z]+(?:-[a-z]+)*", title.lower())
+    kept = [w for w in words if w not in _PLAIN_TITLE] or words
+    forms = [form for w in kept for form in (w, w[:-1] if w.endswith("s") else f"{w}s")]
+    return list(dict.fromkeys(forms))
 
 
 def _trivial(value: Any) -> bool:
@@ -337,6 +362,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
     allows (`params_of`: tool -> its parameters' semantic types)."""
     changes = diff(before, after)
     given, agents_words = _argument_values(calls, service)
+    purposes = _purposes(calls, service)
     generated = {str(record.get(after.id_field(collection)))
                  for collection, change in changes.items() for record in change["created"]}
     criteria: list[_Target] = []
@@ -363,6 +389,11 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                 topic = topic_of(" ".join(str(record[name]) for name in written))
                 if topic:  # ... and saying what it is: a welcome says "welcome"
                     params["topic"] = topic
+            purpose = next((value for name, value in record.items()
+                            if isinstance(value, str)
+                            and (snake_case(name), value) in purposes), None)
+            if purpose is not None:  # a booking says what it is for, in any field: an
+                params["about"] = purpose_words(purpose)  # "account review" unbooked fails
             kinds = _field_kinds(after.schemas.get(collection), service, collection)
             if collection == ACTION_LOG:  # an action's event holds its arguments: the
                 kinds = params_of.get(f"{service}__{record.get('tool')}", {})  # tool's
@@ -403,23 +434,35 @@ def _describe_change(target: _Target, title: str) -> str:
     """The sentence of a created or updated record's criterion, from its final fields."""
     criterion = target.criterion
     params, noun = criterion.params, _singular(criterion.params["collection"])
-    fields = params["fields"]
     if criterion.kind == "record_created":
-        text = _made(noun, target.record or {}, params["collection"], title)
-        if fields:
-            text += " with " + describe_fields(fields, params.get("alternatives"),
-                                         params.get("name_shapes"))
-        written = params.get("written", [])
-        if written:
-            said, topic = params.get("mentions", []), params.get("topic", [])
-            says = [f"naming {' and '.join(_named(m) for m in said)}"] if said else []
-            says += [f"saying {'the word ' if all(' ' not in w for w in topic) else ''}"
-                     f"{_either(topic)}"] if topic else []  # (as a word:
-            # "reset" does not say "set", as a letter match would have it)
-            text += f"{',' if fields else ''} and {_words_of(written)} " + (
-                " and ".join(says) or "saying something (two words at least)")
-        return text + "."
-    return f"The {noun} {params['id']}{target.label} in {title} has {describe_fields(fields)}."
+        return describe_made(_made(noun, target.record or {}, params["collection"], title),
+                             params)
+    return f"The {noun} {params['id']}{target.label} in {title} has " \
+        f"{describe_fields(params['fields'])}."
+
+
+def describe_made(head: str, params: dict[str, Any]) -> str:
+    """`head` ("An appointment is created in OnSched") with what a `record_created`
+    criterion's `params` check: its fields, the agent's own words and what they say, and
+    what a booking is for."""
+    fields, text = params["fields"], head
+    if fields:
+        text += " with " + describe_fields(fields, params.get("alternatives"),
+                                           params.get("name_shapes"))
+    written = params.get("written", [])
+    if written:
+        said, topic = params.get("mentions", []), params.get("topic", [])
+        says = [f"naming {' and '.join(_named(m) for m in said)}"] if said else []
+        says += [f"saying {'the word ' if all(' ' not in w for w in topic) else ''}"
+                 f"{_either(topic)}"] if topic else []  # (as a word:
+        # "reset" does not say "set", as a letter match would have it)
+        text += f"{',' if fields else ''} and {_words_of(written)} " + (
+            " and ".join(says) or "saying something (two words at least)")
+    about = params.get("about", [])
+    if about:
+        text += (f"{',' if fields or written else ''} and saying what it is for in any of "
+                 f"its fields (its title or notes): {_either(about)}")
+    return text + "."
 
 
 def _made(noun: str, record: dict[str, Any], collection: str, title: str) -> str:

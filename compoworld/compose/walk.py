@@ -47,7 +47,7 @@ from compoworld.compose.patterns import (
     tool_entity,
     vendor,
 )
-from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector
+from compoworld.compose.records import PURPOSE, AnswerItem, Binding, GoldCall, Selector
 from compoworld.compose.references import (
     acted_in,
     followed,
@@ -647,8 +647,8 @@ def _bind(
             arguments[param] = _coerce(title, properties[param])
             bindings[param] = Binding(kind="visible", type=kind)
         elif meeting and walk.meeting and (said := _meeting_fact(walk, param, kind, properties)):
-            arguments[param] = _coerce(said, properties[param])  # its title and time zone,
-            bindings[param] = Binding(kind="aside", type=kind)  # the agent's to set (unchecked)
+            arguments[param] = _coerce(said, properties[param])  # its title, the agent's
+            bindings[param] = Binding(kind="aside", type=PURPOSE)  # words, checked by its topic
         elif required or (patterned and _worth_stating(node, param, kind)):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))

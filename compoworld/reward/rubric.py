@@ -10,7 +10,9 @@ Semantics, per criterion kind:
   "Login delay" a reply is about; a date or time by its day; a clock time `15:00` in any
   of its forms, `clock_in_text`), and says one of the words of
   the optional `topic` (a welcome says "welcome" or "welcoming"; a receipt, "receipt").
-  A `written` that is not a list of names is malformed.
+  A `written` that is not a list of names is malformed. An optional `about` (words) is what
+  a booking is for: one of its words is in a text of the record, in any field ("Account
+  review" as its title or in its notes).
   An optional `alternatives` (key field -> other field names) lets the value sit in another
   field of the same kind: a customer's name in `customerName` where the gold call filled
   `contactName`. An optional `name_shapes` (`full`: the fields that take a whole name,
@@ -290,6 +292,16 @@ def _same_text(left: Any, right: Any) -> bool:
     return json_equal(left, right)
 
 
+def _texts(value: Any, depth: int = 3) -> list[str]:
+    """The texts a record holds, a few levels into its objects and lists."""
+    if isinstance(value, str):
+        return [value]
+    if depth and isinstance(value, dict | list):
+        items = value.values() if isinstance(value, dict) else value
+        return [text for item in items for text in _texts(item, depth - 1)]
+    return []
+
+
 def _record_created(criterion: Criterion, start: States, end: States, answer: str) -> bool:
     before, after = _states(criterion, start, end)
     collection = _name(criterion.params, "collection")
@@ -308,6 +320,9 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
     topic = criterion.params.get("topic", [])
     if not isinstance(topic, list) or not all(isinstance(w, str) and w for w in topic):
         raise TypeError("topic must be a list of words")
+    about = criterion.params.get("about", [])
+    if not isinstance(about, list) or not all(isinstance(w, str) and w for w in about):
+        raise TypeError("about must be a list of words")
     shapes = _name_shapes(criterion.params)
     named = {shapes["first"], shapes["last"], *shapes["full"]}
     referred = criterion.params.get("by_reference", {})
@@ -337,6 +352,8 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
                 for fact in mentions)
         and (not topic or any(value_in_text(word, record.get(name))
                               for name in written for word in topic))
+        and (not about or any(value_in_text(word, text)
+                              for text in _texts(record) for word in about))
         for key, record in new.items() if key not in old
     )
 

@@ -285,6 +285,49 @@ def test_a_detail_the_reference_fills_in_aside_is_neither_checked_nor_the_agent_
     assert own == {("body", "Hi Ann")}
 
 
+def test_what_a_booking_is_for_is_checked_by_its_words_in_any_field() -> None:
+    """"Book an account review with them": a booking with the right person and time but
+    no word of what it is for was passed as done (a reviewer read the unchecked purpose in
+    eight tasks of forty). The check takes "account" or "review" in any of the booking's
+    fields, as the title the agent gives it or its notes."""
+    from compoworld.compose.records import PURPOSE
+    from compoworld.reward.rubric import evaluate_rubric
+
+    schemas = {"appointments": {"type": "object"}}
+    booked = {"email": "ann@x.org", "startDateTime": "2025-03-10T09:00:00Z",
+              "notes": "Account review"}
+    call = GoldCall(tool="book__create_appointment", service="book", effect="create",
+                    arguments=booked,
+                    bindings={"email": Binding(kind="visible", type="email"),
+                              "startDateTime": Binding(kind="visible", type="datetime"),
+                              "notes": Binding(kind="aside", type=PURPOSE)},
+                    result={"id": "a1", **booked})
+    start = {"book": State(schemas, {"appointments": {}})}
+
+    def ended(record: dict[str, Any]) -> dict[str, State]:
+        return {"book": State(schemas, {"appointments": {"a1": {"id": "a1", **record}}})}
+
+    rubric = build_rubric(start, ended(booked), [call], [], {"book": "OnSched"})
+    made = by_kind(rubric, "record_created")[0]
+    assert "notes" not in made.params["fields"]  # (its exact words are the agent's)
+    assert {"account", "review", "reviews"} <= set(made.params["about"])
+    assert "saying what it is for" in made.description
+    assert all(evaluate_rubric(rubric, start, ended(booked), ""))
+    titled = {**{k: v for k, v in booked.items() if k != "notes"},
+              "title": "Yearly account reviews"}
+    assert evaluate_rubric(rubric, start, ended(titled), "")[0]
+    bare = {k: v for k, v in booked.items() if k != "notes"}
+    assert not evaluate_rubric(rubric, start, ended(bare), "")[0]
+
+
+def test_a_booking_title_s_plain_words_are_not_its_purpose() -> None:
+    from compoworld.compose.rubric import purpose_words
+
+    assert purpose_words("Intro call") == ["intro", "intros"]
+    assert "call" not in purpose_words("Customer feedback call")
+    assert purpose_words("Consultation") == ["consultation", "consultations"]
+
+
 def test_a_contact_detail_may_sit_only_in_another_field_of_the_same_party() -> None:
     """A customer's email may sit in `customerEmail` as well as `email`, never in a
     booking's `resourceEmail` (its staff member's), nor a phone in a
