@@ -155,6 +155,19 @@ def already_done(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     return any(set(split_words(status)) & _FINISHED for status in statuses(followed(calls)))
 
 
+# Statuses of an order that did not go through: called off, refused or paid back.
+_CALLED_OFF = frozenset("cancelled canceled refunded voided void failed declined rejected "
+                        "returned abandoned".split())
+
+
+def called_off(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether an order a request treats as going ahead (thanked for, invoiced, asked to be
+    reviewed) was cancelled, refused or refunded: "thanking you for your order: it has
+    been cancelled" thanks nobody."""
+    return any(set(split_words(status.lower())) & _CALLED_OFF
+               for status in statuses(followed(calls)))
+
+
 _SPAN = frozenset({"start", "end"})
 
 
@@ -188,6 +201,7 @@ GUARDS: dict[str, Guard] = {
     "half_span": Guard(half_span, "a copied event with only its start or its end"),
     "not_granted": Guard(not_granted, "a request acted on as granted says it was not"),
     "already_done": Guard(already_done, "a record said to wait is done already"),
+    "called_off": Guard(called_off, "an order treated as going ahead was called off"),
 }
 
 

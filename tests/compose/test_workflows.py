@@ -205,6 +205,30 @@ def test_a_request_said_granted_or_waiting_is_so():
     assert "already_done" in BY_NAME["envelope_reminder"].guards
 
 
+def test_an_order_called_off_is_not_thanked_for_or_invoiced():
+    """"Thanking you for your order: it has been cancelled" (a reviewed task thanked a
+    customer for an ecwid order whose status was CANCELLED): the guard `called_off`."""
+    from compoworld.compose.records import Binding, GoldCall
+
+    def read(order: dict) -> list[GoldCall]:
+        order = {**order, "email": "ana.ruiz@acme.com"}
+        return [GoldCall(tool="shop__get_orders", service="shop", effect="read",
+                         arguments={}, bindings={}, result=[order]),
+                GoldCall(tool="sms__create_message", service="sms", effect="create",
+                         arguments={"to": order["email"]},
+                         bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                                 field="[].email", path="[0].email")},
+                         result={"id": "m1"})]
+
+    off = GUARDS["called_off"].test
+    assert off(None, read({"id": "o1", "fulfillmentStatus": "CANCELLED"}))
+    assert off(None, read({"id": "o1", "paymentStatus": "REFUNDED"}))
+    assert not off(None, read({"id": "o1", "fulfillmentStatus": "SHIPPED"}))
+    for name in ("order_thank_you", "order_review_request", "order_invoice",
+                 "order_invoice_message"):
+        assert "called_off" in BY_NAME[name].guards, name
+
+
 def test_a_newsletter_subscriber_is_no_project_or_team_member():
     """A project member of a time-tracking app, or a shop's team member, "just subscribed
     to our newsletter" is nobody's news: the subscriber workflows read subscribers."""

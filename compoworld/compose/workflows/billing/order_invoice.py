@@ -12,4 +12,5 @@ WORKFLOW = Workflow(
         INVOICE,
     ),
     situation='bill',
+    guards=frozenset({'called_off'}),
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     gist='that their invoice is ready',
     situation='bill',
+    guards=frozenset({'called_off'}),
 )

@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     opens=("We'd like to hear what the customer thinks of {s}.",
            "We're collecting reviews, and {s} is next on the list."),
     trial=True,
+    guards=frozenset({"called_off"}),
 )

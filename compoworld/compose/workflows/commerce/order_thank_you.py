@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     gist="thanking them for their order",
     opens=("{s} just came in.", "We'd like the customer behind {s} to hear from us."),
+    guards=frozenset({"called_off"}),
 )
