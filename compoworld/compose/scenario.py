@@ -598,8 +598,8 @@ class _Scenario(_Goal):
         if self.pattern.steps[0].entity in _CUSTOMERS_OF:
             return "the customer"
         role = role_of_field(field_words(source.field or source.path or ""))
-        if self.pattern.steps[0].entity == "event" and role and role[0] in _GUESTS:
-            return "the attendee"  # (no "its recipient" of a meeting)
+        if self.pattern.steps[0].entity == "event" and (not role or role[0] in _GUESTS):
+            return "the attendee"  # (no "its recipient", nor "its contact", of a meeting)
         return f"its {role[0]}" if role else "its contact"
 
     def _implied(self, kind: Step) -> bool:

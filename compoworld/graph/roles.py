@@ -133,6 +133,10 @@ _ATTRIBUTE = {
 # Parameter names that take a person's contact value whoever the person is (`to`, `cc`).
 _ADDRESSEE = frozenset("to cc bcc recipient recipients attendee attendees invitee invitees "
                        "guest guests participant participants member members".split())
+# Words of a record's field that hold our own people: a booking's resource (the staff
+# member or room it books), a meeting's host, a ticket's agent, a deal's owner.
+_STAFF_FIELDS = frozenset("resource host agent owner".split())
+_PERSONAL = frozenset("email phone name first_name last_name username".split())
 # Parameter names of the sending side of a message (`from_email`, `reply_to`, `sender`).
 _SENDER = frozenset("from sender reply".split())
 # Attributes whose value names one thing, so a shared value is a shared entity by itself.
@@ -188,6 +192,9 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
     words = _words(name)
     own = [w for w in words[:-1] if w not in _GENERIC] if len(words) > 1 else []
     entity = next((_NOUN_ENTITY[w] for w in reversed(own) if w in _NOUN_ENTITY), "")
+    if not entity and set(own) & _STAFF_FIELDS and attribute in _PERSONAL:
+        entity = "staff"  # a booking's `resourceEmail` is the staff member it books, a
+        # deal's `owner.email` our salesperson: never the customer a message goes to
     if words[:2] == ("reply", "to") and attribute not in ("time", "url", "amount", "currency"):
         entity = "staff"  # where answers to a message go is our side, never its recipient
         # (a welcome whose only address of the customer was its `reply_to_email`)

@@ -851,3 +851,27 @@ def test_an_invitation_is_asked_for_without_spelling_out_its_day():
         assert text is not None and re.search(r"invit", text), text
         assert not any(said in text for said in ("which day", "its date", "with the date")), \
             text
+
+
+def test_a_meeting_s_unnamed_person_is_its_attendee_never_its_contact():
+    """"Ivan Silva's appointment is coming up. Please drop its contact a text": a booking's
+    plain `email` or `phone` is its attendee's, and a request says so."""
+    appointment = {"id": "app_1", "name": "Ivan Silva", "email": "ivan.silva@acme.com",
+                   "startDateTime": "2025-03-12T09:00:00Z"}
+    calls = [
+        GoldCall(tool="book__list_appointments", service="book", effect="read", arguments={},
+                 bindings={}, result={"data": [appointment]}),
+        GoldCall(tool="mail__send_email", service="mail", effect="create",
+                 arguments={"to": "ivan.silva@acme.com", "body": "A reminder of Ivan's visit."},
+                 bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                         field="data[].email", path="data[0].email",
+                                         selector=Selector(field="name", value="Ivan Silva")),
+                           "body": Binding(kind="free", type="text")},
+                 result={"id": "m1"}),
+    ]
+    resources = {"book__list_appointments": "appointments", "mail__send_email": "emails"}
+    said = [write_scenario(calls, [], {"book": "Booking", "mail": "Mailer"},
+                           random.Random(seed), BY_NAME["event_reminder"],
+                           resources=resources) for seed in range(6)]
+    assert all(text and "the attendee" in text for text in said), said
+    assert not any("its contact" in text for text in said if text), said

@@ -69,3 +69,16 @@ def test_where_answers_go_is_our_side_never_the_recipient(param):
     assert role_of(param, "email", "emails").entity == "staff"
     assert edge_score("[].email", "contacts", param, "emails", "email") < 0.6
     assert role_of("to", "email", "emails").entity == "person"
+
+
+@pytest.mark.parametrize(("field", "resource"), [
+    ("data[].resourceEmail", "appointments"), ("[].host_email", "meetings"),
+    ("owner.email", "deals"), ("agent_phone", "tickets")])
+def test_a_record_s_resource_host_agent_or_owner_is_our_side(field, resource):
+    """A booking's resource is the staff member it books: "Could you tell me its
+    resource's phone number? You'll find its resource in Stripe" looked up our own staff
+    member among the customers, and reminders went to them as to the customer."""
+    kind = "phone" if field.endswith("phone") else "email"
+    assert role_of(field, kind, resource).entity == "staff"
+    assert edge_score(field, resource, "to", "emails", kind) < 0.6
+    assert role_of("data[].email", kind, resource).entity == "person"
