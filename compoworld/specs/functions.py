@@ -3,8 +3,10 @@
 Each entry is `{"name", "description", "parameters"}`, the chat-completions wrapper
 `{"type": "function", "function": {...}}`, or an MCP `tools/list` entry
 `{"name", "description", "inputSchema"[, "outputSchema"]}` (a whole `{"tools": [...]}`
-result is accepted too). `returns` is the MCP `outputSchema` when there is one (else see
-rule 5 below).
+result is accepted too, and may say the service's `title`, `description`, `license` and
+`domain`, its corpus category (specs/categories.py), as a benchmark's tool set does:
+specs/benchmarks.py). `returns` is the `outputSchema` when
+there is one (else see rule 5 below).
 Sources: the service is `functions:<doc_id>`, each tool `functions:<doc_id>#<name>`.
 
 A function list says nothing of HTTP, so what a tool does is read from its name, then its
@@ -68,7 +70,13 @@ from compoworld.specs.paths import KNOWN_VERBS, verb_effect
 from compoworld.specs.records import Effect, ServiceSpec, ToolSpec
 from compoworld.specs.refs import SchemaResolver
 from compoworld.specs.resources import derive_resources
-from compoworld.specs.text import TOOL_NAME_RE, clean_text, service_name, snake_words
+from compoworld.specs.text import (
+    SERVICE_NAME_RE,
+    TOOL_NAME_RE,
+    clean_text,
+    service_name,
+    snake_words,
+)
 
 _SCHEMA_DEPTH = 4
 # Verbs of pure functions of their arguments (when they name no record of the service).
@@ -119,7 +127,9 @@ class _Draft:
 
 
 def _load(items: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
+    about: dict[str, str] = {}
     if isinstance(items, dict) and isinstance(items.get("tools"), list):
+        about = _about(items)
         items = items["tools"]  # an MCP `tools/list` result
     if not isinstance(items, list) or not items:
         raise SpecLoadError("a function list must be a non-empty JSON/YAML list")
@@ -149,13 +159,30 @@ def _load(items: Any, doc_id: str, deadline: Deadline) -> ServiceSpec:
     resources = derive_resources(tools, {})
     return ServiceSpec(
         name=service,
-        title=doc_id.rsplit("/", 1)[-1],
-        description=f"Functions from {doc_id}.",
-        domain="other",
+        title=about.get("title") or doc_id.rsplit("/", 1)[-1],
+        description=about.get("description") or f"Functions from {doc_id}.",
+        domain=about.get("domain") or "other",
         source=f"functions:{doc_id}",
+        license=about.get("license"),
         resources=resources,
         tools=[_with_returns(t, resources) for t in tools],
     )
+
+
+def _about(document: dict[str, Any]) -> dict[str, str]:
+    """What a `{"tools": [...]}` document says of its service: `title`, `description`,
+    `license` and `domain`, each a non-empty string, the domain a snake_case word (an MCP
+    result carries none of them)."""
+    about = {}
+    for key in ("title", "description", "license", "domain"):
+        value = document.get(key)
+        if value is not None and (not isinstance(value, str) or not clean_text(value)):
+            raise SpecLoadError(f"`{key}` is not a non-empty string")
+        if value is not None:
+            about[key] = clean_text(value)
+    if "domain" in about and not SERVICE_NAME_RE.match(about["domain"]):
+        raise SpecLoadError(f"`domain` {about['domain']!r} is not a snake_case category")
+    return about
 
 
 def _with_returns(tool: ToolSpec, resources: dict[str, dict[str, Any]]) -> ToolSpec:

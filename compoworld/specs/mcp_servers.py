@@ -195,7 +195,7 @@ def load_mcp_document(document: dict[str, Any], *, deadline: Deadline = NO_DEADL
     missing = [k for k in _META_KEYS if not isinstance(meta.get(k), str) or not meta[k]]
     if missing:
         raise SpecLoadError(f"`mcp_server` lacks {', '.join(missing)}")
-    doc_id = _doc_id(meta["service"])
+    doc_id = doc_id_for(meta["service"])
     spec = load_function_list(document.get("tools"), doc_id, deadline=deadline)
     if spec.name != meta["service"]:
         raise SpecLoadError(f"service name {meta['service']!r} is not snake_case words")
@@ -208,7 +208,7 @@ def load_mcp_document(document: dict[str, Any], *, deadline: Deadline = NO_DEADL
         "source": source, "license": meta["license"], "tools": tools})
 
 
-def _doc_id(service: str) -> str:
+def doc_id_for(service: str) -> str:
     """The document id whose service name (text.service_name) is `service` itself:
     `mcp_google_calendar` -> `mcp.google/calendar`, as a domain-and-path id is named."""
     first, *rest = service.split("_")
