@@ -29,8 +29,10 @@ from compoworld.compose.patterns import (
     business_shares,
     feasible,
     keeps_customers,
+    keeps_staff,
     keeps_tickets,
     patterns_from,
+    public_sector,
     tool_entity,
 )
 from compoworld.compose.workflow import Workflow
@@ -180,13 +182,16 @@ class ServiceLibrary:
         that keep a calendar, and those that keep the business's tickets (`keeps_tickets`)."""
         if self._apps is None:
             work = frozenset(name for name, info in self.infos.items()
-                             if info.domain not in NON_WORK_DOMAINS)
+                             if info.domain not in NON_WORK_DOMAINS
+                             and not public_sector(name))
             self._apps = Apps(work, frozenset(
                 name for name in work if keeps_customers(
                     self.infos[name].domain, self.infos[name].app, self.infos[name].description)),
                 calendars=frozenset(name for name in work
                                     if self.infos[name].domain not in NO_CALENDAR_DOMAINS),
                 desks=frozenset(name for name in work if keeps_tickets(
+                    self.infos[name].domain, self.infos[name].app)),
+                staff=frozenset(name for name in work if keeps_staff(
                     self.infos[name].domain, self.infos[name].app)))
         return self._apps
 

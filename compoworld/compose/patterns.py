@@ -140,10 +140,13 @@ class Apps:
     customers: frozenset[str]
     calendars: frozenset[str] | None = None  # (every work app, when None)
     desks: frozenset[str] | None = None  # apps that keep tickets (every work app, when None)
+    staff: frozenset[str] | None = None  # apps that keep our colleagues (every work app)
 
     def allow(self, service: str, step: Step) -> bool:
         if for_customers(step):
             return service in self.customers
+        if step.entity == "person" and self.staff is not None:
+            return service in self.staff  # a colleague, read or added
         if step.entity == "event" and self.calendars is not None:
             return service in self.calendars
         if step.entity == "ticket" and self.desks is not None:
@@ -158,6 +161,28 @@ DESK_DOMAINS = frozenset({"support", "customer_relation", "developer_tools",
                           "project_management", "collaboration"})
 _DESK_WORDS = frozenset("helpdesk help desk support ticketing tickets issue issues tracker "
                         "tracking".split())
+
+
+# Corpus categories of apps where a business keeps its own people: its team chat, mail,
+# projects, code, CRM and help desk. A farm-machinery platform's users, a fake-identity
+# generator's users or a social network's are no colleagues to welcome or look up.
+STAFF_DOMAINS = frozenset({"collaboration", "messaging", "email", "project_management",
+                           "developer_tools", "enterprise", "time_management",
+                           "customer_relation", "support", "payment"})
+
+
+def keeps_staff(domain: str, title: str) -> bool:
+    """Whether an app of corpus category `domain` named `title` keeps the business's own
+    people (its users are our colleagues): a work category of `STAFF_DOMAINS`, or an HR
+    app by name."""
+    return domain in STAFF_DOMAINS or bool(set(split_words(title.lower())) & _STAFF_APPS)
+
+
+def public_sector(service: str) -> bool:
+    """Whether a service is a government's (`payments_service_gov_uk`, `va_gov_facilities`):
+    a public body's payments or registers are not where a company keeps its customers,
+    payments or colleagues, whatever the corpus files it under."""
+    return "gov" in service.split("_")
 
 
 def keeps_tickets(domain: str, title: str) -> bool:
@@ -185,6 +210,8 @@ def fits(node: ToolNode, step: Step) -> bool:
         return False
     if (for_customers(step) or step.entity == "org") and words & _OUR_SIDE:
         return False  # a POS's merchant or a Postmark sender signature is no client of ours
+    if for_customers(step) and words & _SECTOR_PEOPLE:
+        return False  # a clinic's patient or a school's student is no customer of a company
     if step.entity == "org" and ((node.effect == "read" and _market_data(node))
                                  or set(split_words(node.service)) & _STAFF_APPS):
         return False  # a listed company's stock profile is no partner (a market-data feed's
@@ -199,6 +226,12 @@ def fits(node: ToolNode, step: Step) -> bool:
     return tool_entity(node) == step.entity
 
 
+# The people of another sector than ours (a company that trades goods): a health record's
+# patients, a school's students, an airline's passengers. "Its contact's home phone? You'll
+# find its contact in drchrono" read a meeting's guest as a patient.
+_SECTOR_PEOPLE = frozenset("patient patients student students learner learners pupil pupils "
+                           "passenger passengers voter voters citizen citizens inmate inmates "
+                           "donor donors".split())
 # Apps of our own staff: their companies are our own employers, no partners of ours.
 _STAFF_APPS = frozenset("hris hr payroll workforce".split())
 # What a company record of a market-data feed holds, and no business keeps of a partner.

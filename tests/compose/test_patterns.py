@@ -335,3 +335,49 @@ def test_a_ticket_lives_in_a_helpdesk_or_an_issue_tracker():
     apps = Apps(frozenset({"mist", "desk"}), frozenset(), desks=frozenset({"desk"}))
     ticket = BY_NAME["customer_ticket"].steps[1]
     assert apps.allow("desk", ticket) and not apps.allow("mist", ticket)
+
+
+def test_a_colleague_is_kept_where_a_business_keeps_its_people():
+    """A farm-machinery platform's users (AGCO), a fake-identity generator's (PhantAuth) or a
+    social network's were read as a staff directory ("welcome our new colleague, you'll
+    find them in AGCO"): colleagues are read and added in team, project, code, CRM, help
+    desk and HR apps."""
+    from compoworld.compose.patterns import keeps_staff
+    from compoworld.compose.steps import COLLEAGUE
+
+    assert keeps_staff("collaboration", "Slack") and keeps_staff("developer_tools", "GitHub")
+    assert keeps_staff("other", "BambooHR HR") and keeps_staff("payment", "Square")
+    assert not keeps_staff("ecommerce", "AGCO") and not keeps_staff("other", "PhantAuth")
+    assert not keeps_staff("social", "Instagram")
+    apps = Apps(frozenset({"slack", "agco", "crm"}), frozenset({"crm"}),
+                staff=frozenset({"slack"}))
+    assert apps.allow("slack", COLLEAGUE) and not apps.allow("agco", COLLEAGUE)
+    assert apps.allow("crm", BY_NAME["lead_to_contact"].steps[0])  # (customers: as before)
+
+
+def test_a_government_s_app_is_no_company_s():
+    """GOV.UK Pay took "a company's customers'" payments and refunds: a public body's
+    payments and registers are no work app of ours (they stay as distractors)."""
+    from compoworld.compose.patterns import public_sector
+
+    assert public_sector("payments_service_gov_uk_payments_d363c163")
+    assert public_sector("va_gov_facilities") and public_sector("gov_bc_ca_geocoder_eb49998f")
+    assert not public_sector("stripe_com") and not public_sector("govee_io")
+
+
+def test_a_patient_or_a_student_is_no_customer_of_ours():
+    """A meeting's guest was looked up among drchrono's patients ("its contact's home
+    phone? You'll find its contact in drchrono.com"): a customer step reads no patients,
+    students or passengers."""
+    from compoworld.compose.patterns import fits
+    from compoworld.graph.depgraph import ToolNode
+
+    def reader(name: str, resource: str) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="read",
+                        implementation="compiled", resource=resource, params={},
+                        required=(), outputs={"[].email": "email"})
+
+    step = BY_NAME["lead_to_contact"].steps[0]
+    assert fits(reader("crm__list_contacts", "contacts"), step)
+    assert not fits(reader("drchrono__patients_list", "patients"), step)
+    assert not fits(reader("school__list_students", "students"), step)
