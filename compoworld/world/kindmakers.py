@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
+from compoworld.graph.semtypes import split_words
 from compoworld.world.banking import bic
 from compoworld.world.clock import NOW
 from compoworld.world.words import COMPANY_NAMES, PRODUCTS, SENTENCES, company_domain
@@ -163,6 +164,15 @@ def _branch(noun: str) -> Maker:
     return _pick(_GIT_BRANCHES if noun in _CODE_NOUNS else _OFFICE_BRANCHES)
 
 
+def ticker(company: str) -> str:
+    """A stock ticker for a company of the cast, as exchanges make them: the initials of
+    its name, topped up from its first word to three or four letters (`Northwind Traders`
+    -> `NTO`)."""
+    words = [w for w in split_words(company) if w.isalpha()] or ["stock"]
+    letters = "".join(w[0] for w in words[:4])
+    return (letters + words[0][1:])[:max(3, min(4, len(letters)))].upper()
+
+
 def _company_site(rng: random.Random) -> str:
     return f"https://www.{company_domain(rng.choice(COMPANY_NAMES))}/"
 
@@ -253,6 +263,7 @@ def name_maker(kind: str, noun: str = "") -> Maker | None:
         "headcount": _pick(_HEADCOUNTS),
         "neighbourhood": _pick(_NEIGHBOURHOODS),
         "company_name": lambda rng: rng.choice(COMPANY_NAMES),
+        "ticker": lambda rng: ticker(rng.choice(COMPANY_NAMES)),
         "bank_name": _pick(_BANK_NAMES),
         "payment_terms": _pick(_TERMS),
         "error_message": _pick(_ERRORS),

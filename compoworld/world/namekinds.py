@@ -107,6 +107,13 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
     return type_name
 
 
+# Records that are securities, or trades and lists of them: their `symbol` is a ticker.
+SECURITY_NOUNS = frozenset("stock share security equity etf fund holding position watchlist "
+                        "trade quote ticker".split())
+_PERSON_WORDS = frozenset("first last full given family middle user owner holder trader "
+                          "account customer".split())
+
+
 def _noun(resource: str | None) -> str:
     words = split_words(resource or "")
     return singularize(words[-1]) if words else ""
@@ -236,6 +243,13 @@ def name_kind(words: list[str], schema: dict[str, Any], resource: str | None = N
     noun = _noun(resource)
     if phrase in _NAMED:
         return _NAMED[phrase]
+    if noun in SECURITY_NOUNS or set(words) & {"stock", "stocks", "ticker"}:
+        # a stock is named by what it is: its ticker and its company, never a person or a
+        # label ("Spring Stock", "Internal Symbol")
+        if last in ("symbol", "symbols", "ticker", "tickers") or phrase in ("stock", "stocks"):
+            return "ticker"
+        if last in ("name", "title") and not set(words) & _PERSON_WORDS:
+            return "company_name"
     if last == "by" and len(words) > 1:
         if words[-2] in _DONE:
             return staff_kind(schema, "email")

@@ -68,7 +68,13 @@ from compoworld.world.leafplans import (
 )
 from compoworld.world.links import link_children, parent_links
 from compoworld.world.money import currency_scale, money_agreement
-from compoworld.world.namekinds import EVENT_NOUNS, custom_field, pair_keys, value_type
+from compoworld.world.namekinds import (
+    EVENT_NOUNS,
+    SECURITY_NOUNS,
+    custom_field,
+    pair_keys,
+    value_type,
+)
 from compoworld.world.phonelines import other_line, phone_rule
 from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.texts import text_rule
@@ -333,7 +339,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         company=bool(kinds & {"company", "hostname"}) or parent.company,
         place=bool(kinds & PLACE_TYPES) or parent.place,
         product=(noun in PRODUCT_NOUNS or head in PRODUCT_NOUNS
-                 or ({"title", "money"} <= kinds and head not in _MONEY_NOUNS))
+                 or ({"title", "money"} <= kinds and head not in _MONEY_NOUNS
+                     and noun not in SECURITY_NOUNS))  # a stock's name and price: no product
         and not kinds & PERSON_TYPES,
     )
     senders = _own_senders(leaf_types)
