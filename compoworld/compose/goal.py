@@ -302,6 +302,8 @@ class _Goal(Carried):
                 parts.insert(0, f"{near(noun)} the {self._other(binding.type)} {quote(value)}")
             elif binding.type in ("datetime", "date") and _WHEN.get(words.split()[0]):
                 parts.append(_timed(_WHEN[words.split()[0]], value))  # `starting "..."`
+            elif words.split()[-1:] == ["channel"] and isinstance(value, str):
+                parts.append(f"in the {quote(value)} channel")  # where a post goes
             else:
                 parts.append(f"{words} {quote(value)}")
         places = _one_span([p for p in parts if p.startswith(_PLACES)])

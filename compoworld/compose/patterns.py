@@ -19,7 +19,13 @@ from dataclasses import dataclass
 
 from compoworld.compose.steps import COLLEAGUES
 from compoworld.compose.workflow import Step, Workflow
-from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
+from compoworld.graph.depgraph import (
+    CONTENT_TYPES,
+    EDGE_THRESHOLD,
+    DependencyGraph,
+    ToolNode,
+    is_link_type,
+)
 from compoworld.graph.roles import noun_entity, role_of
 from compoworld.graph.semtypes import is_entity_id, split_words
 
@@ -69,13 +75,20 @@ _VERBS = frozenset("get post put patch delete list create update add new all one
 
 
 def tool_entity(node: ToolNode) -> str:
-    """The entity a tool works on: its collection's, else its name's (`send_sms`)."""
+    """The entity a tool works on: its collection's, else its name's (`send_sms`); a
+    post or send into a channel (`slack_post_message` over `channels`) makes a message."""
     if node.resource:
-        return noun_entity(node.resource)
+        entity = noun_entity(node.resource)
+        if entity == "channel" and node.effect != "read" and set(
+                split_words(node.name.rsplit("__", 1)[-1])) & _POSTS:
+            return "message"
+        return entity
     words = [w for w in split_words(node.name.rsplit("__", 1)[-1]) if w not in _VERBS]
     return noun_entity("_".join(words))
 
 
+# Verbs of a write that puts a message into a channel.
+_POSTS = frozenset("post send message reply".split())
 # Account plumbing, not work anyone asks for: "resend the verification email".
 _PLUMBING = frozenset("verify verification resend confirm confirmation password reset token "
                       "auth oauth login logout otp mfa captcha webhook callback test ping "
@@ -122,9 +135,10 @@ def for_customers(step: Step) -> bool:
 
 
 def vendor(service: str) -> str:
-    """The company behind a service (`onsched_com_setup` -> `onsched`): two APIs of one
-    vendor share their records, so a copy from one into the other is no task."""
-    return service.split("_", 1)[0]
+    """The company behind a service (`onsched_com_setup` -> `onsched`, the MCP server
+    `mcp_github` -> `github`): two APIs of one vendor share their records, so a copy from
+    one into the other is no task."""
+    return service.removeprefix("mcp_").split("_", 1)[0]
 
 
 # Corpus categories whose apps keep no calendar: a map app's "event" is a spot on a map.
@@ -221,6 +235,8 @@ def fits(node: ToolNode, step: Step) -> bool:
         return False  # a simulated write changes nothing to check
     if step.words and not words & step.words:
         return False
+    if step.into and not any(step.into in split_words(param) for param in node.params):
+        return False  # a post that names no channel to go into is a text to somebody
     if words & step.avoid or (node.effect != "read" and words & _UNMAKING):
         return False
     return tool_entity(node) == step.entity
@@ -256,6 +272,8 @@ def feeds(graph: DependencyGraph, tool: str, field: str, kind: str, step: Step) 
     one the step takes."""
     if is_entity_id(kind) or not step.takes:
         return True
+    if kind in CONTENT_TYPES:  # a title feeds only a step that takes one
+        return kind in step.takes
     if kind == "money" and "[]" not in field and _lists(graph.nodes[tool]):
         return False  # a list's `total` counts its records: no amount of any one of them
     role = role_of(field, kind, graph.nodes[tool].resource)
@@ -292,7 +310,7 @@ def feasible(graph: DependencyGraph, start: str, pattern: Workflow,
     node = graph.nodes[start]
     taken: dict[str, set[str]] = {}  # per fitting tool, the attributes it may take
     for field, kind in node.outputs.items():
-        if not is_link_type(kind) or not feeds(graph, start, field, kind, step):
+        if not links(kind, step) or not feeds(graph, start, field, kind, step):
             continue
         role = role_of(field, kind, node.resource)
         attribute = "" if is_entity_id(kind) else (role.attribute if role else "?")
@@ -304,6 +322,13 @@ def feasible(graph: DependencyGraph, start: str, pattern: Workflow,
     reach = {"email", "phone"} if step.entity == "person" and "create" in step.effects else set()
     return any("" in got or (_covers(step, got) and (not reach or bool(got & reach)))
                for got in taken.values())
+
+
+def links(kind: str, step: Step | None) -> bool:
+    """Whether a value of type `kind` may link a call to the next one, of `step` (None: a
+    free walk): a shared interface or an id, or content (a title) the step takes."""
+    return is_link_type(kind) or (step is not None and kind in CONTENT_TYPES
+                                  and kind in step.takes)
 
 
 def taken_by(graph: DependencyGraph, tool: str, field: str, kind: str, step: Step,

@@ -89,6 +89,7 @@ _ACTS = {
 }
 _COPY = ("add {it} to {app} as {a}", "put {it} in {app} as {a}")
 _OPEN_THREAD = ("start {a} with {them} in {app}", "open {a} with {them} in {app}")
+_POST = ("post {it} in {app}", "share {it} with the team in {app}")
 # a meeting booked in the one app that books them: no app to name
 _BOOK = ("book {a} with {them}", "set up {a} with {them}")
 # a new colleague's booking is their induction, not "an appointment" (a request that
@@ -484,7 +485,9 @@ class _Scenario(_Goal):
                 if call.tool in self.sole else _INDUCTION
         elif forms is _ACTS["event"] and call.tool in self.sole and self.them != "it":
             forms = _BOOK  # (the calendar is the only one: "book them in on Monday ...")
-        if kind.entity == "message" and set(noun.split()) & _THREADS:
+        if kind.entity == "message" and kind.into == "channel":
+            forms = _POST  # a post goes into a team's channel, to nobody in particular
+        elif kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent
         elif kind.entity == "message" and (sender := next(
                 (b.type for p, b in call.bindings.items()

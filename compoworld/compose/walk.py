@@ -43,6 +43,7 @@ from compoworld.compose.patterns import (
     carries,
     feeds,
     fits,
+    links,
     taken_by,
     tool_entity,
     vendor,
@@ -228,7 +229,7 @@ def _step(
 ) -> bool:
     crossed = _crossed(walk)
     stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
-    passable = [[f for f in values if is_link_type(f.type) and not _said(f.value, stated)
+    passable = [[f for f in values if links(f.type, plan) and not _said(f.value, stated)
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
                                        and "fax" not in split_words(f.field or "")
@@ -360,7 +361,9 @@ def _business(graph: DependencyGraph, service: str) -> bool:
 
 # What tells that an app knows the person (or the company) a copy would add: a new contact
 # at a company the app knows is still somebody new.
-_WHO_KEYS = {"org": frozenset({"company"}), "": frozenset({"email", "person_name"})}
+_WHO_KEYS = {"org": frozenset({"company"}), "": frozenset({"email", "person_name"}),
+             "ticket": frozenset({"title"}), "task": frozenset({"title"})}  # (an issue
+# copied into a tracker that has it under its title already adds nothing)
 
 
 def _newcomer(world: WalkWorld, node: ToolNode, values: list[Found], sources: list[Found],
@@ -909,12 +912,19 @@ def _sibling_api(step: Step, service: str, here: str) -> bool:
 
 
 def _copies_title(node: ToolNode, walk: Walk, param: str, kind: str) -> bool:
-    """Whether a write makes a copy of the event a workflow is about and `param` is its
-    title: an appointment copied from "Annual budget review" is no untitled slot."""
-    words = split_words(param)  # `name`, `eventName`, `title`; no `timezoneName`
-    return (node.effect != "read" and walk.about == "event" == tool_entity(node)
-            and kind == "title" and _naming(param)
-            and set(words[:-1]) <= {"event", "meeting", "appointment", "booking"})
+    """Whether a write makes a copy of the record a workflow is about (an event, an issue,
+    a task) and `param` is its title: an appointment copied from "Annual budget review" is
+    no untitled slot, nor is an issue tracked in a second tracker."""
+    words = split_words(param)  # `name`, `eventName`, `title`, `summary`; no `timezoneName`
+    return (node.effect != "read" and walk.about in _TITLED and walk.about == tool_entity(node)
+            and kind == "title" and (_naming(param) or words[-1:] in (["summary"],
+                                                                      ["subject"]))
+            and set(words[:-1]) <= _TITLED_WORDS)
+
+
+# What a copy keeps the title of, and the words its title parameter may say before it.
+_TITLED = frozenset({"event", "ticket", "task"})
+_TITLED_WORDS = frozenset("event meeting appointment booking issue ticket task".split())
 
 
 def _naming(param: str) -> bool:
@@ -1093,8 +1103,10 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
             "fax" in split_words(p)) for p, b in bindings.items() if b.kind == "hidden"):
         return False  # a fax number is no phone to call, nor a phone a fax line
     if step.entity == "message" and "create" in step.effects and not any(
-            b.kind == "free" for b in bindings.values()):
+            b.kind == "free" or (b.kind == "hidden" and b.type == "text")
+            for b in bindings.values()):
         return False  # a conversation opened with nothing said in it tells nobody anything
+        # (an issue's description posted to a channel says what the issue says)
     return carries(graph, step, [(walk.calls[b.step].tool, b.field, b.type)
                                  for b in hidden if b.field])
 
@@ -1131,9 +1143,16 @@ def _draft(world: WalkWorld, service: Service, node: ToolNode, rng: random.Rando
     or one person come from one place and one person (`bill_city`, `bill_country`,
     `bill_postcode`), not each from its own draw."""
     value = value_from_schema(service.tools[node.name].spec.parameters, rng,
-                              service=service.name, resource=node.resource,
+                              service=service.name, resource=_noun(node),
                               pool=getattr(world, "pool", None))
     return value if isinstance(value, dict) else {}
+
+
+def _noun(node: ToolNode) -> str | None:
+    """What a call's drawn values are of: its collection, else "messages" for a message
+    tool that has none (a post's `channel` is a team chat's channel, "engineering", never
+    a medium such as "sms")."""
+    return node.resource or ("messages" if tool_entity(node) == "message" else None)
 
 
 # What a new person, company or booking with someone takes of them only when asked: said,
@@ -1343,7 +1362,7 @@ def _environment_value(
     if value is not NO_DEFAULT:
         return value
     return value_from_schema(schema, rng, name=param, service=service.name,
-                             resource=node.resource, pool=getattr(world, "pool", None))
+                             resource=_noun(node), pool=getattr(world, "pool", None))
 
 
 def _hidden(source: Found, step: int) -> Binding:
@@ -1402,7 +1421,7 @@ def _literal(
     if draft and param in draft:
         return draft[param]
     return value_from_schema(schema, rng, name=param, service=service.name,
-                             resource=node.resource, pool=getattr(world, "pool", None))
+                             resource=_noun(node), pool=getattr(world, "pool", None))
 
 
 def _answer(walk: Walk, values: list[Found], rng: random.Random,

@@ -72,6 +72,9 @@ class Step:
     # attributes one at least of which the call must carry: who an invoice or a booked
     # payment is for (an invoice of 24.50 EUR to nobody is no invoice of the order's)
     party: tuple[str, ...] = ()
+    # where the record goes, as a word of one of the tool's parameters: a post goes into a
+    # `channel` (no text message to a phone), a file into a `folder`
+    into: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,11 @@ LINK_TYPES = frozenset({
     "city", "address", "postal_code", "country", "currency", "money", "date", "datetime",
     "filename",
 })
+# Content types: a record's title or body links only into a step that takes it ("a GitHub
+# issue becomes a Linear issue with the same description"), never as a shared interface of
+# every service (the title bucket alone is about a billion pairs): they are indexed as
+# consumers for those steps to ask for, and make no stored edge.
+CONTENT_TYPES = frozenset({"title", "text"})
 FANOUT = 8  # stored consumers per (producer field, shared type)
 EDGE_THRESHOLD = 0.6  # edges scoring below this (graph/roles.py) are never walked
 
@@ -103,7 +108,7 @@ class DependencyGraph:
                 if is_link_type(kind):
                     producers[kind].append((tool.name, path))
             for param, kind in sorted(tool.params.items()):
-                if is_link_type(kind):
+                if is_link_type(kind) or kind in CONTENT_TYPES:
                     consumers[kind].append((tool.name, param))
         return cls(nodes, dict(producers), dict(consumers))
 

@@ -223,6 +223,22 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
     return Role(entity, attribute, meaning)
 
 
+# The last word of a field that holds what a record is called (`title`, `summary`), or
+# what it says (`body`, `description`), by content type.
+_CONTENT_FIELDS = {"title": frozenset("title summary subject name headline topic".split()),
+                   "text": frozenset("body description text content details".split())}
+
+
+def content_of(field: str, kind: str) -> bool:
+    """Whether a field of content type `kind` (`title`, `text`) is what its record is
+    called or says (`[].title`, `summary`, `[].body`), not the title or text of something
+    in it (`[].milestone.title`, `[].assets[].name`, `[].assignee.description`)."""
+    own = field.rsplit("[].", 1)[-1]  # (its own field: no milestone's title in an issue)
+    words = _words(own)
+    return bool(words) and words[-1] in _CONTENT_FIELDS.get(kind, ()) and "." not in own \
+        and "[]" not in own
+
+
 def _name_agreement(source: str, target: str) -> bool:
     """`customer_email` and `email`, `website` and `homepage`: the names say the same."""
     left = [w for w in _words(source) if w not in _GENERIC | _FORMAT_WORDS]
@@ -241,6 +257,10 @@ def edge_score(source_field: str, source_resource: str | None, target_param: str
     to 0.1 for a coincidence of format (any date into any date)."""
     if is_entity_id(type_name):
         return 1.0
+    if type_name in _CONTENT_FIELDS:  # a record's title becomes another's title or
+        # summary, its body another's description
+        return 0.9 if content_of(source_field, type_name) and \
+            content_of(target_param, type_name) else 0.0
     source = role_of(source_field, type_name, source_resource)
     target = role_of(target_param, type_name, target_resource)
     if source is None or target is None or source.attribute != target.attribute:

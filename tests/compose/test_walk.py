@@ -764,3 +764,18 @@ def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
     assert _books_meeting(walk("meeting_invite", [read]), book)
     assert not _books_meeting(walk("new_hire", [read]), book)
     assert not _books_meeting(walk("meeting_invite", []), book)
+
+
+def test_a_post_s_channel_is_a_team_chat_s():
+    """Slack's `chat.postMessage` has no collection, and its `channel` was drawn as a
+    medium ("post it in Slack, channel "sms""): a message tool's values are a message's."""
+    from compoworld.compose.walk import _noun
+    from compoworld.graph.depgraph import ToolNode
+    from compoworld.world.vocab import maker
+
+    post = ToolNode(name="slack_com__chat_post_message", service="slack_com", effect="action",
+                    implementation="modeled", resource=None,
+                    params={"channel": "string", "text": "text"}, required=(), outputs={})
+    assert _noun(post) == "messages"
+    channels = {maker("channel", _noun(post), "channel")(random.Random(seed)) for seed in range(20)}
+    assert not channels & {"sms", "email", "phone", "web"}, channels

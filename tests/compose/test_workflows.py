@@ -284,3 +284,28 @@ def test_a_workflow_on_trial_is_composed_only_when_asked(library):
     assert not any(trial in fresh.patterns_at(s) for s in begins)
     fresh.use_workflows((*run_workflows(True), trial))
     assert any(trial in fresh.patterns_at(s) for s in begins)
+
+
+def test_a_post_goes_into_a_channel_and_an_issue_travels_by_its_content():
+    """A Slack post over `channels` makes a message, which goes into a channel (no SMS to a
+    phone number is a post); an MCP server is its app's vendor (an issue "copied" from
+    GitHub's REST API into GitHub's MCP server is no copy)."""
+    from compoworld.compose.patterns import fits, tool_entity, vendor
+    from compoworld.graph.depgraph import ToolNode
+
+    def writer(name: str, resource: str | None, params: dict) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="action",
+                        implementation="modeled", resource=resource, params=params,
+                        required=tuple(params), outputs={})
+
+    post = writer("mcp_slack__slack_post_message", "channels",
+                  {"channel_id": "mcp_slack.channels.id", "text": "text"})
+    sms = writer("telstra__send_messages", None, {"to": "phone", "messageContent": "text"})
+    assert tool_entity(post) == "message"
+    assert tool_entity(writer("chat__create_channel", "channels", {"name": "title"})) == \
+        "channel"
+    step = BY_NAME["issue_to_channel"].steps[1]
+    assert step.into == "channel" and "text" in step.takes
+    assert fits(post, step) and not fits(sms, step)
+    assert vendor("mcp_github") == vendor("github_com_ghes_2_18_b602fe04")
+    assert "text" in BY_NAME["issue_to_tracker"].steps[1].takes

@@ -99,3 +99,24 @@ def test_simulated_writes_do_not_count_as_writes():
     assert node("x__send", "x", "create").writes
     assert not node("x__send", "x", "create", implementation="simulated").writes
     assert not node("x__get", "x").writes
+
+
+def test_content_types_are_asked_for_but_make_no_stored_edge():
+    """Titles and bodies feed only the workflow steps that take them: the graph indexes
+    their consumers, and lists no title edge (the title bucket alone is about a billion
+    pairs on the whole corpus)."""
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    reader = ToolNode(name="gh__list_issues", service="gh", effect="read",
+                      implementation="modeled", resource="issues", params={}, required=(),
+                      outputs={"[].id": "gh.issues.id", "[].title": "title", "[].body": "text"})
+    maker = ToolNode(name="lin__create_issue", service="lin", effect="create",
+                     implementation="modeled", resource="issues",
+                     params={"title": "title", "description": "text"}, required=("title",),
+                     outputs={"id": "lin.issues.id"})
+    graph = DependencyGraph.build([reader, maker])
+    assert graph.linked_consumers("gh__list_issues", "[].body", "text") == [
+        ("lin__create_issue", "description")]
+    assert graph.linked_consumers("gh__list_issues", "[].title", "title") == [
+        ("lin__create_issue", "title")]
+    assert not [e for e in graph.edges() if e.type in ("title", "text")]

@@ -82,3 +82,16 @@ def test_a_record_s_resource_host_agent_or_owner_is_our_side(field, resource):
     assert role_of(field, kind, resource).entity == "staff"
     assert edge_score(field, resource, "to", "emails", kind) < 0.6
     assert role_of("data[].email", kind, resource).entity == "person"
+
+
+def test_content_links_a_record_s_own_title_or_body_to_another_s():
+    """"A GitHub issue becomes a Linear issue with the same description": a record's own
+    title or body links into another's title, summary or description; a title inside it
+    (its milestone's), or a person's description, links nothing."""
+    assert edge_score("[].title", "issues", "summary", "tickets", "title") >= 0.6
+    assert edge_score("[].body", "issues", "description", "tickets", "text") >= 0.6
+    assert edge_score("[].body", "issues", "text", None, "text") >= 0.6  # (a chat post)
+    assert edge_score("[].milestone.title", "issues", "title", "tickets", "title") == 0.0
+    assert edge_score("[].assignee.description", "issues", "description", "tickets",
+                      "text") == 0.0
+    assert edge_score("[].title", "issues", "timezone", "tickets", "title") == 0.0

@@ -1,0 +1,20 @@
+"""Share an issue with the team in a chat channel."""
+
+from compoworld.compose.workflow import MAKE, READ, Step, Workflow
+
+ISSUES = frozenset("issue issues ticket tickets bug bugs".split())
+
+WORKFLOW = Workflow(
+    name="issue_to_channel",
+    domain="chat",
+    purpose="share an issue with the team in a chat channel",
+    steps=(
+        Step(READ, "ticket", words=ISSUES),
+        # a post into a team channel: no email, text or comment on a record
+        Step(MAKE, "message", ("text",), words=frozenset({"post", "send"}),
+             avoid=frozenset("email emails mail sms comment comments".split()),
+             into="channel"),
+    ),
+    opens=("The team should know about {s}.", "{s} needs more eyes on it."),
+    trial=True,
+)

@@ -1,0 +1,18 @@
+"""Track an issue of one app in the team's other tracker, under the same title."""
+
+from compoworld.compose.workflow import MAKE, READ, Step, Workflow
+
+ISSUES = frozenset("issue issues ticket tickets bug bugs".split())
+
+WORKFLOW = Workflow(
+    name="issue_to_tracker",
+    domain="engineering",
+    purpose="track an issue in the team's other tracker",
+    steps=(
+        Step(READ, "ticket", words=ISSUES),
+        Step(MAKE, "ticket", ("text",), words=ISSUES),
+    ),
+    opens=("{s} should be tracked with the rest of our sprint work.",
+           "We plan our sprints in one tracker, and {s} is not in it yet."),
+    trial=True,
+)
