@@ -32,9 +32,12 @@ from compoworld.graph.semtypes import is_entity_id, split_words
 # The word a message of a gist must say, in any of its forms: a welcome that never says
 # "welcome" (or a receipt never named) was not the message asked for, though a check that
 # wanted only "two words at least" passed it. An invitation first: one to "a call about
-# your payments" is checked for inviting, not for "payment", nor by its date alone.
+# your payments" is checked for inviting, not for "payment", nor by its date alone; a
+# thank-you for an order for its thanks, not for "order" ("your order was cancelled").
 _TOPICS = (("invite", "invited", "invitation", "inviting", "join"),
-           ("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
+           ("welcome", "welcoming", "welcomed"),
+           ("thank", "thanks", "thanking", "thanked", "grateful", "appreciate"),
+           ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced", "invoicing"),
            ("payment", "payments", "paid", "pay"), ("ticket", "tickets"),
            ("order", "orders", "ordering"), ("book", "booking", "bookings", "booked"),

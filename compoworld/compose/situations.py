@@ -142,7 +142,7 @@ MEETINGS = {
                 Purpose("a follow-up session", "Follow-up session",
                         ("{s} would like a follow-up session.",
                          "I'd like a follow-up session with {s}."))),
-    "payments": (Purpose("a call about their payments", "Billing call",
+    "payments": (Purpose("a call about their payments", "Payments call",
                          ("{s} has a question about a payment and asked for a call.",
                           "I'd like to sort out a billing question with {s} on a call.")),),
     "": (Purpose("a catch-up meeting", "Catch-up",

@@ -264,6 +264,7 @@ def _step(
             # (Twilio sends texts, though most of its tools are about calls)
             takers = [c for c in takers if (plan.entity == "message"
                                             or _business(graph, graph.nodes[c[0]].service))
+                      and not _from_us(plan, graph.nodes[c[0]], c[1])
                       and (walk.apps is None or walk.apps.allow(graph.nodes[c[0]].service, plan))
                       and not (copy and vendor(graph.nodes[c[0]].service) == vendor(here))
                       and not _sibling_api(plan, graph.nodes[c[0]].service, here)
@@ -318,6 +319,13 @@ def _step(
 
 # `to-908`, `cnpj-489`, `merchant-account-658`: a schema's stand-in, no value anyone knows.
 _PLACEHOLDER = re.compile(r"^[a-z]+(?:[-_][a-z]+)*[-_]\d{1,4}$")
+
+
+def _from_us(step: Step, node: ToolNode, param: str) -> bool:
+    """Whether `param` of a message step's tool is who the message is from: us, never the
+    value the workflow carries (a reminder "sent" with its guest's address as Mandrill's
+    `from_email` reminded nobody)."""
+    return step.entity == "message" and is_sender(param, node.params.get(param, ""))
 
 
 def _says_failed(data: Any) -> bool:

@@ -381,3 +381,15 @@ def test_a_patient_or_a_student_is_no_customer_of_ours():
     assert fits(reader("crm__list_contacts", "contacts"), step)
     assert not fits(reader("drchrono__patients_list", "patients"), step)
     assert not fits(reader("school__list_students", "students"), step)
+
+
+def test_a_thank_you_is_checked_for_its_thanks_not_its_order():
+    """A thank-you for an order was checked only for "order": "your order was cancelled"
+    passed as thanks."""
+    from compoworld.compose.patterns import topic_of
+    from compoworld.reward.rubric import value_in_text
+
+    forms = topic_of("Hello, just a short note thanking you for your order.")
+    assert "thank" in forms and "order" not in forms
+    assert any(value_in_text(form, "Thanks so much for ordering with us!") for form in forms)
+    assert not any(value_in_text(form, "Your order was cancelled.") for form in forms)

@@ -343,3 +343,17 @@ def test_a_contact_detail_may_sit_only_in_another_field_of_the_same_party() -> N
                                     "contactName": ["customerName"]}
     assert _alternatives({"resourceEmail": "staff@b.io"}, kinds) == {}
     assert _alternatives({"fax": "+1"}, kinds) == {}
+
+
+def test_a_booking_is_checked_for_a_word_its_request_says():
+    """"Book a call about their payments" was checked for "billing", a word the request
+    never said: each purpose's check words include one of the request's own."""
+    import re
+
+    from compoworld.compose.rubric import purpose_words
+    from compoworld.compose.situations import MEETINGS
+
+    for purposes in MEETINGS.values():
+        for purpose in purposes:
+            said = set(re.findall(r"[a-z]+(?:-[a-z]+)*", purpose.what.lower()))
+            assert said & set(purpose_words(purpose.title)), purpose

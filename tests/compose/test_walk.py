@@ -779,3 +779,18 @@ def test_a_post_s_channel_is_a_team_chat_s():
     assert _noun(post) == "messages"
     channels = {maker("channel", _noun(post), "channel")(random.Random(seed)) for seed in range(20)}
     assert not channels & {"sms", "email", "phone", "web"}, channels
+
+
+def test_a_message_carries_its_recipient_never_as_its_sender():
+    """A reminder put its guest's address in Mandrill's `from_email`, and its check wanted
+    it there: who a message is from is us, never the value the workflow carries."""
+    from compoworld.compose.walk import _from_us
+    from compoworld.compose.workflows import BY_NAME
+    from compoworld.graph.depgraph import ToolNode
+
+    send = ToolNode(name="mandrill__messages_send_raw", service="mandrill", effect="action",
+                    implementation="modeled", resource="messages",
+                    params={"from_email": "email", "to": "email", "raw_message": "text"},
+                    required=(), outputs={})
+    step = BY_NAME["event_reminder"].steps[1]
+    assert _from_us(step, send, "from_email") and not _from_us(step, send, "to")

@@ -309,3 +309,20 @@ def test_a_post_goes_into_a_channel_and_an_issue_travels_by_its_content():
     assert fits(post, step) and not fits(sms, step)
     assert vendor("mcp_github") == vendor("github_com_ghes_2_18_b602fe04")
     assert "text" in BY_NAME["issue_to_tracker"].steps[1].takes
+
+
+def test_a_welcome_alone_goes_to_a_new_contact_never_a_customer_we_have():
+    """"Tara should be set up in our other tools as well. Please text her that she is all
+    set up": a welcome with nothing set up anywhere, to a customer we have already."""
+    from compoworld.compose.patterns import fits
+    from compoworld.graph.depgraph import ToolNode
+
+    def reader(name: str, resource: str) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="read",
+                        implementation="compiled", resource=resource, params={},
+                        required=(), outputs={"[].email": "email"})
+
+    first = BY_NAME["lead_welcome"].steps[0]
+    assert fits(reader("crm__contacts_all", "contacts"), first)
+    assert fits(reader("crm__leads_all", "leads"), first)
+    assert not fits(reader("books__customers_all", "customers"), first)
