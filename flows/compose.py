@@ -18,8 +18,10 @@ from compoworld.compose.stage import (
     check_compose_options,
     focus,
     plan_compose,
+    planned_starts,
     top_up,
 )
+from compoworld.compose.workflows import run_workflows
 from compoworld.graph.depgraph import EDGE_THRESHOLD, FANOUT
 from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
@@ -97,8 +99,13 @@ def compose_flow(
     if judge_url:
         params["judge"] = {"base_url": judge_url, "model": judge_model,
                            "threshold": judge_threshold}
+    patterned = walks == "pattern"
+    if patterned:  # (the run's workflows, as its shards walk them)
+        library.use_workflows(run_workflows(trial_workflows))
     plan = plan_compose(library.graph, run_id=run_id, tasks=tasks, seed=seed,
-                        tasks_per_shard=tasks_per_shard, params=params)
+                        tasks_per_shard=tasks_per_shard, params=params,
+                        starts=planned_starts(library) if patterned else None,
+                        library=library)
     # the first shards walk from every start tool, the rest from those that verified a task
     shards, rest = (plan[:PROBE_SHARDS], plan[PROBE_SHARDS:]) if worlds >= len(plan) \
         else (plan, [])
@@ -115,7 +122,8 @@ def compose_flow(
         made = verified_tasks(store, shards)
         wave = top_up(library.graph, shards, made, tasks=tasks, seed=seed,
                       tasks_per_shard=tasks_per_shard, params=params,
-                      starts=productive_starts(store, shards) or None)
+                      starts=productive_starts(store, shards) or (
+                          planned_starts(library) if patterned else None))
         if not wave:
             break
         logger.info("compose %s: %d of %d tasks verified, %d more shards", run_id, made,

@@ -88,7 +88,15 @@ def start_tools(graph: DependencyGraph, *, patterned: bool = False) -> list[str]
     ]
 
 
-def unfit(graph: DependencyGraph) -> str:
+def planned_starts(library: ServiceLibrary) -> list[str]:
+    """The start tools a patterned run walks from: those that begin one of the run's
+    workflows in an app the workflow may use (`ServiceLibrary.patterns_at`), as its shards
+    see them. A plan that counted every start the graph allows walked, over a library of
+    telecom and travel tools, 61 shards from starts no shard could use, and said nothing."""
+    return [s for s in start_tools(library.graph, patterned=True) if library.patterns_at(s)]
+
+
+def unfit(graph: DependencyGraph, library: ServiceLibrary | None = None) -> str:
     """Why no workflow begins anywhere in `graph`, in one line: which entities its tools
     read and write, and what the workflows that could begin there lack for their second
     step (`a tool that writes message records`, or one in another app: a workflow crosses
@@ -117,6 +125,12 @@ def unfit(graph: DependencyGraph) -> str:
                 else f"{need} fed by what the first read returns"] += 1
     said = (f"no workflow begins at its tools: they read {_listed(reads)} and write "
             f"{_listed(writes)}")
+    barred = sorted({graph.nodes[s].service for s in start_tools(graph, patterned=True)}) \
+        if library is not None else []
+    if barred:  # (workflows could begin there, in apps none of them may use)
+        return (f"{said}; workflows could begin only in {', '.join(barred[:4])}"
+                f"{' and others' if len(barred) > 4 else ''}, whose category keeps no "
+                "customers, colleagues or tickets of a business (compose/patterns.py)")
     if missing:
         needs = "; ".join(f"{need} ({count} workflow{'s' if count > 1 else ''})"
                           for need, count in missing.most_common(3))
@@ -487,19 +501,23 @@ def task_from_row(row: dict[str, Any]) -> Task:
 def plan_compose(
     graph: DependencyGraph, *, run_id: str, tasks: int, seed: int, tasks_per_shard: int,
     params: dict[str, Any], first: int = 0, starts: list[str] | None = None,
+    library: ServiceLibrary | None = None,
 ) -> list[Shard]:
     """Compose shards: the seeded start tools split so each shard makes about
     `tasks_per_shard` verified tasks (`params` adds what the input hash must cover). A
     later wave is numbered from `first`, each shard in a world of its own, and may walk
-    from `starts` alone (the start tools earlier shards verified tasks from)."""
+    from `starts` alone (the start tools earlier shards verified tasks, or that the run's
+    `library` begins its workflows at: `planned_starts`). None begins a workflow: the
+    error says why in one line (`unfit`)."""
     if tasks < 1:
         raise ValueError(f"tasks must be at least 1, got {tasks}")
     if tasks_per_shard < 1:
         raise ValueError(f"tasks_per_shard must be at least 1, got {tasks_per_shard}")
     patterned = params.get("walks", DEFAULT_WALKS) == "pattern"
-    starts = order_starts(starts or start_tools(graph, patterned=patterned), seed)
+    starts = order_starts(start_tools(graph, patterned=patterned) if starts is None
+                          else starts, seed)
     if not starts:
-        raise ValueError(f"run {run_id!r}: " + (unfit(graph) if patterned else
+        raise ValueError(f"run {run_id!r}: " + (unfit(graph, library) if patterned else
                                                "no mounted read tool to start a walk from"))
     count = -(-tasks // tasks_per_shard)
     worlds = min(params.get("worlds", 1), count)

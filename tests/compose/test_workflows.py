@@ -326,3 +326,26 @@ def test_a_welcome_alone_goes_to_a_new_contact_never_a_customer_we_have():
     assert fits(reader("crm__contacts_all", "contacts"), first)
     assert fits(reader("crm__leads_all", "leads"), first)
     assert not fits(reader("books__customers_all", "customers"), first)
+
+
+def test_a_plan_walks_only_from_starts_its_shards_may_use(tmp_path):
+    """A library of telecom tools gave the plan two starts that the shards' app filter
+    (telecom keeps no customers of a business) then refused: 61 shards walked nothing
+    and compose said nothing. The plan takes the shards' starts, and none is a true line."""
+    from compoworld.compose.library import ServiceLibrary
+    from compoworld.compose.patterns import Apps
+    from compoworld.compose.stage import plan_compose, planned_starts
+    from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+
+    def library() -> ServiceLibrary:
+        return ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+
+    starts = planned_starts(open_library := library())
+    assert starts and all(open_library.patterns_at(s) for s in starts)
+    barred = library()
+    barred._apps = Apps(frozenset(), frozenset())  # (apps that keep nothing of a business)
+    assert planned_starts(barred) == []
+    with pytest.raises(ValueError) as error:
+        plan_compose(barred.graph, run_id="r", tasks=4, seed=0, tasks_per_shard=4,
+                     params={"walks": "pattern"}, starts=[], library=barred)
+    assert "\n" not in str(error.value) and "could begin only in" in str(error.value)

@@ -37,10 +37,6 @@ def test_every_benchmark_api_is_ingested_and_verified(synthesized: Store) -> Non
     assert errors == [(0,)]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "compose/stage.py: plan_compose's start_tools(patterned=True) checks `feasible` without "
-    "the library's Apps.allow, so it plans walks from tau2_telecom's customer reads that no "
-    "shard may take (telecom is no app that keeps customers): 0 walks, 0 tasks, no reason"))
 def test_compose_makes_fitting_tasks_or_says_truly_what_is_missing(synthesized: Store) -> None:
     home = str(synthesized.home)
     library = ServiceLibrary.from_store(synthesized, RUN)
