@@ -29,7 +29,6 @@ from compoworld.compose.patterns import (
     business_shares,
     feasible,
     keeps_customers,
-    keeps_staff,
     keeps_tickets,
     patterns_from,
     public_sector,
@@ -42,6 +41,7 @@ from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
 from compoworld.services.selection import narrowed_spec
 from compoworld.services.synthesize import build_service
+from compoworld.specs.categories import keeps_staff
 from compoworld.specs.infra import infrastructure_names
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.world.seeding import Pool, draw_pool

@@ -46,11 +46,17 @@ _TOPICS = (("invite", "invited", "invitation", "inviting", "join"),
 # now do: "You can now book with us online" says it)
 
 
+_THANKS = frozenset(next(forms for forms in _TOPICS if "thank" in forms))
+_THANKS_FOR = re.compile(r"\b(?:thank(?:s|ing|ed)?(?: you)?|grateful|appreciate)\b[^.!?]*\bfor\b")
+
+
 def topic_of(text: str) -> list[str]:
     """The forms of the word a workflow's message must say, found in its reference text
     ("Hi Ana, welcome aboard!" -> welcome, welcoming, welcomed): the first topic any of
     whose forms the text says as a word; [] for a text with none."""
     words = set(re.findall(r"[a-z]+", text.lower()))
+    if not _THANKS_FOR.search(text.lower()):
+        words -= _THANKS  # (a "Thanks!" that signs a note off is no thank-you)
     forms = next((list(forms) for forms in _TOPICS if words & set(forms)), [])
     # an invitation may say so as news: "we've booked a call for you on March 10 at 13:00"
     return forms + ["booked", "scheduled"] if forms[:1] == ["invite"] else forms
@@ -178,21 +184,6 @@ DESK_DOMAINS = frozenset({"support", "customer_relation", "developer_tools",
                           "project_management", "collaboration"})
 _DESK_WORDS = frozenset("helpdesk help desk support ticketing tickets issue issues tracker "
                         "tracking".split())
-
-
-# Corpus categories of apps where a business keeps its own people: its team chat, mail,
-# projects, code, CRM and help desk. A farm-machinery platform's users, a fake-identity
-# generator's users or a social network's are no colleagues to welcome or look up.
-STAFF_DOMAINS = frozenset({"collaboration", "messaging", "email", "project_management",
-                           "developer_tools", "enterprise", "time_management",
-                           "customer_relation", "support", "payment"})
-
-
-def keeps_staff(domain: str, title: str) -> bool:
-    """Whether an app of corpus category `domain` named `title` keeps the business's own
-    people (its users are our colleagues): a work category of `STAFF_DOMAINS`, or an HR
-    app by name."""
-    return domain in STAFF_DOMAINS or bool(set(split_words(title.lower())) & _STAFF_APPS)
 
 
 def public_sector(service: str) -> bool:

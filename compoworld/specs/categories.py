@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from compoworld.graph.semtypes import split_words
+
 # Google Workspace: what each API is, in the corpus's own category names. Calendar is
 # `time_management` (the corpus's scheduling category), the documents `collaboration`
 # (shared team documents, like Notion and Trello), Contacts `customer_relation` (the people
@@ -74,3 +76,20 @@ def is_work_app(source: str | None) -> bool:
     work app it serves (HubSpot, Notion, Linear...)."""
     return bool(source) and (source.startswith("mcp:")
                              or source.removeprefix("openapi:") in WORK_APPS)
+
+
+# Corpus categories of apps where a business keeps its own people: its team chat, mail,
+# projects, code, CRM and help desk. A farm-machinery platform's users, a fake-identity
+# generator's users or a social network's are no colleagues to welcome or look up.
+STAFF_DOMAINS = frozenset({"collaboration", "messaging", "email", "project_management",
+                           "developer_tools", "enterprise", "time_management",
+                           "customer_relation", "support", "payment"})
+# Words of an HR app's name (its people are ours whatever its category).
+_HR_WORDS = frozenset("hris hr payroll workforce".split())
+
+
+def keeps_staff(domain: str, title: str) -> bool:
+    """Whether an app of corpus category `domain` named `title` keeps the business's own
+    people (its users are our colleagues): a category of `STAFF_DOMAINS`, or an HR app by
+    name."""
+    return domain in STAFF_DOMAINS or bool(set(split_words(title.lower())) & _HR_WORDS)

@@ -27,7 +27,10 @@ from compoworld.graph.semtypes import (
     is_tenant_id,
     json_type,
     semantic_type,
+    singularize,
+    split_words,
 )
+from compoworld.specs.categories import keeps_staff
 from compoworld.specs.records import ServiceSpec
 from compoworld.world.banking import agree_with_country
 from compoworld.world.leafplans import Check
@@ -210,8 +213,10 @@ def seed_state(
     anchors: dict[str, list[dict[str, Any]]] = {}
     shapes = _param_shapes(spec)
     own = own_people(pool, spec.name)
+    ours = keeps_staff(spec.domain, spec.title)
     for collection, schema in spec.resources.items():
-        companies, people = _cast(rng, pool, own, count)
+        companies, people = _our_staff(pool, count) if ours and _staff_list(collection) \
+            else _cast(rng, pool, own, count)
         casts = {
             "person": people,
             "company": companies,
@@ -335,6 +340,31 @@ def _cast(rng: random.Random, pool: Pool, own: list[Person], count: int
     cast = [p for p in pool.customers if p.company not in theirs] or list(pool.customers)
     people = _working_at(companies, sample_weighted(rng, cast, rest), cast)
     return companies + [p.company for p in mine], people + mine
+
+
+# Collections of an app's own people: in a team's chat, tracker or HR app, our colleagues.
+_STAFF_LISTS = frozenset("user employee staff agent colleague teammate worker "
+                         "team_member".split())
+
+
+def _staff_list(collection: str) -> bool:
+    """Whether a collection lists an app's own people (`users`, `team_members`)."""
+    words = [singularize(w) for w in split_words(collection)]
+    return bool(words) and (words[-1] in _STAFF_LISTS or "_".join(words[-2:]) in _STAFF_LISTS)
+
+
+def _our_staff(pool: Pool, count: int) -> tuple[list[Company], list[Person]]:
+    """The people of an app where a business keeps its own (a team chat's users, an HR
+    app's employees): our colleagues, then more people of ours, all at our company and its
+    domain. A new colleague "keiko.mensah@copperleaf-foods.com" from a customer's company
+    was welcomed to the team."""
+    if pool.us is None:
+        return [], []
+    people = list(pool.colleagues)[:count]
+    people += [make_person(random.Random(derive_seed("our-staff", pool.seed, index)),
+                           company=pool.us, place=pool.us.place)
+               for index in range(count - len(people))]
+    return [pool.us] * len(people), people
 
 
 def _working_at(companies: list[Company], people: list[Person], cast: list[Person]

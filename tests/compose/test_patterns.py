@@ -342,8 +342,8 @@ def test_a_colleague_is_kept_where_a_business_keeps_its_people():
     social network's were read as a staff directory ("welcome our new colleague, you'll
     find them in AGCO"): colleagues are read and added in team, project, code, CRM, help
     desk and HR apps."""
-    from compoworld.compose.patterns import keeps_staff
     from compoworld.compose.steps import COLLEAGUE
+    from compoworld.specs.categories import keeps_staff
 
     assert keeps_staff("collaboration", "Slack") and keeps_staff("developer_tools", "GitHub")
     assert keeps_staff("other", "BambooHR HR") and keeps_staff("payment", "Square")

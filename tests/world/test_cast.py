@@ -55,3 +55,36 @@ def test_builtin_services_and_episodes_share_the_worlds_now():
 
     assert DEFAULT_WORLD["now"] == NOW == NOW_TEXT
     assert example_state("email", 3).records("world")["world"]["now"] == NOW_TEXT
+
+
+def _team_app(category: str) -> dict:
+    """A one-collection API of `users`, filed under corpus `category`."""
+    user = {"type": "object", "properties": {
+        "id": {"type": "string"}, "email": {"type": "string", "format": "email"},
+        "name": {"type": "string"}}}
+    return {
+        "openapi": "3.0.0", "info": {"title": "Team", "version": "1",
+                                     "x-apisguru-categories": [category]},
+        "paths": {"/users": {"get": {"operationId": "listUsers", "responses": {"200": {
+            "description": "ok", "content": {"application/json": {"schema": {
+                "type": "array", "items": user}}}}}}}},
+    }
+
+
+def test_a_team_app_s_users_are_our_colleagues_at_our_domain():
+    """A new colleague "keiko.mensah@copperleaf-foods.com", at a customer's company, was
+    welcomed to the team from a team app's users: the people of an app where a business
+    keeps its own (chat, tracker, HR) are ours, at our domain; a shop's users are not."""
+    from compoworld.world.seeding import seed_state
+
+    seed = 5
+    ours = draw_pool(seed).us.domain
+    team = load_openapi(_team_app("collaboration"), "team.example/openapi")
+    assert team.domain == "collaboration"
+    users = [u["email"] for u in seed_state(team, seed).records("users").values()
+             if "email" in u]
+    assert users and all(email.endswith("@" + ours) for email in users), users
+    shop = load_openapi(_team_app("ecommerce"), "shop.example/openapi")
+    buyers = [u["email"] for u in seed_state(shop, seed).records("users").values()
+              if "email" in u]
+    assert buyers and not any(email.endswith("@" + ours) for email in buyers), buyers
