@@ -349,3 +349,16 @@ def test_a_plan_walks_only_from_starts_its_shards_may_use(tmp_path):
         plan_compose(barred.graph, run_id="r", tasks=4, seed=0, tasks_per_shard=4,
                      params={"walks": "pattern"}, starts=[], library=barred)
     assert "\n" not in str(error.value) and "could begin only in" in str(error.value)
+
+
+def test_a_thank_you_opens_without_the_customer_behind_a_named_order():
+    """"We'd like the customer behind James Larsen's order to hear from us": the order
+    is named by its customer already."""
+    import random
+
+    from compoworld.compose.situations import situation
+
+    for seed in range(8):
+        said = situation(BY_NAME["order_thank_you"], "James Larsen's order",
+                         random.Random(seed))
+        assert "behind" not in said and "James Larsen" in said, said

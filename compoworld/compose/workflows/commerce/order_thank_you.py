@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="thanking them for their order",
-    opens=("{s} just came in.", "We'd like the customer behind {s} to hear from us."),
+    # (no "the customer behind James Larsen's order": the order names its customer)
+    opens=("{s} just came in.", "{s} came in, and we'd like to thank them for it."),
     guards=frozenset({"called_off"}),
 )
