@@ -1110,6 +1110,8 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if any(b.type == "phone" and ("fax" in split_words(b.field or "")) != (
             "fax" in split_words(p)) for p, b in bindings.items() if b.kind == "hidden"):
         return False  # a fax number is no phone to call, nor a phone a fax line
+    if step.entity == "message" and _another_person(arguments, bindings):
+        return False  # a meeting named by one guest's email, its message to another guest
     if step.entity == "message" and "create" in step.effects and not any(
             b.kind == "free" or (b.kind == "hidden" and b.type == "text")
             for b in bindings.values()):
@@ -1117,6 +1119,18 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
         # (an issue's description posted to a channel says what the issue says)
     return carries(graph, step, [(walk.calls[b.step].tool, b.field, b.type)
                                  for b in hidden if b.field])
+
+
+def _another_person(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
+    """Whether a message goes to an address of the first record other than the one the
+    request names that record by: "the meeting whose recipient email is vera@..." and an
+    email to its attendee samir@... leaves the reader asking who "the attendee" is."""
+    named = {b.selector.value for b in bindings.values() if b.kind == "hidden"
+             and b.step == 0 and b.selector is not None and isinstance(b.selector.value, str)
+             and "@" in b.selector.value}
+    return bool(named) and any(
+        b.kind == "hidden" and b.step == 0 and b.type == "email"
+        and arguments.get(p) not in named for p, b in bindings.items())
 
 
 _PART_PRICES = frozenset("unit category item line per".split())  # a part's price, no total

@@ -794,3 +794,21 @@ def test_a_message_carries_its_recipient_never_as_its_sender():
                     required=(), outputs={})
     step = BY_NAME["event_reminder"].steps[1]
     assert _from_us(step, send, "from_email") and not _from_us(step, send, "to")
+
+
+def test_a_message_goes_to_the_person_its_record_is_named_by():
+    """"The meeting whose recipient email is vera.petrenko@..." and an email to its
+    attendee samir.brown@...: the request names one person and messages another."""
+    from compoworld.compose.records import Binding, Selector
+    from compoworld.compose.walk import _another_person
+
+    by_vera = Selector(field="recipient_email", value="vera.petrenko@acme.com")
+
+    def to(address: str) -> tuple[dict, dict]:
+        return {"to": address}, {"to": Binding(kind="hidden", type="email", step=0,
+                                                field="[].attendees[].email",
+                                                path="[0].attendees[0].email",
+                                                selector=by_vera)}
+
+    assert _another_person(*to("samir.brown@lakeside.com"))
+    assert not _another_person(*to("vera.petrenko@acme.com"))
