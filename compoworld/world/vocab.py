@@ -92,6 +92,11 @@ _CHAT_CHANNELS = "general support sales engineering ops marketing announcements 
 _CHATTY = frozenset("message messages chat chats post posts conversation conversations channel "
                     "channels room rooms thread threads".split())
 _PLATFORM = "web ios android windows macos linux"
+# Why something was rejected, cancelled or changed, as a record's `reason` says it (a
+# `reject_reason` of "I added two more items to the agenda." gave no reason).
+_REASONS = ("Schedule conflict", "Requested by the customer", "Duplicate request",
+            "No longer needed", "Missing information", "Outside business hours",
+            "Budget not approved", "Out of stock")
 _GENDER = "female male non_binary"
 _SIZE = "small medium large"
 # Units a record of each noun is counted in: goods in pieces (no "Running Shoes" by the
@@ -186,7 +191,7 @@ _LAST = {
     "logo": "image_url", "thumbnail": "image_url", "picture": "image_url",
     "callback": "url", "redirect": "url", "webhook": "url", "endpoint": "url",
     "fields": "fields", "expand": "fields", "include": "fields", "select": "fields",
-    "reason": "sentence", "details": "sentence", "instructions": "sentence",
+    "reason": "reason", "details": "sentence", "instructions": "sentence",
     "question": "sentence", "answer": "sentence", "caption": "sentence", "remarks": "sentence",
     "memo": "sentence", "purpose": "sentence", "explanation": "sentence", "bio": "sentence",
     "name": "name", "label_name": "name", "alias": "name", "nickname": "name",
@@ -221,12 +226,18 @@ _IMAGE_WORDS = frozenset("image img thumbnail thumb photo avatar logo picture pi
 _LINK_WORDS = frozenset("url uri src link href".split())
 
 
+# Words before `after`/`before` that make a page cursor (Stripe's `starting_after`).
+_CURSORS = frozenset("starting ending page cursor".split())
+
+
 def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *,
                place: bool = False) -> str | None:
     """The vocabulary a field's name calls for (None: its name says nothing we know)."""
     words = split_words(name)
     if not words:
         return None
+    if len(words) > 1 and words[-1] in ("before", "after") and words[-2] not in _CURSORS:
+        words = words[:-1]  # an audit trail's `statusAfter` is a status, no page cursor
     phrase = "_".join(words)
     kind = _PHRASES.get(phrase) or _PAGE_PHRASES.get(phrase)
     if kind is None and len(words) > 1:
@@ -343,6 +354,7 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
         "sort_by": _pick(_SORT_BY), "priority": _pick(_PRIORITY),
         "severity": _pick(_SEVERITY), "level": _pick(_LEVEL), "frequency": _pick(_FREQUENCY),
         "environment": _pick(_ENVIRONMENT),
+        "reason": lambda rng: rng.choice(_REASONS),
         "channel": _pick(_CHAT_CHANNELS if _chatty(noun) else _CHANNEL),
         "platform": _pick(_PLATFORM), "gender": _pick(_GENDER), "size": _pick(_SIZE),
         "unit": _by_noun(_UNITS, noun), "color": _pick(_COLOR), "format": _pick(_FORMAT),

@@ -291,3 +291,19 @@ def test_ids_counts_and_unix_times_typed_number_are_whole():
         assert 0 <= age <= 181 * 86400, value
         totals.add(value["total"] != int(value["total"]))
     assert True in totals  # (amounts are still drawn with cents)
+
+
+def test_an_audit_trail_s_before_and_after_are_their_field_s_kind():
+    """An appointment's audit trail read `statusAfter: "aLJUjuF0XyPCoMYBkunCmSn0"` (a page
+    cursor) and `reject_reason: "I added two more items to the agenda."`: a value before or
+    after a change is of its field's kind, and a reason is a reason."""
+    import random
+
+    from compoworld.world.vocab import field_kind, maker
+
+    assert field_kind("statusAfter", {"type": "string"}) == "status"
+    assert field_kind("starting_after", {"type": "string"}) == "cursor"  # (Stripe's)
+    assert field_kind("reject_reason", {"type": "string"}) == "reason"
+    reasons = {maker("reason", "appointments", "reject_reason")(random.Random(s))
+               for s in range(10)}
+    assert all(len(r.split()) <= 4 and not r.endswith(".") for r in reasons), reasons
