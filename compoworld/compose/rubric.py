@@ -356,8 +356,8 @@ def _label(record: dict[str, Any]) -> str:
 
 
 def _service_criteria(service: str, before: State, after: State, calls: list[GoldCall],
-                      title: str, params_of: Mapping[str, dict[str, str]]
-                      ) -> tuple[list[_Target], dict[str, Any]]:
+                      title: str, params_of: Mapping[str, dict[str, str]],
+                      says: tuple[str, ...] = ()) -> tuple[list[_Target], dict[str, Any]]:
     """The criteria of one service's changes (with their records), and what its guard
     allows (`params_of`: tool -> its parameters' semantic types)."""
     changes = diff(before, after)
@@ -386,7 +386,10 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                 said += clocks_said(said, [str(record[name]) for name in written], calls)
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))
-                topic = topic_of(" ".join(str(record[name]) for name in written))
+                text = " ".join(str(record[name]) for name in written)
+                own = [word for word in says if value_in_text(word, text)]
+                topic = topic_of(text) or (list(says) if own else [])  # (else the
+                # workflow's own words: a laptop return says "laptop")
                 if topic:  # ... and saying what it is: a welcome says "welcome"
                     params["topic"] = topic
             purpose = next((value for name, value in record.items()
@@ -752,7 +755,8 @@ def _competitors(item: AnswerItem, calls: list[GoldCall], end: dict[str, State],
 
 def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[GoldCall],
                  answer: list[AnswerItem], titles: dict[str, str],
-                 params: Mapping[str, dict[str, str]] | None = None) -> list[Criterion]:
+                 params: Mapping[str, dict[str, str]] | None = None,
+                 says: tuple[str, ...] = ()) -> list[Criterion]:
     """The rubric of a gold run: its state changes, its answer values, and the guard.
 
     `start` and `end` map service names to the states before and after the gold calls;
@@ -760,7 +764,8 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     its parameters' semantic types) lets an action's logged event accept a value in
     another parameter of its kind (a supplier's phone in `mobile` or `phone`), and a created
     record a person's name in the other shape its create tool takes (`name` or `firstname`
-    and `lastname`). Criteria are numbered
+    and `lastname`); `says` (the workflow's `Workflow.says`) are the words a message says
+    where its text says none of the shared topics. Criteria are numbered
     `c0, c1, ...`: services sorted, collections sorted (created, updated, deleted), then
     the answer items in order, then the `no_collateral_change` guard. Each is labelled
     with whether a do-nothing run passes it (only the guard does). Descriptions are whole
@@ -779,7 +784,7 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     generated: dict[str, set[str]] = {}
     for service in sorted(start):
         found, permitted = _service_criteria(service, start[service], end[service], calls,
-                                             titles.get(service, service), params or {})
+                                             titles.get(service, service), params or {}, says)
         targets.extend(found)
         generated[service] = {t.record_id for t in found
                               if t.criterion.kind == "record_created"}

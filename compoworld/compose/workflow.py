@@ -109,6 +109,9 @@ class Workflow:
     purpose: str
     steps: tuple[Step, ...]
     gist: str = ""  # what a message the workflow sends says ("that their refund is on its way")
+    # the words one of which its message says, where its gist says none of the shared
+    # topics (`patterns.topic_of`): a laptop return says "laptop", not two words at least
+    says: tuple[str, ...] = ()
     # how its request opens: a kind of `situations.SITUATIONS` ("" for a plain opening;
     # a workflow of reads alone opens as a question)
     situation: str = ""

@@ -357,3 +357,32 @@ def test_a_booking_is_checked_for_a_word_its_request_says():
         for purpose in purposes:
             said = set(re.findall(r"[a-z]+(?:-[a-z]+)*", purpose.what.lower()))
             assert said & set(purpose_words(purpose.title)), purpose
+
+
+def test_a_message_is_checked_for_its_workflow_s_own_words():
+    """"Text them asking them to return their laptop before their last day" was checked
+    only for "saying something (two words at least)": a workflow whose gist says none of
+    the shared topics names its own words (`Workflow.says`), and the check wants one."""
+    from compoworld.compose.workflows import BY_NAME
+    from compoworld.reward.rubric import evaluate_rubric
+
+    schemas = {"messages": {"type": "object"}}
+    sent = {"to": "+15550100", "body": "Hi Ana, please return your laptop by Friday."}
+    call = GoldCall(tool="sms__create_message", service="sms", effect="create",
+                    arguments=sent, bindings={"to": Binding(kind="visible", type="phone"),
+                                              "body": Binding(kind="free", type="text")},
+                    result={"id": "m1", **sent})
+    start = {"sms": State(schemas, {"messages": {}})}
+
+    def ended(body: str) -> dict[str, State]:
+        return {"sms": State(schemas, {"messages": {"m1": {"id": "m1", **sent,
+                                                           "body": body}}})}
+
+    says = BY_NAME["laptop_return"].says
+    rubric = build_rubric(start, ended(sent["body"]), [call], [], {"sms": "Twilio"}, says=says)
+    made = by_kind(rubric, "record_created")[0]
+    assert made.params["topic"] == ["laptop"] and '"laptop"' in made.description
+    assert not evaluate_rubric(rubric, start, ended("Hi Ana, see you on Friday!"), "")[0]
+    plain = by_kind(build_rubric(start, ended(sent["body"]), [call], [], {"sms": "Twilio"}),
+                    "record_created")[0]
+    assert "topic" not in plain.params

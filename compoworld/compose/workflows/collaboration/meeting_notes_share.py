@@ -13,5 +13,6 @@ WORKFLOW = Workflow(
         send('url', 'filename'),
     ),
     gist='sharing the meeting notes',
+    says=('notes',),
     situation='event',
 )

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "username"),  # to its author, where the review left it
     ),
     gist="asking them to pick the pull request up again",
+    says=("pull request",),
     opens=("{s} has been waiting for a while.", "{s} has stalled, and the release needs it."),
     guards=frozenset({"already_done"}),
     trial=True,

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("url", "name", "email"),
     ),
     gist="announcing the new release",
+    says=("release", "released"),
     opens=("{s} is out.", "We just shipped {s}."),
     trial=True,
 )

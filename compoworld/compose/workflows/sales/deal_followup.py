@@ -12,5 +12,6 @@ WORKFLOW = Workflow(
         send('email', 'phone', 'name'),
     ),
     gist='following up on the deal',
+    says=('deal', 'follow up', 'following up'),
     situation='deal',
 )

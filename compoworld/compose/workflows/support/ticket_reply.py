@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send('email', 'phone', 'name'),
     ),
     gist='letting them know we are looking into it',
+    says=('looking into', 'look into', 'working on'),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
 )

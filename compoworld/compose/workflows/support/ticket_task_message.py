@@ -13,6 +13,7 @@ WORKFLOW = Workflow(
         send('email', 'phone'),
     ),
     gist='that we are working on a fix',
+    says=('fix', 'working on'),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
 )
