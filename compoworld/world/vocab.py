@@ -92,6 +92,8 @@ _CHAT_CHANNELS = "general support sales engineering ops marketing announcements 
 _CHATTY = frozenset("message messages chat chats post posts conversation conversations channel "
                     "channels room rooms thread threads".split())
 _PLATFORM = "web ios android windows macos linux"
+# A code repository's name as a team names it (no "Engineering Repo").
+_REPOS = "web-app mobile-app api-gateway billing-service checkout data-pipeline docs infra"
 # Why something was rejected, cancelled or changed, as a record's `reason` says it (a
 # `reject_reason` of "I added two more items to the agenda." gave no reason).
 _REASONS = ("Schedule conflict", "Requested by the customer", "Duplicate request",
@@ -152,6 +154,8 @@ _PHRASES = {
     "error_code": "error_code", "status_code": "http_status", "response_code": "http_status",
     "time_of_day": "clock", "start_time_of_day": "clock", "color_hex": "hex_color",
     "hex_color": "hex_color", "background_color": "color",
+    "repo": "repo", "repository": "repo", "repo_name": "repo", "repository_name": "repo",
+    "repo_slug": "repo", "repository_slug": "repo",
     "job_title": "job_title", "position_title": "job_title", "position": "job_title",
     "job": "job_title", "occupation": "job_title", "designation": "job_title",
     "position_name": "job_title", "job_name": "job_title",
@@ -355,6 +359,7 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
         "severity": _pick(_SEVERITY), "level": _pick(_LEVEL), "frequency": _pick(_FREQUENCY),
         "environment": _pick(_ENVIRONMENT),
         "reason": lambda rng: rng.choice(_REASONS),
+        "repo": _pick(_REPOS),
         "channel": _pick(_CHAT_CHANNELS if _chatty(noun) else _CHANNEL),
         "platform": _pick(_PLATFORM), "gender": _pick(_GENDER), "size": _pick(_SIZE),
         "unit": _by_noun(_UNITS, noun), "color": _pick(_COLOR), "format": _pick(_FORMAT),

@@ -307,3 +307,15 @@ def test_an_audit_trail_s_before_and_after_are_their_field_s_kind():
     reasons = {maker("reason", "appointments", "reject_reason")(random.Random(s))
                for s in range(10)}
     assert all(len(r.split()) <= 4 and not r.endswith(".") for r in reasons), reasons
+
+
+def test_a_repository_is_named_as_a_team_names_it():
+    """"owner "Mei Yamamoto" and repo "Finance Repo"": a repository's name is a slug such
+    as "billing-service"."""
+    import random
+
+    from compoworld.world.vocab import field_kind, maker
+
+    assert field_kind("repo", {"type": "string"}) == "repo"
+    names = {maker("repo", "issues", "repo")(random.Random(s)) for s in range(10)}
+    assert all(" " not in n and n == n.lower() for n in names), names
