@@ -575,9 +575,10 @@ class _Scenario(_Goal):
         rest = [(kind, value) for kind, value in ids if kind not in ("number", "address")]
         if address is not None:
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
-            form = self.rng.choice(("We email customers from {address} through {app}{also}.",
+            form = self.rng.choice(("We send our email from {address} through {app}{also}.",
                                     "Our emails go out through {app}, from {address}{also}.",
                                     "We send email from {address} with {app}{also}."))
+            # (no "we email customers from", said of a note to a colleague)
             return form.format(app=app, address=address, also=f" ({also})" if also else "")
         if number is not None:  # (`(account "Support Account")` reads as a machine's:
             # a person says which of their accounts it is on)

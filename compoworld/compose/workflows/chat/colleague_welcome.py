@@ -13,5 +13,4 @@ WORKFLOW = Workflow(
     ),
     gist="welcoming them to the team",
     opens=("{s} just joined our team.", "{s} starts with us today."),
-    trial=True,
 )

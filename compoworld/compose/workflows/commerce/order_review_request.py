@@ -15,6 +15,5 @@ WORKFLOW = Workflow(
     says=("review", "reviews", "feedback"),
     opens=("We'd like to hear what the customer thinks of {s}.",
            "We're collecting reviews, and {s} is next on the list."),
-    trial=True,
     guards=frozenset({"called_off"}),
 )

@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
     says=("week", "settling", "settled"),
     opens=("{s} is finishing their first week with us.",
            "{s} joined us last week, and we'd like to hear how it's going."),
-    trial=True,
 )
