@@ -168,6 +168,30 @@ def called_off(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
                for status in statuses(followed(calls)))
 
 
+# Statuses of a person no longer with us (or not yet): no colleague to welcome or remind.
+_GONE = frozenset("inactive deactivated disabled deleted suspended archived terminated "
+                  "removed former".split())
+
+
+def gone(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a colleague a request treats as with us is not: their record is inactive,
+    deleted or disabled ("a new colleague" whose user was deleted in December, or has been
+    inactive for a year)."""
+    item = followed(calls)
+    if not isinstance(item, dict):
+        return False
+    if any(set(split_words(status.lower())) & _GONE for status in statuses(item)):
+        return True
+    for key, value in item.items():
+        words = set(split_words(str(key)))
+        if value is False and words & {"active", "enabled"}:
+            return True  # `is_active: false`
+        if value not in (None, False, "", 0) and words & {"deleted", "deactivated",
+                                                           "disabled"}:
+            return True  # `deleted: "2024-12-03T20:30:00Z"`, `disabled: true`
+    return False
+
+
 _SPAN = frozenset({"start", "end"})
 
 
@@ -202,6 +226,7 @@ GUARDS: dict[str, Guard] = {
     "not_granted": Guard(not_granted, "a request acted on as granted says it was not"),
     "already_done": Guard(already_done, "a record said to wait is done already"),
     "called_off": Guard(called_off, "an order treated as going ahead was called off"),
+    "gone": Guard(gone, "a colleague treated as with us is inactive or deleted"),
 }
 
 

@@ -33,13 +33,13 @@ from compoworld.graph.semtypes import is_entity_id, split_words
 # "welcome" (or a receipt never named) was not the message asked for, though a check that
 # wanted only "two words at least" passed it. An invitation first: one to "a call about
 # your payments" is checked for inviting, not for "payment", nor by its date alone; a
-# thank-you for an order for its thanks, not for "order" ("your order was cancelled").
+# thank-you for an order for its thanks, not for "order" ("your order was cancelled"), and
+# a receipt that thanks them for their payment for "receipt".
 _TOPICS = (("invite", "invited", "invitation", "inviting", "join"),
-           ("welcome", "welcoming", "welcomed"),
-           ("thank", "thanks", "thanking", "thanked", "grateful", "appreciate"),
-           ("refund", "refunded", "refunds"),
+           ("welcome", "welcoming", "welcomed"), ("refund", "refunded", "refunds"),
            ("receipt", "receipts"), ("invoice", "invoices", "invoiced", "invoicing"),
            ("payment", "payments", "paid", "pay"), ("ticket", "tickets"),
+           ("thank", "thanks", "thanking", "thanked", "grateful", "appreciate"),
            ("order", "orders", "ordering"), ("book", "booking", "bookings", "booked"),
            ("set", "ready", "added", "all done", "can now"))  # (a customer we have
 # already is told they are all set up, that all is ready or done for them, or what they can

@@ -393,3 +393,12 @@ def test_a_thank_you_is_checked_for_its_thanks_not_its_order():
     assert "thank" in forms and "order" not in forms
     assert any(value_in_text(form, "Thanks so much for ordering with us!") for form in forms)
     assert not any(value_in_text(form, "Your order was cancelled.") for form in forms)
+
+
+def test_a_receipt_that_thanks_them_is_checked_as_a_receipt():
+    """A receipt's note "Thank you for your payment, here is your receipt" was checked for
+    "thank", which the user never asked for: a receipt says "receipt"."""
+    from compoworld.compose.patterns import topic_of
+
+    assert topic_of("Thank you for your payment of 184.26 SGD: here is your receipt.")[0] == \
+        "receipt"

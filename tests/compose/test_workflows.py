@@ -362,3 +362,26 @@ def test_a_thank_you_opens_without_the_customer_behind_a_named_order():
         said = situation(BY_NAME["order_thank_you"], "James Larsen's order",
                          random.Random(seed))
         assert "behind" not in said and "James Larsen" in said, said
+
+
+def test_a_colleague_welcomed_or_reminded_is_still_with_us():
+    """"Welcome our new colleague" of a Square team member inactive for a year, or of an
+    Apacta user deleted in December: the guard `gone`."""
+    from compoworld.compose.records import Binding, GoldCall
+
+    def read(user: dict) -> list[GoldCall]:
+        user = {**user, "email": "ana.ruiz@acme.com"}
+        return [GoldCall(tool="team__list_users", service="team", effect="read",
+                         arguments={}, bindings={}, result={"data": [user]}),
+                GoldCall(tool="mail__send_email", service="mail", effect="create",
+                         arguments={"to": user["email"]},
+                         bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                                 field="data[].email", path="data[0].email")},
+                         result={"id": "m1"})]
+
+    gone = GUARDS["gone"].test
+    assert gone(None, read({"id": "u1", "status": "inactive"}))
+    assert gone(None, read({"id": "u1", "deleted": "2024-12-03T20:30:00Z", "is_active": True}))
+    assert gone(None, read({"id": "u1", "is_active": False}))
+    assert not gone(None, read({"id": "u1", "status": "active", "is_deleted": False}))
+    assert "gone" in BY_NAME["employee_welcome"].guards

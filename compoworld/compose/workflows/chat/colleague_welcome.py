@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     gist="welcoming them to the team",
     opens=("{s} just joined our team.", "{s} starts with us today."),
+    guards=frozenset({"gone"}),
 )

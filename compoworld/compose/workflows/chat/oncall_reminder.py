@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="reminding them that their on-call shift starts this weekend",
     says=("on-call", "on call", "shift"),
     opens=("{s} is on call this weekend.", "{s} takes over the on-call pager on Saturday."),
+    guards=frozenset({"gone"}),
 )

@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     says=("week", "settling", "settled"),
     opens=("{s} is finishing their first week with us.",
            "{s} joined us last week, and we'd like to hear how it's going."),
+    guards=frozenset({"gone"}),
 )

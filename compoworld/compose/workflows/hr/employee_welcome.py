@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     gist="welcoming them to the team",
     situation="hire",
+    guards=frozenset({"gone"}),
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     opens=("{s} is starting with us and needs their accounts set up.",
            "IT has a new starter to set up: {s}."),
     trial=True,
+    guards=frozenset({"gone"}),
 )

@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     opens=("I'm updating the on-call rota and need the details of {s}.",
            "{s} is joining the on-call rota, and I need their details from our other tools."),
+    guards=frozenset({"gone"}),
 )

@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     gist="asking them to return their laptop before their last day",
     says=("laptop",),
     opens=("{s} is leaving us at the end of the month.", "{s} handed in their notice."),
+    guards=frozenset({"gone"}),
 )

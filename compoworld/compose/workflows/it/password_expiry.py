@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     says=("password",),
     opens=("Our password check flagged {s}: their password expires this week.",
            "{s} has not changed their password in a year, and it is about to expire."),
+    guards=frozenset({"gone"}),
 )
