@@ -322,10 +322,12 @@ _PLACEHOLDER = re.compile(r"^[a-z]+(?:[-_][a-z]+)*[-_]\d{1,4}$")
 
 
 def _from_us(step: Step, node: ToolNode, param: str) -> bool:
-    """Whether `param` of a message step's tool is who the message is from: us, never the
-    value the workflow carries (a reminder "sent" with its guest's address as Mandrill's
-    `from_email` reminded nobody)."""
-    return step.entity == "message" and is_sender(param, node.params.get(param, ""))
+    """Whether `param` of a message step's tool is who the message is from, or where its
+    answers go: us, never the value the workflow carries (a reminder "sent" with its
+    guest's address as Mandrill's `from_email`, or only as GSMTasks' `reply_to_email`,
+    reminded nobody)."""
+    return step.entity == "message" and (is_sender(param, node.params.get(param, ""))
+                                         or split_words(param)[:2] == ["reply", "to"])
 
 
 def _says_failed(data: Any) -> bool:

@@ -794,6 +794,7 @@ def test_a_message_carries_its_recipient_never_as_its_sender():
                     required=(), outputs={})
     step = BY_NAME["event_reminder"].steps[1]
     assert _from_us(step, send, "from_email") and not _from_us(step, send, "to")
+    assert _from_us(step, send, "reply_to_email")
 
 
 def test_a_message_goes_to_the_person_its_record_is_named_by():
