@@ -113,7 +113,7 @@ def _purposes(calls: list[GoldCall], service: str) -> set[tuple[str, str]]:
 
 # Words of a booking's title that say no purpose ("Intro call": what checks it is "intro")
 _PLAIN_TITLE = frozenset("a an the call calls meeting meetings session sessions with about "
-                         "their our of for customer".split())
+                         "their our of for customer and".split())
 
 
 def purpose_words(title: str) -> list[str]:

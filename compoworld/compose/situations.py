@@ -154,6 +154,12 @@ MEETINGS = {
 }
 
 
+# A new colleague's first booking: their induction, titled so that either word the request
+# says ("an onboarding session", "an induction session") is in it.
+INDUCTION = Purpose("an onboarding session", "Induction and onboarding",
+                    ("{s} is joining our team.",))
+
+
 def meeting_purpose(kind: str, rng: random.Random) -> Purpose:
     """What a meeting with a person we know from an app of `kind` is for."""
     return rng.choice(MEETINGS.get(kind, MEETINGS[""]))

@@ -60,6 +60,7 @@ from compoworld.compose.references import (
     status_of,
 )
 from compoworld.compose.situations import (
+    INDUCTION,
     SET_UP,
     Purpose,
     app_kind,
@@ -618,7 +619,7 @@ def _bind(
         bindings[param] = _hidden(source, step)
     meeting = patterned and _books_meeting(walk, node)
     if meeting and walk.meeting is None:  # what we meet them for, by where we know them from
-        walk.meeting = meeting_purpose(_kind(world, walk.calls[0].service), rng)
+        walk.meeting = _purpose(walk, _kind(world, walk.calls[0].service), rng)
     for param in sorted(properties):
         if param in arguments:
             continue
@@ -1266,10 +1267,16 @@ _ZONE_WORDS = frozenset("timezone tz zone".split())
 
 def _books_meeting(walk: Walk, node: ToolNode) -> bool:
     """Whether a call books the meeting a meeting workflow is about (with a purpose and the
-    guest's hours); no new colleague's induction (no induction noted
+    guest's hours), or a new colleague's induction (its purpose is `INDUCTION`, never
     "Proposal review" or "Product demo")."""
     return node.effect != "read" and tool_entity(node) == "event" and bool(walk.calls) \
-        and walk.situation == "meeting"
+        and walk.situation in ("meeting", "hire")
+
+
+def _purpose(walk: Walk, kind: str, rng: random.Random) -> Purpose:
+    """What a walk's meeting is for: a new colleague's induction, else a purpose by the kind
+    of app we know the person from (an intro call for a lead of the CRM)."""
+    return INDUCTION if walk.situation == "hire" else meeting_purpose(kind, rng)
 
 
 def _zone(param: str) -> bool:

@@ -745,9 +745,11 @@ def test_a_note_that_customers_can_book_or_pay_online_says_where():
 
 
 def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
-    """No new colleague's induction noted "Proposal review"."""
+    """No new colleague's induction noted "Proposal review": a hire's booking is their
+    induction."""
     from compoworld.compose.records import GoldCall
-    from compoworld.compose.walk import Walk, _books_meeting
+    from compoworld.compose.situations import INDUCTION, MEETINGS
+    from compoworld.compose.walk import Walk, _books_meeting, _purpose
     from compoworld.graph.depgraph import ToolNode
 
     book = ToolNode(name="cal__create_appointment", service="cal", effect="create",
@@ -762,8 +764,13 @@ def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
 
     assert _books_meeting(walk("contact_meeting_message", [read]), book)
     assert _books_meeting(walk("meeting_invite", [read]), book)
-    assert not _books_meeting(walk("new_hire", [read]), book)
+    assert _books_meeting(walk("new_hire", [read]), book)
     assert not _books_meeting(walk("meeting_invite", []), book)
+    assert not _books_meeting(walk("lead_to_contact", [read]), book)
+    for seed in range(6):
+        rng = random.Random(seed)
+        assert _purpose(walk("new_hire", [read]), "crm", rng) is INDUCTION
+        assert _purpose(walk("meeting_invite", [read]), "crm", rng) in MEETINGS["crm"]
 
 
 def test_a_post_s_channel_is_a_team_chat_s():
@@ -813,3 +820,14 @@ def test_a_message_goes_to_the_person_its_record_is_named_by():
 
     assert _another_person(*to("samir.brown@lakeside.com"))
     assert not _another_person(*to("vera.petrenko@acme.com"))
+
+
+def test_a_new_colleague_s_induction_is_booked_and_checked_as_one():
+    """A new colleague's induction was booked with no word of what it was for, and its check
+    took any event in the slot: a hire's booking has the purpose `INDUCTION`, whose title
+    says both words a request may use."""
+    from compoworld.compose.rubric import purpose_words
+    from compoworld.compose.situations import INDUCTION
+
+    words = purpose_words(INDUCTION.title)
+    assert {"induction", "onboarding"} <= set(words) and "and" not in words
