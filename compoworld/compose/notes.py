@@ -131,14 +131,15 @@ _SUBJECTS = {
 
 
 def reference_subject(gist: str, schema: dict[str, Any], drawn: Any, *, title: str = "",
-                      meeting: str = "") -> Any:
+                      meeting: str = "", line: str = "") -> Any:
     """The subject line of a workflow's email with `gist` ("Your receipt", "Invitation:
-    Quarterly review"), naming the subject's `title` or the `meeting`'s where there is
-    one; what was `drawn` where the schema wants no such string."""
+    Quarterly review"), its own `line` where it has one (`Workflow.subject`: "Returning
+    your laptop"), naming the subject's `title` or the `meeting`'s where there is one;
+    what was `drawn` where the schema wants no such string."""
     if not isinstance(drawn, str) or schema.get("enum") or schema.get("pattern"):
         return drawn
-    line = _SUBJECTS.get(gist) or ("You're all set" if gist.startswith("letting them know")
-                                   else "A note from us")
+    line = line or _SUBJECTS.get(gist) or (
+        "You're all set" if gist.startswith("letting them know") else "A note from us")
     named = meeting or title
     return f"{line}: {named}" if named else line
 

@@ -167,6 +167,7 @@ class Walk:
     place: Any = None
     pattern: str = ""  # the workflow's name (`Workflow.name`)
     situation: str = ""  # how its request opens (`Workflow.situation`)
+    headline: str = ""  # the subject line of its email (`Workflow.subject`)
 
 
 def random_walk(
@@ -182,7 +183,8 @@ def random_walk(
     walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps,
                 gist=gist_for(plan, record_noun(start, node.effect, node.resource))
                 if plan else "", pattern=plan.name if plan else "",
-                situation=plan.situation if plan else "")
+                situation=plan.situation if plan else "",
+                headline=plan.subject if plan else "")
     found: list[list[Found]] = []
     called: set[bytes] = set()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
@@ -679,7 +681,7 @@ def _bind(
                     and _subject_line(param, kind):  # the email's subject, the agent's too
                 walk.gist = _settled(world, walk)
                 arguments[param] = reference_subject(
-                    walk.gist, properties[param], arguments[param],
+                    walk.gist, properties[param], arguments[param], line=walk.headline,
                     title=_subject_title(walk, bindings),
                     meeting=_event_facts(graph, walk, bindings)[0] or (
                         walk.meeting.title if walk.meeting else ""))

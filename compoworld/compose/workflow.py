@@ -112,6 +112,9 @@ class Workflow:
     # the words one of which its message says, where its gist says none of the shared
     # topics (`patterns.topic_of`): a laptop return says "laptop", not two words at least
     says: tuple[str, ...] = ()
+    # the subject line of its email, where the shared ones (`notes._SUBJECTS`) have none
+    # for its gist (no "A note from us" asking for a laptop back)
+    subject: str = ""
     # how its request opens: a kind of `situations.SITUATIONS` ("" for a plain opening;
     # a workflow of reads alone opens as a question)
     situation: str = ""

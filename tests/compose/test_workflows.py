@@ -385,3 +385,15 @@ def test_a_colleague_welcomed_or_reminded_is_still_with_us():
     assert gone(None, read({"id": "u1", "is_active": False}))
     assert not gone(None, read({"id": "u1", "status": "active", "is_deleted": False}))
     assert "gone" in BY_NAME["employee_welcome"].guards
+
+
+def test_a_workflow_s_email_has_a_subject_of_its_own():
+    """Nineteen of forty reviewed emails had the subject "A note from us": a workflow whose
+    gist has no shared subject line names its own (`Workflow.subject`)."""
+    from compoworld.compose.notes import reference_subject
+
+    gist = BY_NAME["laptop_return"].gist
+    assert reference_subject(gist, {}, "drawn") == "A note from us"  # (none shared)
+    assert reference_subject(gist, {}, "drawn", line=BY_NAME["laptop_return"].subject) == \
+        "Returning your laptop"
+    assert reference_subject("with their receipt", {}, "drawn") == "Your receipt"

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="that their expense was approved",
+    subject="Your expense was approved",
     says=("approved", "approval", "expense"),
     opens=("{s} was approved.", "Finance signed off on {s}, and the colleague should know."),
     guards=frozenset({"not_granted"}),

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="welcoming them to their new plan",
+    subject="Welcome to your subscription",
     opens=("{s} just started.", "A customer signed up for {s}."),
     guards=frozenset({"already_done"}),
     trial=True,

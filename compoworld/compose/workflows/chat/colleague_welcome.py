@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="welcoming them to the team",
+    subject="Welcome to the team",
     opens=("{s} just joined our team.", "{s} starts with us today."),
     guards=frozenset({"gone"}),
 )

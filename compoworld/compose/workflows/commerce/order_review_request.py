@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="asking them to review their purchase",
+    subject="How was your order?",
     says=("review", "reviews", "feedback"),
     opens=("We'd like to hear what the customer thinks of {s}.",
            "We're collecting reviews, and {s} is next on the list."),

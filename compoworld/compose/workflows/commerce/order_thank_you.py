@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="thanking them for their order",
+    subject="Thank you for your order",
     # (no "the customer behind James Larsen's order": the order names its customer)
     opens=("{s} just came in.", "{s} came in, and we'd like to thank them for it."),
     guards=frozenset({"called_off"}),

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "name"),
     ),
     gist="reminding them to sign the document",
+    subject="A document is waiting for your signature",
     says=("sign", "signature", "signing"),
     opens=("{s} is still waiting for a signature.", "{s} has not been signed yet."),
     guards=frozenset({"already_done"}),

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="checking in on how their first week went",
+    subject="How is your first week going?",
     says=("week", "settling", "settled"),
     opens=("{s} is finishing their first week with us.",
            "{s} joined us last week, and we'd like to hear how it's going."),

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="welcoming them to the team",
+    subject="Welcome to the team",
     situation="hire",
     guards=frozenset({"gone"}),
 )

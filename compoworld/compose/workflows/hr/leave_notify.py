@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone"),
     ),
     gist="confirming their time off",
+    subject="Your time off is confirmed",
     says=("time off", "leave", "approved"),
     opens=("{s} was approved.",),
     guards=frozenset({"not_granted"}),

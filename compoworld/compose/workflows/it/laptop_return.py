@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="asking them to return their laptop before their last day",
+    subject="Returning your laptop",
     says=("laptop",),
     opens=("{s} is leaving us at the end of the month.", "{s} handed in their notice."),
     guards=frozenset({"gone"}),

@@ -13,6 +13,7 @@ WORKFLOW = Workflow(
         send("email", "phone"),
     ),
     gist="following up on the deal",
+    subject="Following up",
     says=("deal", "follow up", "following up"),
     situation="deal",
     trial=True,

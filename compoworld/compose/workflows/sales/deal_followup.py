@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send('email', 'phone', 'name'),
     ),
     gist='following up on the deal',
+    subject='Following up',
     says=('deal', 'follow up', 'following up'),
     situation='deal',
 )

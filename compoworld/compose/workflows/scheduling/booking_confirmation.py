@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name", "time"),
     ),
     gist="confirming their appointment",
+    subject="Your appointment is confirmed",
     says=("confirm", "confirmed", "confirming", "confirmation"),
     opens=("{s} was just booked, and the client is waiting for a confirmation.",
            "The client hasn't had a confirmation of {s} yet."),

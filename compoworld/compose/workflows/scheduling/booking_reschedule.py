@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name", "time"),
     ),
     gist="that their appointment has to be rescheduled",
+    subject="Your appointment needs a new time",
     says=("reschedule", "rescheduled", "rescheduling", "move", "moved"),
     opens=("Our practitioner is out sick, so {s} can't go ahead as planned.",
            "We have to move {s}."),
