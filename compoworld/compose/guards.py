@@ -138,10 +138,15 @@ _UNGRANTED = frozenset("rejected declined denied cancelled canceled draft pendin
                        "requested withdrawn".split())
 
 
+def _status_says(item: object, words: frozenset[str]) -> bool:
+    """Whether a status of a record (the one a workflow follows) says one of `words`."""
+    return any(set(split_words(status)) & words for status in statuses(item))
+
+
 def not_granted(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     """Whether the request a workflow acts on as granted (a colleague's time off put on
     the calendar, an expense paid back) says it was not, or not yet."""
-    return any(set(split_words(status)) & _UNGRANTED for status in statuses(followed(calls)))
+    return _status_says(followed(calls), _UNGRANTED)
 
 
 # Statuses of a thing that waits on nobody any more: signed, merged, closed.
@@ -152,7 +157,7 @@ _FINISHED = frozenset("completed complete signed declined voided void merged clo
 def already_done(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     """Whether a record a request says is waiting (a document for its signature, a pull
     request for its author) is done already: nobody is reminded to sign what is signed."""
-    return any(set(split_words(status)) & _FINISHED for status in statuses(followed(calls)))
+    return _status_says(followed(calls), _FINISHED)
 
 
 # Statuses of an order that did not go through: called off, refused or paid back.
@@ -164,8 +169,7 @@ def called_off(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     """Whether an order a request treats as going ahead (thanked for, invoiced, asked to be
     reviewed) was cancelled, refused or refunded: "thanking you for your order: it has
     been cancelled" thanks nobody."""
-    return any(set(split_words(status.lower())) & _CALLED_OFF
-               for status in statuses(followed(calls)))
+    return _status_says(followed(calls), _CALLED_OFF)
 
 
 # Statuses of a person no longer with us (or not yet): no colleague to welcome or remind.
@@ -180,7 +184,7 @@ def gone(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     item = followed(calls)
     if not isinstance(item, dict):
         return False
-    if any(set(split_words(status.lower())) & _GONE for status in statuses(item)):
+    if _status_says(item, _GONE):
         return True
     for key, value in item.items():
         words = set(split_words(str(key)))

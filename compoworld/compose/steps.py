@@ -69,6 +69,8 @@ SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
 DEALS = frozenset("deal deals opportunity opportunities".split())
 PROJECTS = frozenset({"project", "projects"})
 DEAL = Step(READ, "task", words=DEALS)
+# An issue of a tracker or a code host: no ticket of a helpdesk's own words alone.
+ISSUES = frozenset("issue issues ticket tickets bug bugs".split())
 COLLEAGUE = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES)  # one of our staff
 NEW_COLLEAGUE = Step(MAKE, "person", CONTACT, words=COLLEAGUES, avoid=NOT_COLLEAGUES)
 # A direct message to a colleague: no address added to an account (`user_add_email`), nor

@@ -930,8 +930,7 @@ def _copies_title(node: ToolNode, walk: Walk, param: str, kind: str) -> bool:
     no untitled slot, nor is an issue tracked in a second tracker."""
     words = split_words(param)  # `name`, `eventName`, `title`, `summary`; no `timezoneName`
     return (node.effect != "read" and walk.about in _TITLED and walk.about == tool_entity(node)
-            and kind == "title" and (_naming(param) or words[-1:] in (["summary"],
-                                                                      ["subject"]))
+            and kind == "title" and (_naming(param) or words[-1:] == ["summary"])
             and set(words[:-1]) <= _TITLED_WORDS)
 
 

@@ -1,8 +1,7 @@
 """Share an issue with the team in a chat channel."""
 
+from compoworld.compose.steps import ISSUES
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
-
-ISSUES = frozenset("issue issues ticket tickets bug bugs".split())
 
 WORKFLOW = Workflow(
     name="issue_to_channel",

@@ -1,8 +1,7 @@
 """Track an issue of one app in the team's other tracker, under the same title."""
 
+from compoworld.compose.steps import ISSUES
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
-
-ISSUES = frozenset("issue issues ticket tickets bug bugs".split())
 
 WORKFLOW = Workflow(
     name="issue_to_tracker",
