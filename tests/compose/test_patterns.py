@@ -24,6 +24,7 @@ from compoworld.compose.workflows import BY_NAME, WORKFLOWS
 from compoworld.graph.depgraph import EDGE_THRESHOLD
 from compoworld.graph.semtypes import is_entity_id
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+from tests.compose.walk_parts import reader
 
 
 @pytest.fixture(scope="module")
@@ -370,12 +371,6 @@ def test_a_patient_or_a_student_is_no_customer_of_ours():
     phone? You'll find its contact in drchrono.com"): a customer step reads no patients,
     students or passengers."""
     from compoworld.compose.patterns import fits
-    from compoworld.graph.depgraph import ToolNode
-
-    def reader(name: str, resource: str) -> ToolNode:
-        return ToolNode(name=name, service=name.split("__")[0], effect="read",
-                        implementation="compiled", resource=resource, params={},
-                        required=(), outputs={"[].email": "email"})
 
     step = BY_NAME["lead_to_contact"].steps[0]
     assert fits(reader("crm__list_contacts", "contacts"), step)

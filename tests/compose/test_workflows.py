@@ -21,6 +21,7 @@ from compoworld.compose.verify import Deduper, verify_task
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 from compoworld.compose.workflows import BY_NAME, WORKFLOWS, WorkflowError, collect
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+from tests.compose.walk_parts import read_then_message, reader
 
 ENGINE = Path(compoworld.__file__).parent
 
@@ -181,19 +182,7 @@ def test_a_draw_gives_up_a_workflow_that_keeps_failing(library):
 def test_a_request_said_granted_or_waiting_is_so():
     """No time off "was approved" whose request was rejected; no signer reminded of an
     envelope already signed (the guards `not_granted` and `already_done`)."""
-    from compoworld.compose.records import Binding, GoldCall
-
-    def read(record: dict) -> list[GoldCall]:
-        """The record read, and a message that took its owner's email from it."""
-        record = {**record, "email": "ana.ruiz@acme.com"}
-        return [GoldCall(tool="hr__list_leave_requests", service="hr", effect="read",
-                         arguments={}, bindings={}, result={"data": [record]}),
-                GoldCall(tool="mail__send_email", service="mail", effect="create",
-                         arguments={"to": record["email"]},
-                         bindings={"to": Binding(kind="hidden", type="email", step=0,
-                                                 field="data[].email", path="data[0].email")},
-                         result={"id": "m1"})]
-
+    read = read_then_message
     granted, done = GUARDS["not_granted"].test, GUARDS["already_done"].test
     assert granted(None, read({"id": "l1", "status": "REJECTED"}))
     assert granted(None, read({"id": "l1", "status": "pending"}))
@@ -208,18 +197,7 @@ def test_a_request_said_granted_or_waiting_is_so():
 def test_an_order_called_off_is_not_thanked_for_or_invoiced():
     """"Thanking you for your order: it has been cancelled" (a reviewed task thanked a
     customer for an ecwid order whose status was CANCELLED): the guard `called_off`."""
-    from compoworld.compose.records import Binding, GoldCall
-
-    def read(order: dict) -> list[GoldCall]:
-        order = {**order, "email": "ana.ruiz@acme.com"}
-        return [GoldCall(tool="shop__get_orders", service="shop", effect="read",
-                         arguments={}, bindings={}, result=[order]),
-                GoldCall(tool="sms__create_message", service="sms", effect="create",
-                         arguments={"to": order["email"]},
-                         bindings={"to": Binding(kind="hidden", type="email", step=0,
-                                                 field="[].email", path="[0].email")},
-                         result={"id": "m1"})]
-
+    read = read_then_message
     off = GUARDS["called_off"].test
     assert off(None, read({"id": "o1", "fulfillmentStatus": "CANCELLED"}))
     assert off(None, read({"id": "o1", "paymentStatus": "REFUNDED"}))
@@ -233,12 +211,6 @@ def test_a_newsletter_subscriber_is_no_project_or_team_member():
     """A project member of a time-tracking app, or a shop's team member, "just subscribed
     to our newsletter" is nobody's news: the subscriber workflows read subscribers."""
     from compoworld.compose.patterns import fits
-    from compoworld.graph.depgraph import ToolNode
-
-    def reader(name: str, resource: str) -> ToolNode:
-        return ToolNode(name=name, service=name.split("__")[0], effect="read",
-                        implementation="compiled", resource=resource, params={},
-                        required=(), outputs={"[].email": "email"})
 
     step = BY_NAME["subscriber_welcome"].steps[0]
     assert not fits(reader("avaza__project_member_get", "project_members"), step)
@@ -250,12 +222,6 @@ def test_a_deal_is_a_deal_and_a_task_no_whole_project():
     """A Jira or CI project named by its lead's name was "followed up on" as a deal and
     messaged "about the task": deals are a CRM's deals, tasks are no whole projects."""
     from compoworld.compose.patterns import fits
-    from compoworld.graph.depgraph import ToolNode
-
-    def reader(name: str, resource: str) -> ToolNode:
-        return ToolNode(name=name, service=name.split("__")[0], effect="read",
-                        implementation="compiled", resource=resource, params={},
-                        required=(), outputs={"[].email": "email"})
 
     projects = reader("jira__get_all_projects", "projects")
     deals = reader("crm__list_deals", "deals")
@@ -315,12 +281,6 @@ def test_a_welcome_alone_goes_to_a_new_contact_never_a_customer_we_have():
     """"Tara should be set up in our other tools as well. Please text her that she is all
     set up": a welcome with nothing set up anywhere, to a customer we have already."""
     from compoworld.compose.patterns import fits
-    from compoworld.graph.depgraph import ToolNode
-
-    def reader(name: str, resource: str) -> ToolNode:
-        return ToolNode(name=name, service=name.split("__")[0], effect="read",
-                        implementation="compiled", resource=resource, params={},
-                        required=(), outputs={"[].email": "email"})
 
     first = BY_NAME["lead_welcome"].steps[0]
     assert fits(reader("crm__contacts_all", "contacts"), first)
@@ -367,18 +327,7 @@ def test_a_thank_you_opens_without_the_customer_behind_a_named_order():
 def test_a_colleague_welcomed_or_reminded_is_still_with_us():
     """"Welcome our new colleague" of a Square team member inactive for a year, or of an
     Apacta user deleted in December: the guard `gone`."""
-    from compoworld.compose.records import Binding, GoldCall
-
-    def read(user: dict) -> list[GoldCall]:
-        user = {**user, "email": "ana.ruiz@acme.com"}
-        return [GoldCall(tool="team__list_users", service="team", effect="read",
-                         arguments={}, bindings={}, result={"data": [user]}),
-                GoldCall(tool="mail__send_email", service="mail", effect="create",
-                         arguments={"to": user["email"]},
-                         bindings={"to": Binding(kind="hidden", type="email", step=0,
-                                                 field="data[].email", path="data[0].email")},
-                         result={"id": "m1"})]
-
+    read = read_then_message
     gone = GUARDS["gone"].test
     assert gone(None, read({"id": "u1", "status": "inactive"}))
     assert gone(None, read({"id": "u1", "deleted": "2024-12-03T20:30:00Z", "is_active": True}))
