@@ -93,7 +93,9 @@ def planned_starts(library: ServiceLibrary) -> list[str]:
     workflows in an app the workflow may use (`ServiceLibrary.patterns_at`), as its shards
     see them. A plan that counted every start the graph allows walked, over a library of
     telecom and travel tools, 61 shards from starts no shard could use, and said nothing."""
-    return [s for s in start_tools(library.graph, patterned=True) if library.patterns_at(s)]
+    return [name for name in start_tools(library.graph)  # (its feasibility once: in
+            if not _asks_for_an_id(library.graph.nodes[name])  # patterns_at, the apps'
+            and library.patterns_at(name)]  # filter applied)
 
 
 def unfit(graph: DependencyGraph, library: ServiceLibrary | None = None) -> str:
