@@ -120,6 +120,10 @@ _LAST_WORD = {
     "birthday": "date", "dob": "date", "date": "date", "timestamp": "datetime",
 }
 
+# Records whose `summary` is their one-line title, not a text about them.
+_TITLED_BY_SUMMARY = frozenset("events meetings appointments issues tickets tasks todos "
+                               "incidents bugs cards".split())
+
 # Date/time suffixes that only apply to strings: `created_at`, `start_time`, `due_date`.
 _TIME_SUFFIX = {"at": "datetime", "time": "datetime", "datetime": "datetime"}
 
@@ -303,6 +307,9 @@ def _by_name(words: list[str], kind: str, resource: str | None) -> str | None:
             if pluralize(noun[0]) in _ORGS:
                 return "company"
         return "title"
+    head = split_words(resource or "")[-1:]
+    if phrase == "summary" and head and pluralize(head[0]) in _TITLED_BY_SUMMARY:
+        return "title"  # a calendar event's or a Jira issue's `summary` is its title
     if last == "total":
         # An integer `total` is usually a count (`messagesTotal`); `grand_total` is money.
         return "money" if kind == "number" or words[-2:-1] in _MONEY_TOTALS else None

@@ -172,3 +172,15 @@ def test_message_ends_are_typed_by_their_description(name: str, description: str
     # Postmark's `To` is "Recipient email address": an email, so a customer's email
     # reaches it; a phone number or a word of no address stays a string
     assert typed(name, {"type": "string", "description": description}) == expected
+
+
+def test_an_event_or_an_issue_is_titled_by_its_summary():
+    """Google Calendar's and Jira's `summary` is the record's one-line title: typed as free
+    text, a calendar event was seeded with three sentences for a name, and no request
+    could name the meeting."""
+    assert semantic_type("summary", {"type": "string"}, service="cal", resource="events") \
+        == "title"
+    assert semantic_type("summary", {"type": "string"}, service="jira", resource="issue") \
+        == "title"
+    assert semantic_type("summary", {"type": "string"}, service="bi", resource="reports") \
+        == "text"
