@@ -831,3 +831,39 @@ def test_a_new_colleague_s_induction_is_booked_and_checked_as_one():
 
     words = purpose_words(INDUCTION.title)
     assert {"induction", "onboarding"} <= set(words) and "and" not in words
+
+
+def test_a_new_customer_is_one_person_of_the_record_not_two():
+    """An invoice holds its sender and its receiver side by side (`senderContactName`,
+    `receiverContactEmail`): a customer set up from it took the receiver's email and the
+    sender's name ("david.novak@..." named "Carmen Sato")."""
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.compose.walk import Walk, _substantial
+    from compoworld.compose.workflows import BY_NAME
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    read = ToolNode(name="books__list_invoices", service="books", effect="read",
+                    implementation="builtin", resource="invoices", params={}, required=(),
+                    outputs={"[].senderContactName": "person_name",
+                             "[].receiverContactName": "person_name",
+                             "[].receiverContactEmail": "email"})
+    make = ToolNode(name="shop__add_customer", service="shop", effect="create",
+                    implementation="builtin", resource="customers",
+                    params={"name": "person_name", "email": "email"}, required=(), outputs={})
+    graph = DependencyGraph.build([read, make])
+    found = GoldCall(tool=read.name, service="books", effect="read", arguments={}, bindings={},
+                     result=[{"senderContactName": "Carmen Sato", "receiverContactName":
+                              "David Novak", "receiverContactEmail": "david.novak@p.com"}])
+    walk = Walk(calls=[found], about="invoice")
+    step = BY_NAME["client_to_customer"].steps[1]
+
+    def carried(field: str, kind: str) -> Binding:
+        return Binding(kind="hidden", type=kind, step=0, field=f"[].{field}", path=f"[0].{field}")
+
+    email = carried("receiverContactEmail", "email")
+    assert not _substantial(graph, walk, step, make,
+                            {"name": "Carmen Sato", "email": "david.novak@p.com"},
+                            {"name": carried("senderContactName", "person_name"), "email": email})
+    assert _substantial(graph, walk, step, make,
+                        {"name": "David Novak", "email": "david.novak@p.com"},
+                        {"name": carried("receiverContactName", "person_name"), "email": email})
