@@ -474,6 +474,9 @@ class _Scenario(_Goal):
         if not carried and not made:
             return None  # nothing of the workflow goes into this act: no part of it
         them = self.them
+        if kind.entity in _PEOPLE and them == "it":  # the person of a record, whom the
+            them = "them"  # opening named ("the client of the invoice ... add them as a
+            # customer", not "add it as a customer")
         if kind.entity == "message":  # the address a message goes to says who gets it
             to = [(p, b) for p, b in carried if _address(p, b)][:1]
             if to:

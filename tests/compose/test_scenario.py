@@ -875,3 +875,33 @@ def test_a_meeting_s_unnamed_person_is_its_attendee_never_its_contact():
                            resources=resources) for seed in range(6)]
     assert all(text and "the attendee" in text for text in said), said
     assert not any("its contact" in text for text in said if text), said
+
+
+def test_the_person_of_a_record_is_added_as_them_not_it():
+    """The guest of a meeting set up as a customer: "add them as a customer", never "set it
+    up as a customer" (the meeting's pronoun, said of a person)."""
+    select = Selector(field="title", value="Roadmap review")
+    calls = [
+        GoldCall(tool="cal__list_meetings", service="cal", effect="read", arguments={},
+                 bindings={}, result={"data": [
+                     {"id": "m1", "title": "Roadmap review", "guest_email": "ann@lee.org",
+                      "guest_name": "Ann Lee"},
+                     {"id": "m2", "title": "Budget call", "guest_email": "bo@kim.org",
+                      "guest_name": "Bo Kim"}]}),
+        GoldCall(tool="pay__create_customer", service="pay", effect="create",
+                 arguments={"email": "ann@lee.org", "name": "Ann Lee"},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].guest_email",
+                                            path="data[0].guest_email", selector=select),
+                           "name": Binding(kind="hidden", type="person_name", step=0,
+                                           field="data[].guest_name",
+                                           path="data[0].guest_name", selector=select)},
+                 result={"id": "cus_1"}),
+    ]
+    resources = {"cal__list_meetings": "meetings", "pay__create_customer": "customers"}
+    for seed in range(6):
+        text = write_scenario(calls, [], {"cal": "Calendar", "pay": "Payments"},
+                              random.Random(seed), BY_NAME["guest_to_customer"],
+                              resources=resources)
+        assert text is not None
+        assert " them " in text and " it up " not in text and "add it " not in text, text
