@@ -196,6 +196,32 @@ def gone(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     return False
 
 
+# Statuses of an invoice nobody is reminded to pay: paid, not sent yet, or called off.
+_SETTLED = frozenset("paid settled closed draft void voided cancelled canceled refunded "
+                     "credited uncollectible deleted".split())
+# Fields of what is still owed on an invoice (`amount_due`, `balance`, `AmountRemaining`).
+_OWED = frozenset("due balance remaining outstanding owing".split())
+
+
+def settled(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether an invoice a customer would be reminded to pay owes nothing: its status says
+    it is paid, a draft or void, a `paid` flag is set, or what remains due is zero ("a
+    reminder that your invoice is still open" of an invoice marked PAID)."""
+    item = followed(calls)
+    if not isinstance(item, dict):
+        return False
+    if _status_says(item, _SETTLED):
+        return True
+    for key, value in item.items():
+        words = set(split_words(str(key)))
+        if value is True and words & {"paid", "settled", "closed"}:
+            return True  # `paid: true`
+        if words & _OWED and isinstance(value, (int, float)) and not isinstance(value, bool) \
+                and value <= 0:
+            return True  # `amount_due: 0`
+    return False
+
+
 _SPAN = frozenset({"start", "end"})
 
 
@@ -231,6 +257,7 @@ GUARDS: dict[str, Guard] = {
     "already_done": Guard(already_done, "a record said to wait is done already"),
     "called_off": Guard(called_off, "an order treated as going ahead was called off"),
     "gone": Guard(gone, "a colleague treated as with us is inactive or deleted"),
+    "settled": Guard(settled, "a reminder to pay an invoice that owes nothing"),
 }
 
 

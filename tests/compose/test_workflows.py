@@ -346,3 +346,17 @@ def test_a_workflow_s_email_has_a_subject_of_its_own():
     assert reference_subject(gist, {}, "drawn", line=BY_NAME["laptop_return"].subject) == \
         "Returning your laptop"
     assert reference_subject("with their receipt", {}, "drawn") == "Your receipt"
+
+
+def test_nobody_is_reminded_to_pay_an_invoice_that_owes_nothing():
+    """"A reminder that your invoice is still open" of an invoice marked PAID, a draft
+    nobody was sent, or one with nothing left due: the guard `settled`."""
+    read = read_then_message
+    owes_nothing = GUARDS["settled"].test
+    assert owes_nothing(None, read({"id": "i1", "status": "PAID"}))
+    assert owes_nothing(None, read({"id": "i1", "status": "draft"}))
+    assert owes_nothing(None, read({"id": "i1", "paid": True}))
+    assert owes_nothing(None, read({"id": "i1", "AmountDue": 0}))
+    assert not owes_nothing(None, read({"id": "i1", "status": "open", "amount_due": 120.5}))
+    assert not owes_nothing(None, read({"id": "i1", "status": "overdue"}))
+    assert "settled" in BY_NAME["invoice_reminder"].guards

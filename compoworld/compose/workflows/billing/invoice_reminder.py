@@ -1,0 +1,20 @@
+"""Remind a customer of an invoice they have not paid yet."""
+
+from compoworld.compose.steps import SALES_INVOICE, send
+from compoworld.compose.workflow import READ, Step, Workflow
+
+WORKFLOW = Workflow(
+    name="invoice_reminder",
+    domain="billing",
+    purpose="remind a customer of an unpaid invoice",
+    steps=(
+        Step(READ, "invoice", avoid=SALES_INVOICE),
+        send("email", "phone", "name"),
+    ),
+    gist="reminding them that the invoice is still open",
+    says=("invoice",),
+    subject="A reminder about your invoice",
+    opens=("{s} is still open.", "I'm going through our open invoices, starting with {s}."),
+    guards=frozenset({"settled", "no_amount"}),
+    trial=True,
+)
