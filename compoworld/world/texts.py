@@ -44,6 +44,12 @@ _LINES = {
     "deal": ("{Title}: the client is comparing our offer with one competitor.",
              "{Title} under discussion; a decision is expected this quarter.",
              "{Title}: proposal sent, follow-up call booked."),
+    "change": ("{Title}, with tests for the new behaviour.",
+               "{Title}: ready for review once CI passes.",
+               "{Title} as discussed in the last sprint planning."),
+    "release": ("{Title}: bug fixes and performance improvements.",
+                "{Title} ships the new invoice export and fixes two login issues.",
+                "Notes for {title}: see the changelog for every change."),
     "fee": ("{Title} for this order.", "{Title} added to this order.",
             "{Title} charged on this order."),
     "person": ("Prefers to be contacted by email.",
@@ -64,7 +70,7 @@ _LINES = {
                "Latest status of {title}, updated weekly."),
 }
 _KIND_OF_TITLES = {"event": "meeting", "invoice": "billed", "ticket": "ticket",
-                   "task": "todo", "deal": "deal"}
+                   "task": "todo", "deal": "deal", "pull": "change", "release": "release"}
 # A record's kind by its noun: the nouns of `words.TITLES_BY_NOUN`, then these.
 _NOUN_KINDS = {
     **{noun: _KIND_OF_TITLES[next(n for n in _KIND_OF_TITLES if TITLES_BY_NOUN[n] is table)]

@@ -267,8 +267,11 @@ def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *
 
 
 def resource_noun(resource: str | None) -> str:
-    """The singular last word of a resource (`expense_reports` -> `report`), or ""."""
+    """The singular last word of a resource (`expense_reports` -> `report`), or "";
+    `pull` of `pull_requests` and `merge_requests` (no leave request's)."""
     words = split_words(resource or "")
+    if [singularize(w) for w in words[-2:]] in (["pull", "request"], ["merge", "request"]):
+        return "pull"
     return singularize(words[-1]) if words else ""
 
 

@@ -194,6 +194,12 @@ _TODOS = (("Send", "Prepare", "Review", "Update", "Follow up on", "Schedule"),
            "the onboarding plan", "the client proposal", "the invoice batch"))
 _DEALS = (("Enterprise", "Annual", "Team", "Starter", "Premium"),
           ("plan renewal", "licence deal", "upgrade", "expansion", "pilot"))
+# A pull request says what it changes; a release is a version.
+_CHANGES = (("Fix", "Add", "Refactor", "Update", "Remove", "Speed up"),
+            ("login redirect", "checkout validation", "invoice export", "search indexing",
+             "payment retries", "email templates", "API rate limits", "mobile navigation"))
+_VERSIONS = (("Release", "Version"),
+             ("1.4.0", "1.5.0", "2.0.0", "2.1.0", "2.3.1", "3.0.0", "3.2.0", "4.1.2"))
 TITLES_BY_NOUN = {
     **dict.fromkeys(("event", "meeting", "appointment", "call", "webinar", "session",
                      "booking", "activity"), _MEETINGS),
@@ -201,6 +207,8 @@ TITLES_BY_NOUN = {
     **dict.fromkeys(("ticket", "issue", "case", "incident", "conversation"), _TICKETS),
     **dict.fromkeys(("task", "todo"), _TODOS),
     **dict.fromkeys(("deal", "opportunity"), _DEALS),
+    **dict.fromkeys(("pull", "pullrequest"), _CHANGES),
+    **dict.fromkeys(("release", "version"), _VERSIONS),
 }
 SENTENCES = (
     "Please review the attached proposal before Friday.",

@@ -442,10 +442,13 @@ def test_compiled_plans_are_memoized_and_seeds_are_stable():
 
 
 @pytest.mark.parametrize(("resource", "noun"), [("invoices", "invoice"), ("tickets", "ticket"),
-                                                ("calendar_events", "event")])
+                                                ("calendar_events", "event"),
+                                                ("pull_requests", "pull"), ("pulls", "pull"),
+                                                ("releases", "release")])
 def test_a_record_s_title_is_one_of_its_kind(resource, noun):
-    """An invoice is titled "March consulting services" and a ticket "Refund delay", never
-    "Quarterly support ticket" or "Team design sync" (a generic title of any record)."""
+    """An invoice is titled "March consulting services", a ticket "Refund delay" and a pull
+    request "Fix login redirect", never "Quarterly support ticket" or "Weekly budget review"
+    (a generic title of any record, which a pull request to review was)."""
     from compoworld.world.words import TITLES_BY_NOUN
 
     heads, topics = TITLES_BY_NOUN[noun]
