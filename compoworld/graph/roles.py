@@ -236,7 +236,7 @@ def content_of(field: str, kind: str) -> bool:
     own = field.rsplit("[].", 1)[-1]  # (its own field: no milestone's title in an issue)
     words = _words(own)
     return bool(words) and words[-1] in _CONTENT_FIELDS.get(kind, ()) and "." not in own \
-        and "[]" not in own
+        and "[]" not in own and "__" not in own  # (`order__orderer__name`: a nested one)
 
 
 def _name_agreement(source: str, target: str) -> bool:

@@ -258,6 +258,8 @@ def semantic_type(
     schema = schema if isinstance(schema, dict) else {}
     kind = json_type(schema)
     words = split_words(name)
+    if kind in ("string", "integer") and words and words[-1] == "idfk":
+        words = [*words[:-1], "id"]  # Avaza's `ProjectIDFK`: a foreign key, an id
     if kind in ("string", "integer") and words and words[-1] in ("id", "ids"):
         if len(words) == 1:
             if resource:

@@ -95,3 +95,6 @@ def test_content_links_a_record_s_own_title_or_body_to_another_s():
     assert edge_score("[].assignee.description", "issues", "description", "tickets",
                       "text") == 0.0
     assert edge_score("[].title", "issues", "timezone", "tickets", "title") == 0.0
+    # a Django-style nested parameter is another record's: a pull request's title went
+    # into a GSMTasks task's `order__orderer__name`
+    assert edge_score("[].title", "pulls", "order__orderer__name", "tasks", "title") == 0.0

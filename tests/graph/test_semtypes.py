@@ -7,6 +7,7 @@ import pytest
 from compoworld.graph.semtypes import (
     FALLBACK_TYPES,
     SHARED_TYPES,
+    entity_id_type,
     is_entity_id,
     pluralize,
     semantic_type,
@@ -184,3 +185,10 @@ def test_an_event_or_an_issue_is_titled_by_its_summary():
         == "title"
     assert semantic_type("summary", {"type": "string"}, service="bi", resource="reports") \
         == "text"
+
+
+def test_a_foreign_key_named_idfk_is_an_id():
+    """Avaza's `ProjectIDFK` is a project's id: typed as a number, a request asked for a
+    task "with project idfk 37", an id no person knows."""
+    assert semantic_type("ProjectIDFK", {"type": "integer"}, service="avaza",
+                         resource="tasks") == entity_id_type("avaza", "project")
