@@ -1,5 +1,6 @@
 """Track the review of a pull request as a task in the team's tracker."""
 
+from compoworld.compose.steps import DEALS, PROJECTS
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +9,9 @@ WORKFLOW = Workflow(
     purpose="track a pull request's review as a task",
     steps=(
         Step(READ, "pull_request"),
-        Step(MAKE, "task", ("url", "name", "email", "username")),  # its link, who wrote it
+        # its title, link or author, into a to-do: no whole project, no deal
+        Step(MAKE, "task", ("title", "url", "name", "email", "username"),
+             avoid=PROJECTS | DEALS),
     ),
     opens=("{s} needs a review before the release.", "Nobody has reviewed {s} yet."),
     guards=frozenset({"already_done"}),

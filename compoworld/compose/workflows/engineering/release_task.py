@@ -1,5 +1,6 @@
 """Plan the rollout of a release as a task."""
 
+from compoworld.compose.steps import DEALS, PROJECTS
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +9,7 @@ WORKFLOW = Workflow(
     purpose="plan the rollout of a release",
     steps=(
         Step(READ, "release"),
-        Step(MAKE, "task", ("url", "name", "time")),
+        Step(MAKE, "task", ("title", "url", "name", "time"), avoid=PROJECTS | DEALS),
     ),
     opens=("{s} has to be rolled out to our customers.", "We need a plan to roll out {s}."),
     trial=True,
