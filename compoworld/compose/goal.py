@@ -347,7 +347,12 @@ class _Goal(Carried):
                          and is_key(p, b.type, noun) and (w := self._whole(b, noun))), None)
             if base is not None:  # read again by its id: the earlier record, named so
                 args = [a for a in args if a[0] != base[0]]
+            repository, number, args = _in_repository(args)
             facts = self.facts(step, args)
+            if repository:  # `the pull request #12 of the acme/web repository in GitHub`,
+                facts[0].insert(0, f"of the {repository} repository")  # not "whose owner
+                noun = f"{noun} #{number}" if number is not None else noun  # is ... and
+                # repo is ..."
             chosen = ""
             if selector is not None:
                 chosen = self._selected(selector) if self._leading(selector) else \
@@ -542,3 +547,24 @@ class _Goal(Carried):
         words = split_words(param)
         return bool(_RECIPIENT_WORDS.intersection(words)) or (
             verb in _RECIPIENT_VERBS and words[-1:] in (["email"], ["phone"], ["number"]))
+
+
+_OWNER = (["owner"], ["org"], ["organization"], ["workspace"], ["project", "key"])
+_REPO = (["repo"], ["repository"], ["repo", "slug"], ["repository", "slug"])
+_NUMBER_WORDS = frozenset({"number", "index", "iid", "num"})
+
+
+def _in_repository(args: list[Arg]) -> tuple[str, Any, list[Arg]]:
+    """A code host's record named where it is kept: (`acme/web`, its number or None, the
+    other arguments) when the stated arguments hold an owner and a repository, else
+    ("", None, `args`)."""
+    stated = {tuple(split_words(p)): (p, v) for p, b, v in args if b.kind == "visible"}
+    owner = next((stated[tuple(w)] for w in _OWNER if tuple(w) in stated), None)
+    repo = next((stated[tuple(w)] for w in _REPO if tuple(w) in stated), None)
+    if owner is None or repo is None or not all(isinstance(x[1], str) for x in (owner, repo)):
+        return "", None, args
+    number = next(((p, v) for p, b, v in args if b.kind == "visible" and isinstance(v, int)
+                   and set(split_words(p)) & _NUMBER_WORDS), None)
+    used = {owner[0], repo[0], *([number[0]] if number else [])}
+    return (f"{owner[1]}/{repo[1]}", number[1] if number else None,
+            [a for a in args if a[0] not in used])

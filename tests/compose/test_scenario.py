@@ -905,3 +905,30 @@ def test_the_person_of_a_record_is_added_as_them_not_it():
                               resources=resources)
         assert text is not None
         assert " them " in text and " it up " not in text and "add it " not in text, text
+
+
+def test_a_code_host_s_record_is_named_by_its_repository_and_number():
+    """"The pull request #43259 of the juliar/mobile-app repository", never "the pull
+    request whose owner is "juliar" and pull number is 43259 and repo is "mobile-app"" (a
+    list of fields, no way anyone names a pull request)."""
+    calls = [
+        GoldCall(tool="git__get_pull_request", service="git", effect="read",
+                 arguments={"owner": "juliar", "repo": "mobile-app", "pull_number": 43259},
+                 bindings={"owner": Binding(kind="visible", type="string"),
+                           "repo": Binding(kind="visible", type="string"),
+                           "pull_number": Binding(kind="visible", type="number")},
+                 result={"id": "pr_1", "title": "Fix login redirect", "state": "open"}),
+        GoldCall(tool="todo__create_task", service="todo", effect="create",
+                 arguments={"title": "Fix login redirect"},
+                 bindings={"title": Binding(kind="hidden", type="title", step=0,
+                                            field="title", path="title")},
+                 result={"id": "t1"}),
+    ]
+    resources = {"git__get_pull_request": "pull_requests", "todo__create_task": "tasks"}
+    for seed in range(6):
+        text = write_scenario(calls, [], {"git": "GitHub", "todo": "Todo"},
+                              random.Random(seed), BY_NAME["pull_request_task"],
+                              resources=resources)
+        assert text is not None
+        assert "#43259 of the juliar/mobile-app repository" in text, text
+        assert "whose owner" not in text and "repo is" not in text, text
