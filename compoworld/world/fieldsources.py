@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from compoworld.graph.semtypes import split_words
+from compoworld.graph.semtypes import singularize, split_words
 from compoworld.world.seeds import derive_seed
 from compoworld.world.words import (
     make_company,
@@ -78,6 +78,18 @@ PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organ
                           "reporter manager attendee participant user contact customer member "
                           "employee person from to cc bcc reviewer approver speaker driver "
                           "buyer seller requester invitee guest".split())
+# Collections of an app's own people: in a team's chat, tracker or HR app, our colleagues.
+_STAFF_LISTS = frozenset("user employee staff agent colleague teammate worker "
+                         "team_member".split())
+
+
+def is_staff_list(collection: str) -> bool:
+    """Whether a collection (or a record's noun) lists an app's own people (`users`,
+    `team_members`)."""
+    words = [singularize(w) for w in split_words(collection)]
+    return bool(words) and (words[-1] in _STAFF_LISTS or "_".join(words[-2:]) in _STAFF_LISTS)
+
+
 # Words before a company's name that make it another of the record's own company's names
 # (`MarketingCompanyName`, `trading_name`, `ShortName`), no other company: Avaza and LetMC
 # read `"CompanyName": "Wonka Confectionery", "MarketingCompanyName": "Hooli"`.

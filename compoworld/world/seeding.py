@@ -27,12 +27,11 @@ from compoworld.graph.semtypes import (
     is_tenant_id,
     json_type,
     semantic_type,
-    singularize,
-    split_words,
 )
 from compoworld.specs.categories import keeps_staff
 from compoworld.specs.records import ServiceSpec
 from compoworld.world.banking import agree_with_country
+from compoworld.world.fieldsources import is_staff_list
 from compoworld.world.leafplans import Check
 from compoworld.world.links import convert_id, link_children, parent_links
 from compoworld.world.schemavalues import compile_schema, value_from_schema
@@ -215,7 +214,7 @@ def seed_state(
     own = own_people(pool, spec.name)
     ours = keeps_staff(spec.domain, spec.title)
     for collection, schema in spec.resources.items():
-        companies, people = _our_staff(pool, count) if ours and _staff_list(collection) \
+        companies, people = _our_staff(pool, count) if ours and is_staff_list(collection) \
             else _cast(rng, pool, own, count)
         casts = {
             "person": people,
@@ -340,17 +339,6 @@ def _cast(rng: random.Random, pool: Pool, own: list[Person], count: int
     cast = [p for p in pool.customers if p.company not in theirs] or list(pool.customers)
     people = _working_at(companies, sample_weighted(rng, cast, rest), cast)
     return companies + [p.company for p in mine], people + mine
-
-
-# Collections of an app's own people: in a team's chat, tracker or HR app, our colleagues.
-_STAFF_LISTS = frozenset("user employee staff agent colleague teammate worker "
-                         "team_member".split())
-
-
-def _staff_list(collection: str) -> bool:
-    """Whether a collection lists an app's own people (`users`, `team_members`)."""
-    words = [singularize(w) for w in split_words(collection)]
-    return bool(words) and (words[-1] in _STAFF_LISTS or "_".join(words[-2:]) in _STAFF_LISTS)
 
 
 def _our_staff(pool: Pool, count: int) -> tuple[list[Company], list[Person]]:

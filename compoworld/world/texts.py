@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compoworld.graph.semtypes import ORG_COLLECTIONS, pluralize, split_words
-from compoworld.world.fieldsources import PERSON_NOUNS
+from compoworld.world.fieldsources import PERSON_NOUNS, is_staff_list
 from compoworld.world.vocab import field_kind
 from compoworld.world.words import PRODUCT_LINES, TITLES_BY_NOUN
 
@@ -52,11 +52,22 @@ _LINES = {
                 "Notes for {title}: see the changelog for every change."),
     "fee": ("{Title} for this order.", "{Title} added to this order.",
             "{Title} charged on this order."),
+    # notes of whom a person is to us: a customer's tell how they buy; a colleague's (an
+    # app's own user or team member) how they work, never how they order; anyone else's
+    # (a sender, a guest, a patient) only how to reach them
+    "customer": ("Prefers to be contacted by email.",
+                 "Met at the spring trade show; interested in a demo.",
+                 "Handles purchasing for their team.",
+                 "Usually orders at the start of each quarter.",
+                 "Asked to be called back after 2 pm."),
+    "colleague": ("On the platform team since 2022.",
+                  "Prefers Slack for quick questions.",
+                  "Covers the support rota on Fridays.",
+                  "Owns the monthly reporting.",
+                  "Part-time; not in on Wednesdays."),
     "person": ("Prefers to be contacted by email.",
-               "Met at the spring trade show; interested in a demo.",
-               "Handles purchasing for their team.",
-               "Usually orders at the start of each quarter.",
-               "Asked to be called back after 2 pm."),
+               "Asked to be called back after 2 pm.",
+               "Best reached in the mornings."),
     "company": ("Customer since 2019; pays on time.",
                 "Key account; reviews the contract each January.",
                 "Prefers invoices by email to accounts payable.",
@@ -69,6 +80,9 @@ _LINES = {
     "titled": ("Working notes for {title}.", "{Title}: next steps agreed with the team.",
                "Latest status of {title}, updated weekly."),
 }
+# People who buy from us: their notes are a customer's.
+_CUSTOMER_NOUNS = frozenset("customer client contact lead prospect buyer consumer".split())
+_PERSON_KINDS = frozenset({"customer", "colleague", "person"})
 _KIND_OF_TITLES = {"event": "meeting", "invoice": "billed", "ticket": "ticket",
                    "task": "todo", "deal": "deal", "pull": "change", "release": "release"}
 # A record's kind by its noun: the nouns of `words.TITLES_BY_NOUN`, then these.
@@ -76,8 +90,9 @@ _NOUN_KINDS = {
     **{noun: _KIND_OF_TITLES[next(n for n in _KIND_OF_TITLES if TITLES_BY_NOUN[n] is table)]
        for noun, table in TITLES_BY_NOUN.items()},
     **dict.fromkeys("fee surcharge charge tax discount shipping handling".split(), "fee"),
-    **dict.fromkeys(PERSON_NOUNS | {"lead", "client", "consumer", "patient", "student",
-                                    "learner", "subscriber", "candidate", "people"}, "person"),
+    **dict.fromkeys(PERSON_NOUNS | {"patient", "student", "learner", "subscriber",
+                                    "candidate", "people"}, "person"),
+    **dict.fromkeys(_CUSTOMER_NOUNS, "customer"),
     "address": "address",
 }
 # Records of mail: their body follows up on their subject.
@@ -90,9 +105,12 @@ _OFFERED = frozenset({"enum", "const", "example", "examples", "default", "patter
 
 
 def _kind(noun: str, title: Any) -> str | None:
-    """The kind of a record: by its noun (its last word's, then its first's), else by the
-    title's words (`Weekly budget review` is a meeting's)."""
+    """The kind of a record: by its noun (an app's own people first, then its whole noun's,
+    its last word's, its first's), else by the title's words (`Weekly budget review` is a
+    meeting's)."""
     words = noun.split("_")
+    if is_staff_list(noun):  # an app's own `users`, `team_members`: our colleagues
+        return "colleague"
     for word in (noun, words[-1], words[0]):
         if word in _NOUN_KINDS:
             return _NOUN_KINDS[word]
@@ -142,15 +160,16 @@ def text_rule(props: dict[str, Any], types: dict[str, str], noun: str,
         kind = "product" if product and title is not None else _kind(noun, title)
         if kind is None:
             return
-        name = title if title is not None and kind not in ("person", "company", "address") \
+        name = title if title is not None and kind not in _PERSON_KINDS | {"company", "address"} \
             else " ".join(noun.split("_")).capitalize()
         for key in texts:
             value = out.get(key)
             if not isinstance(value, str) or (overrides and key in overrides) or (
                     kind == "product" and value.startswith(name)):
                 continue  # (a product's own listing line stays)
-            # seeded by the record itself: no draw of the run's rng shifts later values
-            rng = random.Random(zlib.crc32(f"{kind}|{name}|{key}".encode()))
+            # seeded by the record itself (its own title or name, so two people differ): no
+            # draw of the run's rng shifts later values
+            rng = random.Random(zlib.crc32(f"{kind}|{title or name}|{key}".encode()))
             line = f"{name}. {rng.choice(PRODUCT_LINES)}" if kind == "product" else rng.choice(
                 _LINES[kind]).format(title=_said(name), Title=name)
             out[key] = f"<p>{line}</p>" if value.startswith("<") else line
