@@ -1,0 +1,21 @@
+"""Remind a colleague to file their expense report before the month closes."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="expense_report_reminder",
+    domain="billing",
+    purpose="remind a colleague to file their expense report",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="reminding them to file their February expense report",
+    subject="Your February expense report",
+    says=("expense",),
+    opens=("Finance is closing February, and {s} still has expenses to report.",
+           "{s} hasn't filed their February expense report yet."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

@@ -1,0 +1,21 @@
+"""Remind a colleague to choose their benefits before enrollment closes."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="benefits_enrollment",
+    domain="hr",
+    purpose="remind a colleague to choose their benefits",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="reminding them that benefits enrollment closes on Friday",
+    subject="Benefits enrollment closes Friday",
+    says=("benefits", "enrollment", "enrolment"),
+    opens=("{s} hasn't chosen their benefits for this year.",
+           "Benefits enrollment closes this week, and {s} hasn't picked a plan."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

@@ -1,0 +1,21 @@
+"""Let a colleague know their payslip is ready."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="payslip_notice",
+    domain="hr",
+    purpose="let a colleague know their payslip is ready",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="letting them know their February payslip is ready to view",
+    subject="Your February payslip is ready",
+    says=("payslip",),
+    opens=("February payroll has run, and {s} asked when their payslip would be ready.",
+           "{s}'s February payslip is ready."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

@@ -1,0 +1,21 @@
+"""Remind a colleague to submit their timesheet."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="timesheet_reminder",
+    domain="hr",
+    purpose="remind a colleague to submit their timesheet",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="reminding them to submit last week's timesheet",
+    subject="Your timesheet for last week",
+    says=("timesheet",),
+    opens=("{s} hasn't submitted a timesheet for last week.",
+           "Payroll is waiting on last week's timesheet from {s}."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

@@ -1,0 +1,21 @@
+"""Remind a colleague to finish their security awareness training."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="security_training_reminder",
+    domain="it",
+    purpose="remind a colleague to finish their security training",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="reminding them to finish their security awareness training by Friday",
+    subject="Security awareness training due Friday",
+    says=("training",),
+    opens=("{s} hasn't finished this year's security awareness training.",
+           "Our compliance report lists {s} as overdue on security training."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)
