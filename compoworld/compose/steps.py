@@ -81,6 +81,13 @@ COLLEAGUE_MESSAGE = Step(MAKE, "message", ("email", "phone"), words=SENDS,
 SALE = Step(READ, "order", avoid=NOT_SALES)  # the order a workflow begins at is a sale
 NEW_CONTACT = Step(MAKE, "person", CONTACT, words=CUSTOMERS)  # a lead made a contact
 LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project member
+# Who buys from us already (`situations.known`), and a lead or contact who does not yet: a
+# welcome or a demo goes to a prospect, never to a customer we have (the request "Tara
+# should be set up in our other tools as well" then asked only for a note that they were
+# "all set up", with nothing set up anywhere); a referral is asked of a customer.
+BUYERS = frozenset("customer customers client clients buyer buyers".split())
+PROSPECT = Step(READ, "person", words=CUSTOMERS, avoid=BUYERS)
+CUSTOMER = Step(READ, "person", words=BUYERS)
 INVOICE = Step(MAKE, "invoice", PAY + ("company",), needs=("amount",), avoid=SALES_INVOICE,
                party=PARTY)  # a sale's invoice, to its customer
 

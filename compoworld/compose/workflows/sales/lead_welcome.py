@@ -1,20 +1,14 @@
 """Welcome a new contact."""
 
-from compoworld.compose.steps import CUSTOMERS, send
-from compoworld.compose.workflow import READ, Step, Workflow
-
-# Whom a welcome alone goes to: a new lead or contact, never a customer we have already
-# (the request "Tara should be set up in our other tools as well" then asked only for a
-# note that they were "all set up", with nothing set up anywhere).
-NEW = Step(READ, "person", words=CUSTOMERS,
-           avoid=frozenset("customer customers client clients buyer buyers".split()))
+from compoworld.compose.steps import PROSPECT, send
+from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
     name='lead_welcome',
     domain='sales',
     purpose='welcome a new contact',
     steps=(
-        NEW,
+        PROSPECT,  # a welcome alone goes to someone new, no customer we have
         send('email', 'phone', 'username'),
     ),
     gist='welcoming them aboard',

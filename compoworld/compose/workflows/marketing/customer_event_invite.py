@@ -1,0 +1,20 @@
+"""Invite a customer to our customer day."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="customer_event_invite",
+    domain="marketing",
+    purpose="invite a customer to our customer day",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="inviting them to our customer day on March 20",
+    subject="You're invited: our customer day on March 20",
+    says=("invite", "invited", "invitation"),
+    opens=("We're holding a customer day on March 20 and would love {s} to come.",
+           "{s} is on the guest list for our customer day."),
+    trial=True,
+)

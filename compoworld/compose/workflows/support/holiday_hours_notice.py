@@ -1,0 +1,20 @@
+"""Tell a regular customer our opening hours over a holiday."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="holiday_hours_notice",
+    domain="support",
+    purpose="tell a customer our holiday hours",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="letting them know our opening hours over Easter",
+    subject="Our opening hours over Easter",
+    says=("Easter", "hours"),
+    opens=("We're telling our regular customers about our Easter hours, starting with {s}.",
+           "{s} often calls us in the week of Easter."),
+    trial=True,
+)

@@ -1,0 +1,20 @@
+"""Ask a customer to fill in our satisfaction survey."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="satisfaction_survey",
+    domain="support",
+    purpose="ask a customer for survey feedback",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="asking them to fill in our short satisfaction survey",
+    subject="How are we doing?",
+    says=("survey",),
+    opens=("We're asking our customers how we're doing, starting with {s}.",
+           "{s} is in this quarter's satisfaction survey."),
+    trial=True,
+)
