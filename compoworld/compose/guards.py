@@ -79,6 +79,13 @@ def event_over(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     return over(calls)
 
 
+def ahead(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether people would be thanked for, or followed up on, an event that has not
+    happened yet, or one with no start to tell ("thanks for your time today" of a meeting
+    next week)."""
+    return not over(calls)
+
+
 # Statuses of an invoice or payment no receipt is sent for: not paid yet, or paid back.
 _UNSETTLED = frozenset("unpaid draft open overdue pending failed declined cancelled canceled "
                        "void voided refunded sent created authorized incomplete "
@@ -172,6 +179,17 @@ def called_off(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     return _status_says(followed(calls), _CALLED_OFF)
 
 
+# Statuses of an order on its way or with its customer.
+_SENT_OUT = frozenset("shipped delivered fulfilled fulfiled completed complete dispatched "
+                      "received".split())
+
+
+def undelivered(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether an order a customer is asked about as arrived has no status that says it
+    went out ("did your order arrive safely?" of an order awaiting processing)."""
+    return not _status_says(followed(calls), _SENT_OUT)
+
+
 # Statuses of a person no longer with us (or not yet): no colleague to welcome or remind.
 _GONE = frozenset("inactive deactivated disabled deleted suspended archived terminated "
                   "removed former".split())
@@ -249,6 +267,7 @@ GUARDS: dict[str, Guard] = {
     "no_news": Guard(no_news, "an update on an order with no status to give says nothing"),
     "past_copy": Guard(past_copy, "a reminder of an event that is over, or its copy"),
     "event_over": Guard(event_over, "a reminder of an event that is over, or its copy"),
+    "ahead": Guard(ahead, "a follow-up of an event that has not happened yet"),
     "unpaid": Guard(unpaid, "a receipt for an invoice or payment that is not paid"),
     "no_amount": Guard(no_amount, "a receipt that cannot say what was paid"),
     "ticket_closed": Guard(ticket_closed, "a ticket said to wait for an answer is closed"),
@@ -256,6 +275,7 @@ GUARDS: dict[str, Guard] = {
     "not_granted": Guard(not_granted, "a request acted on as granted says it was not"),
     "already_done": Guard(already_done, "a record said to wait is done already"),
     "called_off": Guard(called_off, "an order treated as going ahead was called off"),
+    "undelivered": Guard(undelivered, "an order asked about as arrived that never went out"),
     "gone": Guard(gone, "a colleague treated as with us is inactive or deleted"),
     "settled": Guard(settled, "a reminder to pay an invoice that owes nothing"),
 }

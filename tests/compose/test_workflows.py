@@ -360,3 +360,21 @@ def test_nobody_is_reminded_to_pay_an_invoice_that_owes_nothing():
     assert not owes_nothing(None, read({"id": "i1", "status": "open", "amount_due": 120.5}))
     assert not owes_nothing(None, read({"id": "i1", "status": "overdue"}))
     assert "settled" in BY_NAME["invoice_reminder"].guards
+
+
+def test_a_follow_up_waits_for_its_event_and_a_delivery_check_for_the_delivery():
+    """"Thank you for your time" of a meeting next week, and "did your order arrive
+    safely?" of an order awaiting processing, are wrong: the guards `ahead` and
+    `undelivered`."""
+    from compoworld.world.clock import NOW
+
+    read = read_then_message
+    ahead, undelivered = GUARDS["ahead"].test, GUARDS["undelivered"].test
+    past, future = (NOW.replace(day=1).isoformat(), NOW.replace(year=NOW.year + 1).isoformat())
+    assert ahead(None, read({"id": "e1", "start": future}))
+    assert ahead(None, read({"id": "e1", "title": "Planning"}))  # no start: nothing to tell
+    assert not ahead(None, read({"id": "e1", "start": past}))
+    assert undelivered(None, read({"id": "o1", "status": "AWAITING_PROCESSING"}))
+    assert not undelivered(None, read({"id": "o1", "fulfillmentStatus": "SHIPPED"}))
+    assert "ahead" in BY_NAME["meeting_followup_thanks"].guards
+    assert "undelivered" in BY_NAME["order_delivery_check"].guards
