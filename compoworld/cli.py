@@ -765,23 +765,34 @@ def review_pack(
     output: Annotated[
         Path | None, typer.Option("--output", "-o", help="Markdown file (default: stdout).")
     ] = None,
+    workflow: Annotated[
+        list[str] | None, typer.Option(
+            "--workflow", "-w", help="Only tasks of this workflow (repeat for more; `trial`: "
+            "every workflow on trial, to decide which to take off trial).")
+    ] = None,
     home: HomeOption = None,
 ) -> None:
     """Write a random sample of a run's verified tasks as Markdown for a person to review:
     services, request, gold calls and results, expected answer, checks."""
     from compoworld.compose.review import render_pack, sample_ids
+    from compoworld.compose.workflows import BY_NAME, WORKFLOWS
     from storage.catalog import run_query
     from storage.store import Store
 
     store = Store.open(home)
     run_id = resolve_run_id(run_id)
+    names = [w.name for w in WORKFLOWS if w.trial] if workflow == ["trial"] else workflow
+    if unknown := sorted(set(names or ()) - BY_NAME.keys()):
+        raise fail(f"no workflow named {', '.join(unknown)}: see `compoworld workflows`")
     try:
-        _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run",
-                            {"run": run_id})
+        _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run"
+                            " and ($names is null or list_contains($names, pattern))",
+                            {"run": run_id, "names": names})
     except ValueError as error:
         raise fail(f"no tasks to sample in run {run_id}: {error}") from None
     if not rows:
-        raise fail(f"run {run_id} has no verified tasks: run `compoworld compose` first")
+        raise fail(f"run {run_id} has no verified tasks" + (
+            f" of {', '.join(names)}" if names else "") + ": run `compoworld compose` first")
     ids = sample_ids([row[0] for row in rows], count, seed)
     columns, rows = run_query(
         store, "select task_id, services, instruction, gold_calls, answer, rubric from tasks "

@@ -171,3 +171,19 @@ def test_a_review_pack_shows_a_seeded_sample_of_verified_tasks(composed: Store, 
     missing = CliRunner().invoke(app, ["review-pack", "--run-id", "nope",
                                        "--home", str(composed.home)])
     assert missing.exit_code == 2 and "no verified tasks" in missing.output
+    # one workflow's tasks alone (`--workflow`), to judge it before it leaves its trial
+    _, rows = run_query(composed, "select pattern, count(*) from tasks where verified "
+                        "group by 1 order by 2 desc")
+    name, count = rows[0]
+    out = tmp_path / "one.md"
+    result = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--workflow", name,
+                                      "-o", str(out), "--home", str(composed.home)])
+    assert result.exit_code == 0, result.output
+    _, mine = run_query(composed, "select instruction from tasks where verified and "
+                        "pattern = $p", {"p": name})
+    text = out.read_text()
+    assert count <= 40 and text.count("\n## Task ") == count  # (all of them: a small run)
+    assert all(i.replace("\n", "\n> ") in text for (i,) in mine)
+    unknown = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--workflow", "nope",
+                                       "--home", str(composed.home)])
+    assert unknown.exit_code == 2 and "no workflow named nope" in unknown.output
