@@ -287,7 +287,7 @@ def _step(
             options = same  # a refund is made where the payment was
         if not options:
             continue
-        target, param = rng.choice(options)
+        target, param = _by_app(graph, options, rng) if plan else rng.choice(options)
         node = graph.nodes[target]
         if param in _environment_params(world.service(node.service), node):
             continue  # an api key or a page size never carries a found value
@@ -318,6 +318,16 @@ def _step(
             return True
         _undo(walk, found, called, mark)
     return False
+
+
+def _by_app(graph: DependencyGraph, options: list[tuple[str, str]],
+            rng: random.Random) -> tuple[str, str]:
+    """One of `options` (tool, parameter), its app drawn first, each app alike: an app of
+    many tools and parameters (an MCP server of all of Google Workspace, a mail API that
+    takes twenty addresses) would otherwise carry most of a workflow's steps."""
+    apps = sorted({graph.nodes[tool].service for tool, _ in options})
+    app = rng.choice(apps)
+    return rng.choice([o for o in options if graph.nodes[o[0]].service == app])
 
 
 # `to-908`, `cnpj-489`, `merchant-account-658`: a schema's stand-in, no value anyone knows.

@@ -867,3 +867,22 @@ def test_a_new_customer_is_one_person_of_the_record_not_two():
     assert _substantial(graph, walk, step, make,
                         {"name": "David Novak", "email": "david.novak@p.com"},
                         {"name": carried("receiverContactName", "person_name"), "email": email})
+
+
+def test_a_workflow_s_next_app_is_drawn_before_its_tool():
+    """An app of many tools (an MCP server of all of Google Workspace) took most of the
+    messages of a run when every (tool, parameter) weighed alike: each app weighs alike."""
+    from compoworld.compose.walk import _by_app
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    def sender(service: str, index: int) -> ToolNode:
+        return ToolNode(name=f"{service}__send_{index}", service=service, effect="create",
+                        implementation="builtin", resource="messages",
+                        params={"to": "email"}, required=("to",), outputs={})
+
+    tools = [sender("suite", i) for i in range(12)] + [sender("mailer", 0)]
+    graph = DependencyGraph.build(tools)
+    options = [(t.name, "to") for t in tools]
+    rng = random.Random(5)
+    picks = [graph.nodes[_by_app(graph, options, rng)[0]].service for _ in range(400)]
+    assert 150 < picks.count("mailer") < 250  # about half, not one in thirteen
