@@ -307,7 +307,8 @@ class Draws:
     has verified its share of the `quota` (`share`, at least one task; where fewer
     workflows than `1 / share` are still alive, an equal part of the quota each) or
     `STALE_AFTER` of its walks in a row verified nothing. Its start is drawn by how much
-    its service is a business app (`ServiceLibrary.meaning`)."""
+    its service is a business app (`ServiceLibrary.meaning`), each app's starts sharing
+    its weight (an app with ten list tools would otherwise begin ten times as often)."""
 
     def __init__(self, library: ServiceLibrary, starts: list[str], quota: int,
                  share: float) -> None:
@@ -339,8 +340,10 @@ class Draws:
             return None
         name = rng.choice(names)
         starts = [start for start in self.begins[name] if start not in dead]
-        start = rng.choices(starts, weights=[
-            self.library.meaning(self.library.graph.nodes[s].service) for s in starts])[0]
+        apps = Counter(self.library.graph.nodes[s].service for s in starts)
+        start = rng.choices(starts, weights=[  # each app alike, however many tools of it
+            self.library.meaning(service) / apps[service]  # begin the workflow
+            for service in (self.library.graph.nodes[s].service for s in starts)])[0]
         return self.workflows[name], start
 
     def verified(self, name: str) -> None:

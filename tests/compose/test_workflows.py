@@ -7,6 +7,7 @@ import random
 import re
 import sys
 import textwrap
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -177,6 +178,29 @@ def test_a_draw_gives_up_a_workflow_that_keeps_failing(library):
     rng = random.Random(0)
     assert all(draws.draw(rng, set())[0].name != name for _ in range(50))
     assert draws.cap() >= 2  # (40 x 5%, or an equal part among those still alive)
+
+
+def test_a_draw_gives_each_app_that_begins_a_workflow_alike(library):
+    """An app with many list tools that begin a workflow began most of its walks when every
+    start weighed alike: a draw weighs each app alike, its tools sharing its weight."""
+    starts = start_tools(library.graph, patterned=True)
+    draws = Draws(library, starts, quota=40, share=0.05)
+    name = sorted(draws.begins)[0]
+    by_app: dict[str, list[str]] = {}
+    for start in start_tools(library.graph):
+        by_app.setdefault(library.graph.nodes[start].service, []).append(start)
+    many, few = sorted(by_app, key=lambda s: len(by_app[s]))[::-1][:2]
+    begins = by_app[many] + by_app[few][:1]  # as if the workflow began in both
+    apps = Counter(library.graph.nodes[s].service for s in begins)
+    assert apps[many] >= 3 and apps[few] == 1
+    draws.begins = {name: begins}  # (this one workflow alone)
+    rng = random.Random(1)
+    drawn = Counter(library.graph.nodes[draws.draw(rng, set())[1]].service
+                    for _ in range(3000))
+    weight = {s: library.meaning(s) for s in apps}
+    for service in apps:  # each app by its meaning alone, not by its number of tools
+        expected = weight[service] / sum(weight.values())
+        assert abs(drawn[service] / 3000 - expected) < 0.05, (service, drawn, apps)
 
 
 def test_a_request_said_granted_or_waiting_is_so():
