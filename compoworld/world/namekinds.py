@@ -40,6 +40,15 @@ _PLACE_ROLES = frozenset("start end origin destination pickup dropoff return sit
 # The name of who holds a card or an account: a person's name, never a label.
 _HOLDER_NAMES = (["cardholder", "name"], ["card", "holder", "name"], ["holder", "name"],
                  ["account", "holder", "name"], ["name", "on", "card"])
+# Things of a real kind, by the word that names them: a `country`'s `name` or a
+# `currencyName` is one of them, never a label made up for it ("Internal Country").
+REAL_KINDS = {"country": "country", "nation": "country", "city": "city", "town": "city",
+              "region": "region_name", "province": "region_name", "currency": "currency",
+              "language": "language"}
+# Words of a thing's own name in some form (`englishName`, `long_name`, `displayName`):
+# still its name, no other thing's (a `brandName` names a brand).
+_NAME_FORMS = frozenset("display english native local long short full official common "
+                        "international".split())
 EVENT_NOUNS = frozenset("event meeting appointment booking reservation session webinar call "
                         "lesson visit shift slot interview activity".split())
 
@@ -55,6 +64,10 @@ def value_type(name: str, schema: dict[str, Any], type_name: str,
     if type_name == "title" and split_words(name) in _HOLDER_NAMES and isinstance(
             schema, dict) and not {"enum", "const"} & set(schema):
         return "person_name"  # (the graph calls any `*_name` a title: "Spring Card")
+    real = _real_kind(name, resource) if type_name in ("string", "title") and isinstance(
+        schema, dict) and not {"enum", "const"} & set(schema) else None
+    if real is not None:
+        return real
     if type_name != "string" or not isinstance(schema, dict) or {"enum", "const",
                                                                    "format"} & set(schema):
         return type_name
@@ -112,6 +125,17 @@ SECURITY_NOUNS = frozenset("stock share security equity etf fund holding positio
                         "trade quote ticker".split())
 _PERSON_WORDS = frozenset("first last full given family middle user owner holder trader "
                           "account customer".split())
+
+
+def _real_kind(name: str, resource: str | None) -> str | None:
+    """The real kind (`country`, `city`, `region_name`, `currency`, `language`) a field is
+    the name of: its own words' (`currencyName`, `country_label`), or, for the name of the
+    record itself (`name`, `englishName`), its record's (a `country` object's)."""
+    words = split_words(name)
+    if words[-1:] not in (["name"], ["title"], ["label"]):
+        return None  # (a `country` itself is typed by the graph)
+    words = [word for word in words[:-1] if word not in _NAME_FORMS]
+    return REAL_KINDS.get(singularize(words[-1]) if words else _noun(resource))
 
 
 def _noun(resource: str | None) -> str:

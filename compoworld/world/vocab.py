@@ -22,7 +22,8 @@ from typing import Any
 from compoworld.graph.semtypes import singularize, split_words
 from compoworld.world.banking import REGION_NAMES, iban
 from compoworld.world.kindmakers import name_maker
-from compoworld.world.namekinds import name_kind
+from compoworld.world.namekinds import REAL_KINDS, name_kind
+from compoworld.world.values import generate
 from compoworld.world.words import SENTENCES, TITLE_HEADS, TITLE_TOPICS, TITLES_BY_NOUN
 
 Maker = Callable[[random.Random], Any]
@@ -324,6 +325,14 @@ def _name(noun: str) -> Maker:
     return lambda rng: f"{rng.choice(qualifiers)} {label}"
 
 
+def _real(kind: str) -> Maker:
+    """A value of a real kind of thing (`country`, `city`, `region_name`, `currency`,
+    `language`)."""
+    if kind == "region_name":
+        return lambda rng: rng.choice(_REGION_NAMES)
+    return lambda rng: generate(kind, rng)
+
+
 def stand_in_name(value: Any) -> bool:
     """Whether a value is a name `_name` made up for a record no pool entity names
     ("Annual Contact", "Primary Order"): a label, no name anyone gave the record."""
@@ -435,7 +444,8 @@ _NUMBER_WORDS = frozenset("count total amount distance proximity size length val
 
 def fallback(field: str, noun: str = "") -> Maker:
     """A generic string with no better signal: a sentence where the field holds text, digits
-    where it holds a number, else a label that names the thing (`Regional Merchant`), as
+    where it holds a number, a real one where it names a country, a city, a region, a
+    currency or a language, else a label that names the thing (`Regional Merchant`), as
     `_name` names a record. Never a slug with a number (`merchant-146`, which reviewers
     read as a placeholder) nor a filler word."""
     words = [w for w in split_words(field) if w.isalpha()]
@@ -443,6 +453,9 @@ def fallback(field: str, noun: str = "") -> Maker:
         return lambda rng: rng.choice(SENTENCES)
     if words and words[-1] in _NUMBER_WORDS:
         return lambda rng: str(rng.randint(1, 500))
+    real = REAL_KINDS.get(singularize(words[-1].lower())) if words else None
+    if real is not None:  # `Region1`, `nation`: a real one, never "Design Region"
+        return _real(real)
     return _name(" ".join(words[-2:]) or noun)
 
 
