@@ -376,32 +376,3 @@ def _between(start: datetime, end: datetime, text: str) -> datetime:
     minutes = max(0, int((end - start).total_seconds() // 60))
     return (start + timedelta(minutes=zlib.crc32(text.encode()) % (minutes + 1))).replace(
         second=0, microsecond=0)
-
-
-# --- a record's sums -------------------------------------------------------------------
-
-
-def gross_rule(types: dict[str, str]) -> Rule | None:
-    """A net amount is the gross less its tax: `TotalNet` at most `TotalGross` (no Billbee
-    invoice of gross 126.42 and net 889.60, a negative tax), the net made the gross
-    over 1 + a common VAT rate where the draw had it larger."""
-    pairs = []
-    for gross, kind in types.items():
-        words = split_words(gross)
-        if kind in ("money", "number") and "gross" in words:
-            net = next((k for k, t in types.items() if t == kind and split_words(k) == [
-                "net" if w == "gross" else w for w in words]), None)
-            if net:
-                pairs.append((gross, net))
-    if not pairs:
-        return None
-
-    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
-        for gross, net in pairs:
-            high, low = out.get(gross), out.get(net)
-            if isinstance(high, (int, float)) and isinstance(low, (int, float)) and \
-                    not isinstance(high, bool) and low > high and not (
-                        overrides and net in overrides):
-                out[net] = round(high / 1.2, 2) if isinstance(low, float) else int(high / 1.2)
-
-    return rule

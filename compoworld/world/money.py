@@ -131,6 +131,129 @@ def money_agreement(kinds: dict[str, str | None], checks: dict[str, Callable[[An
     return agree
 
 
+# Words of a tax amount (`TotalVat`, `VatAmount`), of a rate (`VatRate`, `tax_percent`),
+# and of fields no net-VAT-gross sum (`CustomerVatId`, `vat_number`, `TaxMode`; a gross
+# weight or salary is more than its net by no VAT).
+_TAX = frozenset({"tax", "taxes", "vat", "gst"})
+_RATE = frozenset({"rate", "percent", "percentage", "pct"})
+_NOT_SUMS = frozenset("id number no code mode type flags included exempt class category "
+                      "country reg registration weight mass volume profit margin salary "
+                      "wage wages pay income earnings revenue".split())
+_FILLERS = frozenset({"amount", "value", "sum"})
+# The VAT share where nothing in the record says one, and the highest one anywhere (27%).
+_VAT = 0.2
+_TOP_VAT = 0.27
+
+
+def _sum_role(key: str) -> tuple[str, frozenset[str]] | None:
+    """A field's part in a net-tax-gross sum (`net`, `tax`, `gross`, `rate`) and the words
+    that tie it to the others of its sum (`TotalNetValue`, `TotalVatAmount`: `total`)."""
+    words = set(split_words(key))
+    if words & (_NOT_SUMS | _OWN):
+        return None
+    if words & _TAX:
+        role, used = ("rate" if words & _RATE else "tax"), _TAX | _RATE
+    elif "net" in words or "gross" in words:
+        role, used = ("net" if "net" in words else "gross"), {"net", "gross"}
+    else:
+        return None
+    return role, frozenset(words - used - _FILLERS)
+
+
+def _number(value: Any) -> float | None:
+    return None if isinstance(value, bool) else _major(value, None)
+
+
+def _like(amount: float, like: Any) -> Any:
+    """`amount` in the form of the field's drawn value (a whole number, a string, a
+    decimal)."""
+    if isinstance(like, int):
+        return round(amount)
+    return f"{amount:.2f}" if isinstance(like, str) else round(amount, 2)
+
+
+def _share(out: dict[str, Any], values: dict[str, float], keys: dict[str, str],
+           rates: list[str]) -> float:
+    """The VAT share of a sum: its rate's (20 or 0.2), else the one its drawn amounts
+    make (a net and its gross, or its tax), where it is one a country charges (0-27%);
+    else a common one."""
+    for key in rates:
+        rate = _number(out.get(key))
+        share = None if rate is None else rate / 100 if rate > 1 else rate
+        if share is not None and 0 <= share <= _TOP_VAT:
+            return share
+    net, tax, gross = (next((values[k] for k, r in keys.items() if r == role and k in values),
+                            None) for role in ("net", "tax", "gross"))
+    drawn = (gross / net - 1 if net and gross is not None else None,
+             tax / net if net and tax is not None else None,
+             tax / (gross - tax) if tax is not None and gross is not None and gross != tax
+             else None)
+    return next((share for share in drawn if share is not None and 0 <= share <= _TOP_VAT),
+                _VAT)
+
+
+def vat_agreement(kinds: dict[str, str]) -> Agree | None:
+    """For an object whose fields have semantic types `kinds`, a function that makes each
+    of its net-tax-gross sums agree in place: the tax a share of the net a country charges
+    (0-27%, the record's rate where it states one), the gross the net and its tax, the
+    rate that share. A Billbee invoice read a VAT four times its net, and a net of 889.60
+    under a gross of 126.42. The caller's amounts stay and fix the others; else the gross
+    anchors (the net where the record has none). None when no sum has two of a net, a tax
+    and a gross of one name."""
+    sums: dict[frozenset[str], dict[str, str]] = {}
+    for key, kind in kinds.items():
+        found = _sum_role(key) if kind in ("money", "number", "integer") else None
+        if found is not None:
+            sums.setdefault(found[1], {})[key] = found[0]
+    # a sum with no rate of its own is at the record's (a line's `TotalVatAmount` at its
+    # `VatRate`)
+    rates = [key for keys in sums.values() for key, role in keys.items() if role == "rate"]
+    sums = {tie: keys for tie, keys in sums.items()
+            if len(set(keys.values()) & {"net", "tax", "gross"}) >= 2}
+    if not sums:
+        return None
+
+    def agree(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        for keys in sums.values():
+            own = [key for key, role in keys.items() if role == "rate"]
+            _agree_sum(out, keys, own or rates, overrides or {})
+
+    return agree
+
+
+def _agree_sum(out: dict[str, Any], keys: dict[str, str], rates: list[str],
+               given: dict[str, Any]) -> None:
+    """One net-tax-gross sum of `out` (`keys`: field -> role) made to agree, at the rate
+    of the first of `rates` that states one."""
+    values = {key: value for key in keys if key in out
+              and (value := _number(out[key])) is not None}
+    fixed = {keys[key]: value for key, value in values.items() if key in given}
+    drawn = {keys[key]: value for key, value in values.items() if keys[key] != "rate"}
+    if not drawn:
+        return
+    share = _share(out, values, keys, rates)
+    # whole units where the amounts are whole numbers, else cents: the parts add up
+    places = 0 if all(isinstance(out[key], int) for key in values
+                      if keys[key] != "rate") else 2
+    net, tax, gross = (fixed.get(role) for role in ("net", "tax", "gross"))
+    if net is None and gross is None and tax is None:
+        gross, net = drawn.get("gross"), drawn.get("net") if "gross" not in drawn else None
+        if gross is None and net is None:
+            return  # a tax alone is its own draw
+    if net is None:
+        net = round(gross - tax if tax is not None else gross / (1 + share) if gross
+                    is not None else tax / share if share else 0.0, places)
+    tax = tax if tax is not None else round(gross - net if gross is not None else
+                                            net * share, places)
+    worth = {"net": net, "tax": tax, "gross": gross if gross is not None else net + tax,
+             # (the caller's net and tax say their rate)
+             "rate": tax / net if net and len(fixed.keys() - {"rate"}) >= 2 else share}
+    for key, role in keys.items():
+        if key in values and key not in given:
+            amount = worth[role] * 100 if role == "rate" and values[key] > 1 else worth[role]
+            out[key] = _like(amount, out[key])
+
+
 # Units of a currency per US dollar, for the currencies whose amounts are large numbers
 # (a KRW payment of 10.31 is a few cents), with the decimals they are written with.
 _PER_DOLLAR = {"JPY": (150, 0), "KRW": (1400, 0), "VND": (25000, 0), "IDR": (16000, 0),

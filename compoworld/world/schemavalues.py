@@ -32,7 +32,6 @@ from compoworld.world.clock import NOW
 from compoworld.world.coherence import (
     all_day_rule,
     final_rule,
-    gross_rule,
     range_pairs,
     span_end,
     span_start,
@@ -67,7 +66,7 @@ from compoworld.world.leafplans import (
     out_of_use,
 )
 from compoworld.world.links import link_children, parent_links
-from compoworld.world.money import currency_scale, money_agreement
+from compoworld.world.money import currency_scale, money_agreement, vat_agreement
 from compoworld.world.namekinds import (
     EVENT_NOUNS,
     SECURITY_NOUNS,
@@ -390,7 +389,6 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                all_day_rule(leaf_props, leaf_types),
                                status_rule(leaf_props, leaf_types, required),
                                final_rule(leaf_types),
-                               gross_rule(leaf_types),
                                subcount_rule(leaf_props, leaf_types),
                                twin_rule(leaf_props, leaf_types),
                                _country_rule({**props, **leaf_props}, leaf_types, checks,
@@ -419,6 +417,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     money_kinds = {key: schema_kind(props[key]) for key, kind in leaf_types.items()
                    if kind == "money"}
     amounts = money_agreement(money_kinds, checks)
+    taxed = vat_agreement(leaf_types)
     scaled = currency_scale(money_kinds, [key for key, kind in leaf_types.items()
                                           if kind == "currency"], checks)
 
@@ -471,6 +470,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
             _dialled_country(out, dialled, checks, overrides)
         if amounts is not None:  # a fee is a share of the amount, the net what is left
             amounts(out, overrides)
+        if taxed is not None:  # a VAT a share of its net, the gross the two (a quantity's
+            taxed(out, overrides)  # share is no VAT: this comes after the amounts agree)
         if scaled is not None:  # yen and won in thousands
             scaled(out, overrides)
         return out

@@ -135,25 +135,6 @@ def test_entries_of_a_customers_own_email_list_are_theirs():
         assert set(numbers) <= {person.phone, person.company.phone}
 
 
-def test_a_net_amount_is_at_most_its_gross() -> None:
-    """No invoice of gross 126.42 and net 889.60: a net drawn above
-    its gross becomes the gross over 1.2; one at most the gross, or one the caller set,
-    stays; a record with no gross and net of one name has no rule."""
-    from compoworld.world.coherence import gross_rule
-
-    rule = gross_rule({"TotalGross": "money", "TotalNet": "money", "VatAmount": "money"})
-    record = {"TotalGross": 126.42, "TotalNet": 889.6}
-    rule(record, None)
-    assert record["TotalNet"] == 105.35 and record["TotalNet"] <= record["TotalGross"]
-    kept = {"TotalGross": 126.42, "TotalNet": 100.0}
-    rule(kept, None)
-    assert kept["TotalNet"] == 100.0
-    asked = {"TotalGross": 10.0, "TotalNet": 20.0}
-    rule(asked, {"TotalNet": 20.0})
-    assert asked["TotalNet"] == 20.0
-    assert gross_rule({"amount": "money", "net_total": "money"}) is None
-
-
 def test_a_way_to_reach_someone_is_no_custom_field() -> None:
     """Billbee's `DefaultPhone1` is `{TypeName, Value}`: a custom field's shape, which read
     `{"TypeName": "Colour", "Value": "Bronze"}` as a customer's phone. It
