@@ -388,8 +388,9 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                     params["mentions"] = list(dict.fromkeys(said))
                 text = " ".join(str(record[name]) for name in written)
                 own = [word for word in says if value_in_text(word, text)]
-                topic = topic_of(text) or (list(says) if own else [])  # (else the
-                # workflow's own words: a laptop return says "laptop")
+                topic = (list(says) if own else []) or topic_of(text)  # the
+                # workflow's own words first: a payslip notice says "payslip" (its "is
+                # ready" passed on "set"), an invitation "invite" (not "booked")
                 if topic:  # ... and saying what it is: a welcome says "welcome"
                     params["topic"] = topic
             purpose = next((value for name, value in record.items()

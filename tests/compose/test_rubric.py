@@ -386,3 +386,11 @@ def test_a_message_is_checked_for_its_workflow_s_own_words():
     plain = by_kind(build_rubric(start, ended(sent["body"]), [call], [], {"sms": "Twilio"}),
                     "record_created")[0]
     assert "topic" not in plain.params
+    # its own words come before a shared topic the text also says: a payslip notice that
+    # says "is ready" was checked for "set" or "ready", and passed with no payslip in it
+    ready = "Hi Ana, your February payslip is ready to view."
+    told = call.model_copy(update={"arguments": {**sent, "body": ready}})
+    notice = by_kind(build_rubric(start, ended(ready), [told], [], {"sms": "Twilio"},
+                                  says=BY_NAME["payslip_notice"].says), "record_created")[0]
+    assert notice.params["topic"] == ["payslip"]
+    assert not evaluate_rubric([notice], start, ended("Hi Ana, all set and ready!"), "")[0]
