@@ -1444,6 +1444,8 @@ def _same_units(source: Found, schema: dict[str, Any]) -> bool:
 def _coerce(value: Any, schema: dict[str, Any]) -> Any:
     """A discovered value in the parameter's JSON type (`"42"` for a string id, ...)."""
     kind = schema.get("type") if isinstance(schema, dict) else None
+    if kind == "array" and not isinstance(value, list | dict):
+        return [value]  # one address into a list of them (`to: ["ann@x.org"]`)
     if kind == "string" and isinstance(value, int | float):
         return str(value)
     if kind == "integer" and isinstance(value, str) and value.lstrip("-").isdigit():

@@ -269,10 +269,30 @@ def semantic_type(
     fmt = schema.get("format")
     if isinstance(fmt, str) and fmt.lower() in _FORMATS and kind == "string":
         return _FORMATS[fmt.lower()]
+    if kind == "array" and (listed := _listed(words, schema)):
+        return listed
     if not words or kind in ("object", "array", "boolean"):
         return kind
     found = _by_name(words, kind, resource) or _by_description(words, kind, schema)
     return found if found and _fits(found, kind) else kind
+
+
+# Lists of the people a message or an invitation goes to, by name (`to`, `attendees`).
+_PEOPLE_LISTS = frozenset("to recipients attendees invitees participants guests emails "
+                          "email_addresses".split())
+
+
+def _listed(words: list[str], schema: dict[str, Any]) -> str | None:
+    """`email` for a list of plain strings that are the addresses a message or an
+    invitation goes to (Gmail's `to: ["ann@x.org"]`, a calendar's `attendees`): a found
+    email goes into it as a list of one. Lists of anything else stay arrays."""
+    items = schema.get("items")
+    if not isinstance(items, dict) or json_type(items) != "string" or \
+            "_".join(words) not in _PEOPLE_LISTS:
+        return None
+    text = " ".join(str(s.get("description") or "") for s in (schema, items))
+    fmt = str(items.get("format") or "")
+    return "email" if fmt == "email" or _SAYS_EMAIL.search(text) or "email" in words else None
 
 
 # Parameters that name a message's sender or recipient, typed by what they hold: an email

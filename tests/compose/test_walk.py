@@ -886,3 +886,12 @@ def test_a_workflow_s_next_app_is_drawn_before_its_tool():
     rng = random.Random(5)
     picks = [graph.nodes[_by_app(graph, options, rng)[0]].service for _ in range(400)]
     assert 150 < picks.count("mailer") < 250  # about half, not one in thirteen
+
+
+def test_one_address_goes_into_a_list_of_them():
+    """A found email bound to a `to` that takes a list is a list of one."""
+    from compoworld.compose.walk import _coerce
+
+    assert _coerce("ann@x.org", {"type": "array", "items": {"type": "string"}}) == ["ann@x.org"]
+    assert _coerce(["ann@x.org"], {"type": "array"}) == ["ann@x.org"]
+    assert _coerce("ann@x.org", {"type": "string"}) == "ann@x.org"

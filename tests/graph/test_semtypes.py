@@ -192,3 +192,21 @@ def test_a_foreign_key_named_idfk_is_an_id():
     task "with project idfk 37", an id no person knows."""
     assert semantic_type("ProjectIDFK", {"type": "integer"}, service="avaza",
                          resource="tasks") == entity_id_type("avaza", "project")
+
+
+def test_a_list_of_recipients_is_typed_by_its_addresses():
+    """Gmail's `to: ["ann@x.org"]` and a calendar's `attendees` lists were plain arrays, so
+    no found email could go into them, and the mail APIs that take a list of recipients
+    (Gmail, ClickSend) were never a workflow's step; a list of tags stays an array."""
+    strings = {"type": "string"}
+    assert semantic_type("to", {"type": "array", "items": strings, "description":
+                                "List of recipient email addresses"}, service="gmail",
+                         resource="messages") == "email"
+    assert semantic_type("attendees", {"type": "array", "items": {"type": "string",
+                                       "format": "email"}}, service="cal",
+                         resource="events") == "email"
+    assert semantic_type("tags", {"type": "array", "items": strings}, service="cal",
+                         resource="events") == "array"
+    assert semantic_type("to", {"type": "array", "items": strings, "description":
+                                "Phone numbers to text"}, service="sms",
+                         resource="messages") == "array"
