@@ -170,6 +170,8 @@ def compose_task(
                                         pattern=plan)
         if plan and style == "goal" and _MAPPING.search(instruction):
             return Rejected("the request maps fields one by one")
+        if _nested(instruction):
+            return Rejected("a request too nested to read")
     if plan and (wrong := rejection(library, plan.guards, walk.calls)):
         return Rejected(wrong)  # an instance its definition guards against
     if plan and _relabelled(walk.calls):
@@ -202,6 +204,16 @@ def compose_task(
         pattern=plan.name if plan else None,
         domain=plan.domain if plan else _domain(library, services),
     )
+
+
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+
+
+def _nested(text: str) -> bool:
+    """Whether a sentence of a request chains three "whose" clauses or more ("the channel
+    whose id is the channel id of the message in the channel whose member email is ...
+    whose author email is ..."): a long free walk's lookups, said as one riddle."""
+    return any(sentence.count(" whose ") > 2 for sentence in _SENTENCE.split(text))
 
 
 def _sole_bookings(library: ServiceLibrary, calls: list[GoldCall], offered: list[str]

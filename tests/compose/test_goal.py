@@ -23,6 +23,7 @@ from compoworld.compose.naming import record_noun, stated, tool_words
 from compoworld.compose.records import Binding, GoldCall, Selector, Task
 from compoworld.compose.stage import order_starts, start_tools
 from compoworld.compose.values import mentions
+from compoworld.compose.verify import CHECKS, Deduper, verify_task
 from compoworld.compose.workflows import WORKFLOWS as PATTERNS
 from compoworld.graph.semtypes import split_words
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
@@ -48,10 +49,11 @@ def tasks(library: ServiceLibrary) -> list[Task]:
     for index in range(600):
         task = compose_task(library, WORLD_SEED, starts[index % len(starts)],
                             random.Random(index), f"t{index}")
-        if isinstance(task, Task):
-            made.append(task)
-        if len(made) == 40:
-            break
+        if isinstance(task, Task) and all(verify_task(task, library, Deduper())[check]
+                                          for check in CHECKS):
+            made.append(task)  # (verified, as a run keeps it)
+        if len(made) >= 40 and any(t.answer for t in made):
+            break  # (enough of both: walks ending in a write, and in a question)
     assert len(made) >= 20
     return made
 

@@ -36,9 +36,12 @@ def library() -> ServiceLibrary:
 def tasks(library: ServiceLibrary) -> list[Task]:
     starts = sorted(start_tools(library.graph, patterned=True))
     made = []
-    for index in range(300):
+    for index in range(300):  # a workflow drawn, then a start of it, as a shard draws
         rng = random.Random(index)
-        task = compose_task(library, 7, rng.choice(starts), rng, f"t{index}", patterned=True)
+        start = rng.choice(starts)
+        plans = library.patterns_at(start)  # (in the apps each workflow may use)
+        task = compose_task(library, 7, start, rng, f"t{index}", patterned=True,
+                            workflow=rng.choice(plans)) if plans else None
         if isinstance(task, Task):
             made.append(task)
     return made

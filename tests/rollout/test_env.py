@@ -27,12 +27,17 @@ def builtin_library() -> ServiceLibrary:
 
 @functools.cache
 def builtin_tasks() -> tuple[Task, ...]:
-    """Twelve verified tasks over the built-in services (world 7 has answer items too)."""
+    """Twelve verified tasks over the built-in services, a few of them asking for an answer
+    (a policy that answers wrongly is one of the noisy policy's failures)."""
     library = builtin_library()
     starts = order_starts(start_tools(library.graph), 0)
-    made = candidates(library, starts, seed=0, shard=0, world_seed=7, quota=12, limit=200)
-    tasks = tuple(c.task for c in made if c.outcome == "verified" and c.task)
-    assert len(tasks) == 12
+    verified = [c.task for shard in range(4) for c in candidates(
+        library, starts, seed=0, shard=shard, world_seed=7, quota=12, limit=200)
+        if c.outcome == "verified" and c.task]
+    asking = [t.task_id for t in verified if t.answer][:3]
+    plain = [t.task_id for t in verified if not t.answer][:12 - len(asking)]
+    tasks = tuple(t for t in verified if t.task_id in asking or t.task_id in plain)
+    assert len(tasks) == 12 and asking, [t.task_id for t in verified]
     return tasks
 
 
