@@ -572,6 +572,17 @@ def _edited_after_create(target: _Target, calls: list[GoldCall]) -> None:
     target.criterion.params["fields"].update(target.later)
 
 
+# The fields a request names a new record by ("a project titled "Quarterly hiring plan"").
+_TITLES = (["title"], ["name"], ["subject"], ["summary"])
+
+
+def _held(targets: list[_Target], value: Any) -> bool:
+    """Whether a record the call changed holds `value` in a field (or a list field)."""
+    return any(json_equal(held, value) or isinstance(held, list) and any(
+        json_equal(x, value) for x in held)
+        for t in targets if t.record is not None for held in t.record.values())
+
+
 def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
     """Make every value the call carried from an earlier result a key field of a criterion
     it owns: the record's id, a key field already, or the record field that holds it.
@@ -580,6 +591,10 @@ def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
     """
     for param, binding in sorted(call.bindings.items()):
         value = call.arguments.get(param)
+        if binding.kind == "visible" and isinstance(value, str) and \
+                split_words(param)[-1:] in _TITLES and not _held(targets, value):
+            raise ValueError(f"{call.tool} is asked for its {param} {value!r}, but no record "
+                             "it changed keeps it: nothing can check the request's title")
         if binding.kind != "hidden" or value is None or _generated(value, generated):
             continue
         if any(t.record_id == str(value) or any(json_equal(v, value) for v in

@@ -394,3 +394,28 @@ def test_a_message_is_checked_for_its_workflow_s_own_words():
                                   says=BY_NAME["payslip_notice"].says), "record_created")[0]
     assert notice.params["topic"] == ["payslip"]
     assert not evaluate_rubric([notice], start, ended("Hi Ana, all set and ready!"), "")[0]
+
+
+def test_a_title_the_request_states_is_kept_or_the_task_is_refused():
+    """"Create a project in Avaza with title "Quarterly hiring plan"": the service kept only
+    the project's company, so the check could not hold the title the request named, and
+    a project of any title passed. A stated title no record keeps refuses the task."""
+    schemas = {"projects": {"type": "object"}}
+    company = Binding(kind="hidden", type="company", step=0, field="[].company_name",
+                      path="[0].company_name")
+    asked = {"CompanyName": "Silverline Travel", "ProjectTitle": "Quarterly hiring plan"}
+    call = GoldCall(tool="pm__project_post", service="pm", effect="create", arguments=asked,
+                    bindings={"CompanyName": company,
+                              "ProjectTitle": Binding(kind="visible", type="title")},
+                    result={"ProjectID": 6})
+    start = {"pm": State(schemas, {"projects": {}})}
+
+    def ended(record: dict) -> dict[str, State]:
+        return {"pm": State(schemas, {"projects": {"6": {"ProjectID": 6, **record}}})}
+
+    with pytest.raises(ValueError, match="title"):
+        build_rubric(start, ended({"CompanyName": "Silverline Travel"}), [call], [],
+                     {"pm": "Avaza"})
+    rubric = build_rubric(start, ended(asked), [call], [], {"pm": "Avaza"})
+    assert by_kind(rubric, "record_created")[0].params["fields"]["ProjectTitle"] == \
+        "Quarterly hiring plan"
