@@ -878,30 +878,30 @@ def test_a_meeting_s_unnamed_person_is_its_attendee_never_its_contact():
 
 
 def test_the_person_of_a_record_is_added_as_them_not_it():
-    """The guest of a meeting set up as a customer: "add them as a customer", never "set it
-    up as a customer" (the meeting's pronoun, said of a person)."""
-    select = Selector(field="title", value="Roadmap review")
+    """The client of an invoice set up as a customer: "add them as a customer", never "set
+    it up as a customer" (the invoice's pronoun, said of a person)."""
+    select = Selector(field="title", value="Roadmap workshop")
     calls = [
-        GoldCall(tool="cal__list_meetings", service="cal", effect="read", arguments={},
+        GoldCall(tool="books__list_invoices", service="books", effect="read", arguments={},
                  bindings={}, result={"data": [
-                     {"id": "m1", "title": "Roadmap review", "guest_email": "ann@lee.org",
-                      "guest_name": "Ann Lee"},
-                     {"id": "m2", "title": "Budget call", "guest_email": "bo@kim.org",
-                      "guest_name": "Bo Kim"}]}),
+                     {"id": "i1", "title": "Roadmap workshop", "client_email": "ann@lee.org",
+                      "client_name": "Ann Lee"},
+                     {"id": "i2", "title": "Budget review", "client_email": "bo@kim.org",
+                      "client_name": "Bo Kim"}]}),
         GoldCall(tool="pay__create_customer", service="pay", effect="create",
                  arguments={"email": "ann@lee.org", "name": "Ann Lee"},
                  bindings={"email": Binding(kind="hidden", type="email", step=0,
-                                            field="data[].guest_email",
-                                            path="data[0].guest_email", selector=select),
+                                            field="data[].client_email",
+                                            path="data[0].client_email", selector=select),
                            "name": Binding(kind="hidden", type="person_name", step=0,
-                                           field="data[].guest_name",
-                                           path="data[0].guest_name", selector=select)},
+                                           field="data[].client_name",
+                                           path="data[0].client_name", selector=select)},
                  result={"id": "cus_1"}),
     ]
-    resources = {"cal__list_meetings": "meetings", "pay__create_customer": "customers"}
+    resources = {"books__list_invoices": "invoices", "pay__create_customer": "customers"}
     for seed in range(6):
-        text = write_scenario(calls, [], {"cal": "Calendar", "pay": "Payments"},
-                              random.Random(seed), BY_NAME["guest_to_customer"],
+        text = write_scenario(calls, [], {"books": "Books", "pay": "Payments"},
+                              random.Random(seed), BY_NAME["client_to_customer"],
                               resources=resources)
         assert text is not None
         assert " them " in text and " it up " not in text and "add it " not in text, text

@@ -13,7 +13,7 @@ WORKFLOW = Workflow(
     ),
     gist="that their expense was approved",
     subject="Your expense was approved",
-    says=("approved", "approval", "expense"),
+    says=("approved", "approval"),  # ("expense" alone passes "your expense was rejected")
     opens=("{s} was approved.", "Finance signed off on {s}, and the colleague should know."),
     guards=frozenset({"not_granted"}),
     trial=True,

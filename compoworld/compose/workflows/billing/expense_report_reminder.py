@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("Finance is closing February, and {s} still has expenses to report.",
            "{s} hasn't filed their February expense report yet."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

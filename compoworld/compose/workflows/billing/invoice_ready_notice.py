@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} is ready to go to the customer.",
            "I'm sending out this month's invoices, starting with {s}."),
     guards=frozenset({"settled"}),
-    trial=True,
 )

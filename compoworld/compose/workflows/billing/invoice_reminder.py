@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     subject="A reminder about your invoice",
     opens=("{s} is still open.", "I'm going through our open invoices, starting with {s}."),
     guards=frozenset({"settled", "no_amount"}),
-    trial=True,
 )

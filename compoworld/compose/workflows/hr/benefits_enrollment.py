@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't chosen their benefits for this year.",
            "Benefits enrollment closes this week, and {s} hasn't picked a plan."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

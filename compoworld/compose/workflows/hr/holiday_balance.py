@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} still has holiday days carried over from last year.",
            "{s} carried over days off that expire at the end of March."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("February payroll has run, and {s} asked when their payslip would be ready.",
            "{s}'s February payslip is ready."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

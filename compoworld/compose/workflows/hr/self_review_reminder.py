@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("The review cycle closes on Friday, and {s} hasn't finished their self-review.",
            "{s}'s manager is waiting on their self-review."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't submitted a timesheet for last week.",
            "Payroll is waiting on last week's timesheet from {s}."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

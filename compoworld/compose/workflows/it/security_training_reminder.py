@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't finished this year's security awareness training.",
            "Our compliance report lists {s} as overdue on security training."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

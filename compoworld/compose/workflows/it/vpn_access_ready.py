@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("IT finished setting up remote access for {s}.",
            "{s} asked for VPN access to work from home."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

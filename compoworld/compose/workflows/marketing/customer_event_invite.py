@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("invite", "invited", "invitation"),
     opens=("We're holding a customer day on March 20 and would love {s} to come.",
            "{s} is on the guest list for our customer day."),
-    trial=True,
 )

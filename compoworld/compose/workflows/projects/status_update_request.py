@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("I'm putting together Thursday's project review and need an update from {s}.",
            "{s} owns two workstreams I need an update on."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

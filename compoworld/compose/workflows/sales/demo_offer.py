@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("demo",),
     opens=("{s} asked what our product could do for them.",
            "{s} downloaded our product brochure last week."),
-    trial=True,
 )

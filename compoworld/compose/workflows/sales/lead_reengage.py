@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("interested", "interest"),
     opens=("{s} went quiet after our first call.",
            "We haven't heard from {s} in a few weeks."),
-    trial=True,
 )

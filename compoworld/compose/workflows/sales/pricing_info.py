@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("price", "pricing", "prices"),
     opens=("{s} asked about our pricing.",
            "{s} wants to know what our plans cost."),
-    trial=True,
 )

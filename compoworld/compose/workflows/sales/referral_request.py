@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("recommend", "referral"),
     opens=("{s} has been happy with our service.",
            "{s} told us they like working with us."),
-    trial=True,
 )

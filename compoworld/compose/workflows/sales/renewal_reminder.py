@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("renew", "renewal", "renews"),
     opens=("{s}'s contract comes up for renewal next month.",
            "{s} is up for renewal in April."),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} is coming up, and I'd like the agenda settled beforehand.",
            "I'm preparing the agenda for {s}."),
     guards=frozenset({"event_over"}),
-    trial=True,
 )

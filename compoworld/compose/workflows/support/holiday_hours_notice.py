@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("Easter", "hours"),
     opens=("We're telling our regular customers about our Easter hours, starting with {s}.",
            "{s} often calls us in the week of Easter."),
-    trial=True,
 )

@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("survey",),
     opens=("We're asking our customers how we're doing, starting with {s}.",
            "{s} is in this quarter's satisfaction survey."),
-    trial=True,
 )
