@@ -583,6 +583,18 @@ def _held(targets: list[_Target], value: Any) -> bool:
         for t in targets if t.record is not None for held in t.record.values())
 
 
+def _contained(targets: list[_Target], value: Any) -> None:
+    """Mark the fields of `targets` whose record holds the text `value` as checked by what
+    they contain (`contains`), not by equality: an issue's body posted to a channel may
+    come with its title before it ("Password reset request: the customer wrote in ...")."""
+    for target in targets:
+        for name, held in (target.record or {}).items():
+            if json_equal(held, value):
+                names = target.criterion.params.setdefault("contains", [])
+                if name not in names:
+                    names.append(name)
+
+
 def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
     """Make every value the call carried from an earlier result a key field of a criterion
     it owns: the record's id, a key field already, or the record field that holds it.
@@ -597,6 +609,8 @@ def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
                              "it changed keeps it: nothing can check the request's title")
         if binding.kind != "hidden" or value is None or _generated(value, generated):
             continue
+        if binding.type == "text":  # a body carried into a post: the post holds it, with
+            _contained(targets, value)  # any words of the agent's around it
         if any(t.record_id == str(value) or any(json_equal(v, value) for v in
                t.criterion.params.get("fields", {}).values()) for t in targets):
             continue

@@ -13,6 +13,8 @@ Semantics, per criterion kind:
   A `written` that is not a list of names is malformed. An optional `about` (words) is what
   a booking is for: one of its words is in a text of the record, in any field ("Account
   review" as its title or in its notes).
+  An optional `contains` (field names) checks those key fields by what they hold: a text
+  carried into them (an issue's body posted to a channel) may sit among words of the agent's.
   An optional `alternatives` (key field -> other field names) lets the value sit in another
   field of the same kind: a customer's name in `customerName` where the gold call filled
   `contactName`. An optional `name_shapes` (`full`: the fields that take a whole name,
@@ -332,10 +334,17 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
             for ref in referred.values()):
         raise TypeError("by_reference must map field names to {field, collection, key}")
 
+    contains = criterion.params.get("contains", [])
+    if not isinstance(contains, list) or not all(isinstance(n, str) for n in contains):
+        raise TypeError("contains must be a list of field names")
+
     def holds(record: dict[str, Any], name: str) -> bool:
         if any(json_equal(record.get(field), fields[name])
                for field in (name, *alternatives.get(name, ()))):
             return True
+        if name in contains and any(value_in_text(fields[name], record.get(field))
+                                    for field in (name, *alternatives.get(name, ()))):
+            return True  # a body carried into a post, with words of the agent's around it
         ref = referred.get(name)  # the value's holder, named by its id
         holder = after.records(ref["collection"]).get(str(record.get(ref["field"]))) \
             if ref and record.get(ref["field"]) is not None else None

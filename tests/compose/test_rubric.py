@@ -419,3 +419,29 @@ def test_a_title_the_request_states_is_kept_or_the_task_is_refused():
     rubric = build_rubric(start, ended(asked), [call], [], {"pm": "Avaza"})
     assert by_kind(rubric, "record_created")[0].params["fields"]["ProjectTitle"] == \
         "Quarterly hiring plan"
+
+
+def test_a_body_carried_into_a_post_may_come_with_words_around_it():
+    """An issue's body posted to a channel was checked as the post's whole text, so a post
+    that put the issue's title before its body failed an agent that did what was asked."""
+    from compoworld.reward.rubric import evaluate_rubric
+
+    body = "The customer cannot reset their password from the mobile app."
+    schemas = {"messages": {"type": "object"}}
+    call = GoldCall(tool="chat__post_message", service="chat", effect="action",
+                    arguments={"channel": "support", "text": body},
+                    bindings={"channel": Binding(kind="visible", type="string"),
+                              "text": Binding(kind="hidden", type="text", step=0,
+                                              field="[].body", path="[0].body")},
+                    result={"ok": True})
+    start = {"chat": State(schemas, {"messages": {}})}
+
+    def ended(text: str) -> dict[str, State]:
+        return {"chat": State(schemas, {"messages": {"m1": {"id": "m1", "channel": "support",
+                                                            "text": text}}})}
+
+    rubric = build_rubric(start, ended(body), [call], [], {"chat": "Slack"})
+    made = by_kind(rubric, "record_created")[0]
+    assert made.params["contains"] == ["text"]
+    assert evaluate_rubric(rubric, start, ended(f"Password reset request: {body}"), "")[0]
+    assert not evaluate_rubric(rubric, start, ended("Password reset request"), "")[0]
