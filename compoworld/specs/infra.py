@@ -27,11 +27,13 @@ from typing import Any, Literal
 from compoworld.graph.semtypes import split_words
 
 Kind = Literal["auth", "version", "format", "callback", "selection", "tracing",
-               "idempotency", "paging", "ordering", "debug"]
+               "idempotency", "paging", "ordering", "debug", "sender"]
 API_KEY_PLACEHOLDER = "env-api-key"
 PAGE_SIZE = 20
 NO_DEFAULT: Any = object()  # absence is the meaning (no cursor, no callback, all fields)
-_FILLED = {"auth", "version", "format", "paging", "debug"}
+_FILLED = {"auth", "version", "format", "paging", "debug", "sender"}
+# What a message is sent from: an address or a number (no account money is moved from).
+_SENDING = frozenset("email address mail phone number sms".split())
 
 _CREDENTIALS = {("api", "key"), ("api", "token"), ("api", "secret"), ("access", "token"),
                 ("oauth", "token"), ("auth", "token"), ("bearer", "token"), ("auth", "key"),
@@ -116,6 +118,11 @@ def infrastructure_kind(name: str, schema: Any = None, location: str | None = No
         return "tracing"
     if words in _IDEMPOTENCY and _is_text(schema):
         return "idempotency"
+    if (words[0] == "sender" or words[0] == "from" and set(words) & _SENDING) \
+            and words[-1] == "id" and len(words) > 1 \
+            and _json_type(schema) in ("integer", "number", "string"):
+        return "sender"  # the account's own sending identity (ClickSend's
+        # `from.email_address_id`): no fact of the task, as "from email address id 82180"
     if _is_paging(words, schema, text):
         return "paging"
     if _is_ordering(words, schema, text):
@@ -166,6 +173,9 @@ def infrastructure_default(name: str, schema: Any, *, api_version: str | None = 
         return "json" if _fits_text("json", schema) else NO_DEFAULT
     if kind == "paging":
         return _paging_default(_words(name), schema)
+    if kind == "sender":  # the account's first sending identity
+        return example if example is not None else (
+            1 if _json_type(schema) in ("integer", "number") else "default")
     return NO_DEFAULT
 
 

@@ -177,3 +177,14 @@ def test_relaxing_without_infrastructure_returns_the_schema_unchanged():
     schema = {"type": "object", "properties": {"email": {"type": "string"}},
               "required": ["email"]}
     assert relax_infrastructure(schema) == schema
+
+
+def test_the_identity_a_message_is_sent_from_is_the_environment_s():
+    """ClickSend's `from.email_address_id` is the account's own verified sender: requests
+    read "send them an email via ClickSend with from email address id 82180", an id no
+    person states. A sending identity is filled in; an account money moves from is not."""
+    assert infrastructure_kind("from.email_address_id", {"type": "number"}) == "sender"
+    assert infrastructure_kind("sender_id", {"type": "string"}) == "sender"
+    assert infrastructure_default("from.email_address_id", {"type": "number"}) == 1
+    assert not is_infrastructure("from_account_id", {"type": "string"})
+    assert not is_infrastructure("from", {"type": "string"})
