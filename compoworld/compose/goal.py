@@ -54,7 +54,7 @@ from compoworld.compose.references import (
 )
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
 
-_NAME_FIELDS = {"name", "full name", "display name"}
+_NAME_FIELDS = {"name", "full name", "display name", "fullname", "displayname"}
 _SAY_PARAMS = {"text", "body", "message", "content", "description", "note", "comment"}
 _RECIPIENT_WORDS = {"to", "recipient", "recipients", "assignee", "payee", "invitee"}
 _RECIPIENT_VERBS = {"send", "forward", "invite", "assign", "share", "notify", "transfer",

@@ -300,7 +300,8 @@ class _Scenario(_Goal):
         entity = self.pattern.steps[0].entity
         if words[-1:] == ["email"] and entity in _CUSTOMERS_OF:  # whose order it is
             return f"the {noun} from {selector.value} in {app}"
-        named = words[-1:] == ["name"] and not set(words) & _OTHERS
+        named = words[-1:] in (["name"], ["fullname"], ["displayname"]) \
+            and not set(words) & _OTHERS
         if entity == "event" and words == ["name"]:  # a booking named by whom it is for
             return f"{selector.value}'s {noun} in {app}"
         if entity in _PEOPLE and named and set(words) & _COMPANY_WORDS \

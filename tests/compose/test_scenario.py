@@ -932,3 +932,28 @@ def test_a_code_host_s_record_is_named_by_its_repository_and_number():
         assert text is not None
         assert "#43259 of the juliar/mobile-app repository" in text, text
         assert "whose owner" not in text and "repo is" not in text, text
+
+
+def test_a_person_known_by_their_fullname_is_named_so():
+    """"The project member in Avaza whose fullname is "Yusuf Nguyen"" reads as an API's
+    field: a `Fullname` (or `displayname`) names the person as their `name` does."""
+    select = Selector(field="Fullname", value="Yusuf Nguyen")
+    calls = [
+        GoldCall(tool="pm__list_members", service="pm", effect="read", arguments={},
+                 bindings={}, result={"data": [
+                     {"id": "u1", "Fullname": "Yusuf Nguyen", "Email": "yusuf@ourco.com"},
+                     {"id": "u2", "Fullname": "Bo Kim", "Email": "bo@ourco.com"}]}),
+        GoldCall(tool="mail__send_email", service="mail", effect="create",
+                 arguments={"to": "yusuf@ourco.com", "body": "Please return your laptop."},
+                 bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                         field="data[].Email", path="data[0].Email",
+                                         selector=select),
+                           "body": Binding(kind="free", type="text")},
+                 result={"id": "m1"}),
+    ]
+    resources = {"pm__list_members": "members", "mail__send_email": "emails"}
+    for seed in range(6):
+        text = write_scenario(calls, [], {"pm": "Avaza", "mail": "Mail"}, random.Random(seed),
+                              BY_NAME["laptop_return"], resources=resources)
+        assert text is not None
+        assert "Yusuf Nguyen" in text and "fullname" not in text.lower(), text
