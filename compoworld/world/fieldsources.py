@@ -80,7 +80,8 @@ PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organ
                           "buyer seller requester invitee guest".split())
 # Collections of an app's own people: in a team's chat, tracker or HR app, our colleagues.
 _STAFF_LISTS = frozenset("user employee staff agent colleague teammate worker "
-                         "team_member".split())
+                         "team_member project_member workspace_member organization_member "
+                         "org_member".split())
 
 
 def is_staff_list(collection: str) -> bool:

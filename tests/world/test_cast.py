@@ -57,15 +57,15 @@ def test_builtin_services_and_episodes_share_the_worlds_now():
     assert example_state("email", 3).records("world")["world"]["now"] == NOW_TEXT
 
 
-def _team_app(category: str) -> dict:
-    """A one-collection API of `users`, filed under corpus `category`."""
+def _team_app(category: str, collection: str = "users") -> dict:
+    """A one-collection API of `collection` (people), filed under corpus `category`."""
     user = {"type": "object", "properties": {
         "id": {"type": "string"}, "email": {"type": "string", "format": "email"},
         "name": {"type": "string"}}}
     return {
         "openapi": "3.0.0", "info": {"title": "Team", "version": "1",
                                      "x-apisguru-categories": [category]},
-        "paths": {"/users": {"get": {"operationId": "listUsers", "responses": {"200": {
+        "paths": {f"/{collection}": {"get": {"operationId": "list", "responses": {"200": {
             "description": "ok", "content": {"application/json": {"schema": {
                 "type": "array", "items": user}}}}}}}},
     }
@@ -88,3 +88,10 @@ def test_a_team_app_s_users_are_our_colleagues_at_our_domain():
     buyers = [u["email"] for u in seed_state(shop, seed).records("users").values()
               if "email" in u]
     assert buyers and not any(email.endswith("@" + ours) for email in buyers), buyers
+    # a project tool's project members are ours too: a departing colleague at a customer's
+    # domain was asked for their laptop back "from" our own
+    projects = load_openapi(_team_app("project_management", "project_members"),
+                            "pm.example/openapi")
+    members = [u["email"] for u in seed_state(projects, seed).records(
+        "project_members").values() if "email" in u]
+    assert members and all(email.endswith("@" + ours) for email in members), members
