@@ -11,7 +11,7 @@ WORKFLOW = Workflow(
         COLLEAGUE,
         COLLEAGUE_MESSAGE,
     ),
-    gist="letting them know their VPN access is ready and how to connect",
+    gist="letting them know their VPN access is ready to use",
     subject="Your VPN access is ready",
     says=("VPN",),
     opens=("IT finished setting up remote access for {s}.",

@@ -11,9 +11,9 @@ WORKFLOW = Workflow(
         CUSTOMER,
         send("email", "phone", "name"),
     ),
-    gist="letting them know our opening hours over Easter",
+    gist="letting them know we are closed from Good Friday to Easter Monday",
     subject="Our opening hours over Easter",
-    says=("Easter", "hours"),
+    says=("Easter",),  # ("hours" alone passed a message that gave none)
     opens=("We're telling our regular customers about our Easter hours, starting with {s}.",
            "{s} often calls us in the week of Easter."),
 )
