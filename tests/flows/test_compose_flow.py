@@ -35,9 +35,10 @@ def test_compose_writes_verified_tasks_graph_and_walks(composed: Store):
     _, rows = run_query(
         composed,
         "select count(*) filter (where verified), count(*) filter (where verified and "
-        "n_services >= 2), count(distinct signature) filter (where verified) from tasks",
+        "n_services >= 2), count(distinct (signature, world_seed)) filter (where verified) "
+        "from tasks",
     )
-    assert rows == [(24, 24, 24)]
+    assert rows == [(24, 24, 24)]  # (a shard keeps no two alike; two worlds may share one)
     _, rows = run_query(composed, "select count(*), count(*) filter (where outcome = "
                                   "'verified') from walks")
     walks, verified = rows[0]
@@ -132,7 +133,12 @@ def test_style_and_judge_reach_the_compose_shards(tmp_path):
 
 def test_a_default_compose_run_walks_workflow_patterns(prefect_harness, tmp_path_factory):
     """The stage's default: every verified task follows a workflow pattern, records its
-    pattern, domain and goal style, and the stored edges carry their scores."""
+    pattern, domain and goal style, and the stored edges carry their scores; a review pack
+    may hold one workflow's tasks alone."""
+    from typer.testing import CliRunner
+
+    from compoworld.cli import app
+
     store = composed_builtin_store(tmp_path_factory.mktemp("patterned"), "p", tasks=6,
                                    per_shard=6, walks="pattern")
     _, rows = run_query(store, "select count(*), count(*) filter (where pattern is not null "
@@ -143,6 +149,23 @@ def test_a_default_compose_run_walks_workflow_patterns(prefect_harness, tmp_path
                         " count(*) filter (where score >= 0.6) from graph_edges")
     edges, scored, kept = rows[0]
     assert edges > 0 and scored == edges and 0 < kept < edges
+    # one workflow's tasks alone (`review-pack --workflow`), to judge it before it leaves
+    # its trial
+    _, rows = run_query(store, "select pattern, count(*) from tasks where verified "
+                        "and pattern is not null group by 1 order by 2 desc, 1")
+    name, count = rows[0]
+    out = tmp_path_factory.mktemp("pack") / "one.md"
+    result = CliRunner().invoke(app, ["review-pack", "--run-id", "p", "--workflow", name,
+                                      "-o", str(out), "--home", str(store.home)])
+    assert result.exit_code == 0, result.output
+    _, mine = run_query(store, "select instruction from tasks where verified and "
+                        "pattern = $p", {"p": name})
+    text = out.read_text()
+    assert count <= 40 and text.count("\n## Task ") == count  # (all of them: a small run)
+    assert all(i.replace("\n", "\n> ") in text for (i,) in mine)
+    unknown = CliRunner().invoke(app, ["review-pack", "--run-id", "p", "--workflow", "nope",
+                                       "--home", str(store.home)])
+    assert unknown.exit_code == 2 and "no workflow named nope" in unknown.output
 
 
 def test_a_review_pack_shows_a_seeded_sample_of_verified_tasks(composed: Store, tmp_path):
@@ -171,19 +194,3 @@ def test_a_review_pack_shows_a_seeded_sample_of_verified_tasks(composed: Store, 
     missing = CliRunner().invoke(app, ["review-pack", "--run-id", "nope",
                                        "--home", str(composed.home)])
     assert missing.exit_code == 2 and "no verified tasks" in missing.output
-    # one workflow's tasks alone (`--workflow`), to judge it before it leaves its trial
-    _, rows = run_query(composed, "select pattern, count(*) from tasks where verified "
-                        "group by 1 order by 2 desc")
-    name, count = rows[0]
-    out = tmp_path / "one.md"
-    result = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--workflow", name,
-                                      "-o", str(out), "--home", str(composed.home)])
-    assert result.exit_code == 0, result.output
-    _, mine = run_query(composed, "select instruction from tasks where verified and "
-                        "pattern = $p", {"p": name})
-    text = out.read_text()
-    assert count <= 40 and text.count("\n## Task ") == count  # (all of them: a small run)
-    assert all(i.replace("\n", "\n> ") in text for (i,) in mine)
-    unknown = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--workflow", "nope",
-                                       "--home", str(composed.home)])
-    assert unknown.exit_code == 2 and "no workflow named nope" in unknown.output
