@@ -1142,6 +1142,12 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     if any(b.type == "phone" and ("fax" in split_words(b.field or "")) != (
             "fax" in split_words(p)) for p, b in bindings.items() if b.kind == "hidden"):
         return False  # a fax number is no phone to call, nor a phone a fax line
+    if step.entity == "message" and any(
+            b.kind == "hidden" and b.type == "url" and (role := role_of(
+                b.field or "", "url", None)) is not None and role.meaning == "image"
+            for b in bindings.values()):
+        return False  # a Drive file's icon link as a Slack post's icon: an image's URL
+        # shares no document, and reads as none
     if step.entity == "message" and _another_person(arguments, bindings):
         return False  # a meeting named by one guest's email, its message to another guest
     if step.entity == "message" and "create" in step.effects and not any(

@@ -895,3 +895,36 @@ def test_one_address_goes_into_a_list_of_them():
     assert _coerce("ann@x.org", {"type": "array", "items": {"type": "string"}}) == ["ann@x.org"]
     assert _coerce(["ann@x.org"], {"type": "array"}) == ["ann@x.org"]
     assert _coerce("ann@x.org", {"type": "string"}) == "ann@x.org"
+
+
+def test_a_message_shares_no_image_s_link():
+    """A Drive file's `iconLink` went into a Slack post's `icon_url` ("send it a message
+    with its icon link"): the document was never shared. An image's URL is no link a
+    message carries."""
+    from compoworld.compose.records import Binding, GoldCall
+    from compoworld.compose.steps import send_document
+    from compoworld.compose.walk import Walk, _substantial
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    read = ToolNode(name="drive__list_files", service="drive", effect="read",
+                    implementation="builtin", resource="files", params={}, required=(),
+                    outputs={"[].iconLink": "url", "[].webViewLink": "url",
+                             "[].name": "filename"})
+    post = ToolNode(name="chat__post_message", service="chat", effect="action",
+                    implementation="builtin", resource="messages",
+                    params={"icon_url": "url", "text": "text", "channel": "string"},
+                    required=("channel",), outputs={})
+    graph = DependencyGraph.build([read, post])
+    found = GoldCall(tool=read.name, service="drive", effect="read", arguments={}, bindings={},
+                     result=[{"iconLink": "https://x/icon.png", "webViewLink": "https://x/d",
+                              "name": "plan.pdf"}])
+    walk = Walk(calls=[found], about="document")
+
+    def carried(field: str) -> Binding:
+        return Binding(kind="hidden", type="url", step=0, field=f"[].{field}",
+                       path=f"[0].{field}")
+
+    said = Binding(kind="free", type="text")
+    assert not _substantial(graph, walk, send_document(), post,
+                            {"icon_url": "https://x/icon.png", "text": "Here it is"},
+                            {"icon_url": carried("iconLink"), "text": said})
