@@ -1,0 +1,21 @@
+"""Remind a colleague to sign their updated employment contract."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="contract_signature",
+    domain="hr",
+    purpose="remind a colleague to sign their contract",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="reminding them to sign their updated employment contract this week",
+    subject="Your updated employment contract",
+    says=("contract",),
+    opens=("HR is still waiting on {s}'s signed contract.",
+           "{s}'s updated employment contract is waiting for their signature."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

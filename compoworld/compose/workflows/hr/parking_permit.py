@@ -1,0 +1,21 @@
+"""Tell a colleague their parking permit is ready."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="parking_permit",
+    domain="hr",
+    purpose="tell a colleague their parking permit is ready",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="letting them know their parking permit is ready at reception",
+    subject="Your parking permit is ready",
+    says=("parking",),
+    opens=("{s} applied for a parking space last month.",
+           "Facilities issued a parking permit for {s}."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

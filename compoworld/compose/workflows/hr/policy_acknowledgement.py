@@ -1,0 +1,21 @@
+"""Ask a colleague to acknowledge the updated travel policy."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="policy_acknowledgement",
+    domain="hr",
+    purpose="ask a colleague to acknowledge a policy",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="asking them to read and acknowledge the updated travel policy by Friday",
+    subject="Please acknowledge the updated travel policy",
+    says=("policy",),
+    opens=("{s} hasn't acknowledged the updated travel policy yet.",
+           "The new travel policy needs everyone's sign-off, and {s} is still missing."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

@@ -1,0 +1,22 @@
+"""Remind a colleague to renew their office access badge."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="badge_renewal",
+    domain="it",
+    purpose="remind a colleague to renew their badge",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist=("reminding them that their office badge expires at the end of the month and can be "
+          "renewed at reception"),
+    subject="Your office badge expires this month",
+    says=("badge",),
+    opens=("{s}'s office badge expires at the end of the month.",
+           "Reception flagged {s}'s access badge as about to expire."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

@@ -1,0 +1,21 @@
+"""Remind a colleague that their part of a plan is due."""
+
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="plan_section_due",
+    domain="projects",
+    purpose="remind a colleague of a plan deadline",
+    steps=(
+        COLLEAGUE,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="reminding them that their section of the Q2 plan is due on Thursday",
+    subject="Your section of the Q2 plan",
+    says=("Q2 plan", "plan"),
+    opens=("I'm putting the Q2 plan together and still need {s}'s section.",
+           "{s} owns a section of the Q2 plan that's due this week."),
+    guards=frozenset({"gone"}),
+    trial=True,
+)

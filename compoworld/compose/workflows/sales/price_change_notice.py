@@ -1,0 +1,20 @@
+"""Tell a customer our prices change."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="price_change_notice",
+    domain="sales",
+    purpose="tell a customer about a price change",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="letting them know our prices change on April 1",
+    subject="Our prices change on April 1",
+    says=("price", "prices"),
+    opens=("{s} buys from us regularly and should hear about our new prices first.",
+           "We're writing to customers about our April price change, starting with {s}."),
+    trial=True,
+)

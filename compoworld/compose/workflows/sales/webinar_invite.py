@@ -1,0 +1,20 @@
+"""Invite a prospect to our product webinar."""
+
+from compoworld.compose.steps import PROSPECT, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="webinar_invite",
+    domain="sales",
+    purpose="invite a prospect to a webinar",
+    steps=(
+        PROSPECT,
+        send("email", "phone", "name"),
+    ),
+    gist="inviting them to our product webinar on March 27",
+    subject="Join our product webinar on March 27",
+    says=("webinar",),
+    opens=("{s} asked for a look at our product.",
+           "We'd like {s} at our next product webinar."),
+    trial=True,
+)

@@ -1,0 +1,20 @@
+"""Let a customer know about planned maintenance."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="maintenance_notice",
+    domain="support",
+    purpose="tell a customer about planned maintenance",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="letting them know our online portal is down for maintenance on Sunday night",
+    subject="Planned maintenance on Sunday night",
+    says=("maintenance",),
+    opens=("{s} uses our online portal every week.",
+           "We're telling our regular customers about Sunday's maintenance, starting with {s}."),
+    trial=True,
+)
