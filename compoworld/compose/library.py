@@ -192,7 +192,8 @@ class ServiceLibrary:
                 desks=frozenset(name for name in work if keeps_tickets(
                     self.infos[name].domain, self.infos[name].app)),
                 staff=frozenset(name for name in work if keeps_staff(
-                    self.infos[name].domain, self.infos[name].app)))
+                    self.infos[name].domain, self.infos[name].app)),
+                categories={name: info.domain or "" for name, info in self.infos.items()})
         return self._apps
 
     @classmethod

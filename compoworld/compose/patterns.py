@@ -14,7 +14,7 @@ here.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from compoworld.compose.steps import COLLEAGUES
@@ -164,8 +164,12 @@ class Apps:
     calendars: frozenset[str] | None = None  # (every work app, when None)
     desks: frozenset[str] | None = None  # apps that keep tickets (every work app, when None)
     staff: frozenset[str] | None = None  # apps that keep our colleagues (every work app)
+    categories: Mapping[str, str] | None = None  # each app's corpus category, where known
 
     def allow(self, service: str, step: Step) -> bool:
+        if step.not_in and self.categories is not None \
+                and self.categories.get(service) in step.not_in:
+            return False  # (a payslip's colleague is no code host's user)
         if for_customers(step):
             return service in self.customers
         if step.entity == "person" and self.staff is not None:

@@ -75,6 +75,9 @@ class Step:
     # where the record goes, as a word of one of the tool's parameters: a post goes into a
     # `channel` (no text message to a phone), a file into a `folder`
     into: str = ""
+    # corpus categories of the apps the step may not use: a colleague whose payslip is ready
+    # is found in a directory of the company's people, not among a code host's users
+    not_in: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

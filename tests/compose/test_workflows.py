@@ -402,3 +402,19 @@ def test_a_follow_up_waits_for_its_event_and_a_delivery_check_for_the_delivery()
     assert not undelivered(None, read({"id": "o1", "fulfillmentStatus": "SHIPPED"}))
     assert "ahead" in BY_NAME["meeting_followup_thanks"].guards
     assert "undelivered" in BY_NAME["order_delivery_check"].guards
+
+
+def test_hr_finds_a_colleague_among_the_company_s_people_not_a_code_host_s_users():
+    """A payslip notice to "our Gitea user Hugo Laurent" read as made up: the HR workflows
+    read colleagues from apps of any category but developer tools (`Step.not_in`)."""
+    from compoworld.compose.patterns import Apps
+    from compoworld.compose.steps import COLLEAGUE, PERSONNEL
+
+    apps = Apps(work=frozenset({"gitea", "slack"}), customers=frozenset(),
+                staff=frozenset({"gitea", "slack"}),
+                categories={"gitea": "developer_tools", "slack": "collaboration"})
+    assert apps.allow("slack", PERSONNEL) and not apps.allow("gitea", PERSONNEL)
+    assert apps.allow("gitea", COLLEAGUE)  # (a two-factor reminder may go to an engineer)
+    for name in ("payslip_notice", "benefits_enrollment", "holiday_balance",
+                 "timesheet_reminder", "self_review_reminder"):
+        assert BY_NAME[name].steps[0] == PERSONNEL, name

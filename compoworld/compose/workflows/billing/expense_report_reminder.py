@@ -1,6 +1,6 @@
 """Remind a colleague to file their expense report before the month closes."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="billing",
     purpose="remind a colleague to file their expense report",
     steps=(
-        COLLEAGUE,
+        PERSONNEL,
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them to file their February expense report",

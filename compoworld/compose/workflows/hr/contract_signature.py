@@ -1,6 +1,6 @@
 """Remind a colleague to sign their updated employment contract."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="hr",
     purpose="remind a colleague to sign their contract",
     steps=(
-        COLLEAGUE,
+        PERSONNEL,
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them to sign their updated employment contract this week",

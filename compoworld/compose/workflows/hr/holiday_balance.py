@@ -1,6 +1,6 @@
 """Remind a colleague to plan their remaining holiday."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="hr",
     purpose="remind a colleague to plan their remaining holiday",
     steps=(
-        COLLEAGUE,
+        PERSONNEL,
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them to book the holiday days they carried over before the end of March",

@@ -1,6 +1,6 @@
 """Tell a colleague their parking permit is ready."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="hr",
     purpose="tell a colleague their parking permit is ready",
     steps=(
-        COLLEAGUE,
+        PERSONNEL,
         COLLEAGUE_MESSAGE,
     ),
     gist="letting them know their parking permit is ready at reception",

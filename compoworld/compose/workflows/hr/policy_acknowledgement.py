@@ -1,6 +1,6 @@
 """Ask a colleague to acknowledge the updated travel policy."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="hr",
     purpose="ask a colleague to acknowledge a policy",
     steps=(
-        COLLEAGUE,
+        PERSONNEL,
         COLLEAGUE_MESSAGE,
     ),
     gist="asking them to read and acknowledge the updated travel policy by Friday",
