@@ -48,6 +48,7 @@ from compoworld.reward.rubric import (
     whole_name,
 )
 from compoworld.services.modeled import ACTION_LOG
+from compoworld.specs.infra import is_infrastructure
 from compoworld.world.state import State, canonical_json, diff
 
 _AUTO_FIELD = re.compile(
@@ -89,6 +90,9 @@ def _argument_values(calls: list[GoldCall], service: str
             continue
         for name, value in call.arguments.items():
             binding = call.bindings.get(name)
+            if binding is None and is_infrastructure(name):
+                continue  # what the environment fills in (an api key, our sender's id): no
+                # fact of the request, so no check wants it ("from email address id 1")
             if binding is not None and binding.kind == "aside":
                 continue  # (the reference's own detail: nothing to check it by as a value)
             if binding is not None and binding.kind == "free":

@@ -120,7 +120,7 @@ def infrastructure_kind(name: str, schema: Any = None, location: str | None = No
         return "idempotency"
     if (words[0] == "sender" or words[0] == "from" and set(words) & _SENDING) \
             and words[-1] == "id" and len(words) > 1 \
-            and _json_type(schema) in ("integer", "number", "string"):
+            and _json_type(schema) in ("integer", "number", "string", ""):
         return "sender"  # the account's own sending identity (ClickSend's
         # `from.email_address_id`): no fact of the task, as "from email address id 82180"
     if _is_paging(words, schema, text):

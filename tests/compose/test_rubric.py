@@ -445,3 +445,23 @@ def test_a_body_carried_into_a_post_may_come_with_words_around_it():
     assert made.params["contains"] == ["text"]
     assert evaluate_rubric(rubric, start, ended(f"Password reset request: {body}"), "")[0]
     assert not evaluate_rubric(rubric, start, ended("Password reset request"), "")[0]
+
+
+def test_what_the_environment_fills_in_is_no_check():
+    """Every ClickSend task's check wanted "from.email address id 1", a sender the request
+    never names and the environment fills in: an argument that is infrastructure (our
+    sender's id, an api key) is left out of the checks."""
+    schemas = {"emails": {"type": "object"}}
+    sent = {"to": ["ann@lee.org"], "body": "Your laptop is ready.",
+            "from.email_address_id": 1}
+    call = GoldCall(tool="mail__email_send", service="mail", effect="action", arguments=sent,
+                    bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                            field="[].email", path="[0].email"),
+                              "body": Binding(kind="free", type="text")},
+                    result={"id": "e1"})
+    start = {"mail": State(schemas, {"emails": {}})}
+    end = {"mail": State(schemas, {"emails": {"e1": {"id": "e1", **sent}}})}
+    made = by_kind(build_rubric(start, end, [call], [], {"mail": "ClickSend"}),
+                   "record_created")[0]
+    assert "from.email_address_id" not in made.params["fields"]
+    assert made.params["fields"]["to"] == ["ann@lee.org"]
