@@ -454,9 +454,14 @@ def describe_made(head: str, params: dict[str, Any]) -> str:
     criterion's `params` check: its fields, the agent's own words and what they say, and
     what a booking is for."""
     fields, text = params["fields"], head
-    if fields:
-        text += " with " + describe_fields(fields, params.get("alternatives"),
+    held = {name: value for name, value in fields.items()
+            if name not in params.get("contains", [])}
+    if held:
+        text += " with " + describe_fields(held, params.get("alternatives"),
                                            params.get("name_shapes"))
+    for name in params.get("contains", []):  # (a body posted with words around it)
+        text += f", its {name.replace('_', ' ')} containing " \
+            f"{_show(fields[name])}"
     written = params.get("written", [])
     if written:
         said, topic = params.get("mentions", []), params.get("topic", [])

@@ -443,6 +443,7 @@ def test_a_body_carried_into_a_post_may_come_with_words_around_it():
     rubric = build_rubric(start, ended(body), [call], [], {"chat": "Slack"})
     made = by_kind(rubric, "record_created")[0]
     assert made.params["contains"] == ["text"]
+    assert f"its text containing '{body}'" in made.description  # (not "with text '...'")
     assert evaluate_rubric(rubric, start, ended(f"Password reset request: {body}"), "")[0]
     assert not evaluate_rubric(rubric, start, ended("Password reset request"), "")[0]
 
