@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("The daily stand-up moves to 9:30, and {s} joins it every day.",
            "{s} missed the note that our stand-up time changes next week."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("HR is still waiting on {s}'s signed contract.",
            "{s}'s updated employment contract is waiting for their signature."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

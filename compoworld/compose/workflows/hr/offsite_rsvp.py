@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("I'm counting heads for the team offsite, and {s} hasn't answered.",
            "{s} is on the invite list for our April offsite."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

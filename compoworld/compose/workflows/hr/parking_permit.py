@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} applied for a parking space last month.",
            "Facilities issued a parking permit for {s}."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't acknowledged the updated travel policy yet.",
            "The new travel policy needs everyone's sign-off, and {s} is still missing."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

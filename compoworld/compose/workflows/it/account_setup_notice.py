@@ -14,6 +14,5 @@ WORKFLOW = Workflow(
     ),
     gist="that their new account is ready",
     opens=("{s} is starting with us and needs their accounts set up.",),
-    trial=True,
     guards=frozenset({"gone"}),
 )

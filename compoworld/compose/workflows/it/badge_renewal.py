@@ -18,5 +18,4 @@ WORKFLOW = Workflow(
     opens=("{s}'s office badge expires at the end of the month.",
            "Reception flagged {s}'s access badge as about to expire."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("We're reviewing software licences before renewal, starting with {s}.",
            "{s} hasn't opened the design software in three months."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("IT finished setting up a new laptop for {s}.",
            "{s}'s replacement laptop arrived and is set up."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("newsletter",),
     opens=("{s} showed interest in what we do.",
            "{s} asked to hear more about our products."),
-    trial=True,
 )

@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("I'm putting the Q2 plan together and still need {s}'s section.",
            "{s} owns a section of the Q2 plan that's due this week."),
     guards=frozenset({"gone"}),
-    trial=True,
 )

@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("case study",),
     opens=("{s} has been with us for a while and likes our service.",
            "We're looking for a customer story, and {s} would be a good one."),
-    trial=True,
 )

@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("price", "prices"),
     opens=("{s} buys from us regularly and should hear about our new prices first.",
            "We're writing to customers about our April price change, starting with {s}."),
-    trial=True,
 )

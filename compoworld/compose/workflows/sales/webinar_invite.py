@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("webinar",),
     opens=("{s} asked for a look at our product.",
            "We'd like {s} at our next product webinar."),
-    trial=True,
 )

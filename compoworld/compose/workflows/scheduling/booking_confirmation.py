@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
     opens=("{s} was just booked, and the client is waiting for a confirmation.",
            "The client hasn't had a confirmation of {s} yet."),
     guards=frozenset({"event_over"}),
-    trial=True,
 )

@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("thank", "thanks"),
     situation="event",
     guards=frozenset({"ahead"}),
-    trial=True,
 )

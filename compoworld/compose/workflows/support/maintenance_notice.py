@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     says=("maintenance",),
     opens=("{s} uses our online portal every week.",
            "We're telling our regular customers about Sunday's maintenance, starting with {s}."),
-    trial=True,
 )
