@@ -68,7 +68,7 @@ from compoworld.compose.situations import (
     meeting_purpose,
     set_up,
 )
-from compoworld.compose.values import Found, find_values, mentions, value_at
+from compoworld.compose.values import Found, find_values, mentions, primary_list, value_at
 from compoworld.compose.workflow import Step, Workflow
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
@@ -1492,6 +1492,22 @@ def _literal(
                              resource=_noun(node), pool=getattr(world, "pool", None))
 
 
+# Lists of the people a message goes to: each entry is one of several, at any depth.
+_RECIPIENT_LISTS = frozenset("to cc bcc recipients attendees invitees participants guests "
+                             "members".split())
+
+
+def _one_of_many(field: str) -> bool:
+    """Whether a value (by its typed path) is one entry of a list inside its record
+    (`[].to[]`: one of an email's recipients), other than the record's own first email or
+    phone (`[].emails[]`): no single answer ("the to" of an email), and nothing a check
+    tells from the list's other entries, so an agent that dumps every record passed it."""
+    lists = [part[:-2] for part in field.split(".") if part.endswith("[]")]
+    inner = lists[1:] if lists and lists[0] == "" or len(lists) > 1 else [
+        name for name in lists if name in _RECIPIENT_LISTS]
+    return any(not primary_list(name) for name in inner)
+
+
 def _answer(walk: Walk, values: list[Found], rng: random.Random,
             types: tuple[str, ...] = ANSWER_TYPES) -> AnswerItem | None:
     """A value of the last result to report: one of `types` that the task does not state."""
@@ -1503,6 +1519,7 @@ def _answer(walk: Walk, values: list[Found], rng: random.Random,
     options = [f for f in values if f.type in types
                and canonical_json(f.value) not in stated
                and (not isinstance(f.value, str) or len(f.value) >= 3)
+               and not _one_of_many(f.field)
                and (not walk.about or _matches_filters(walk.calls[-1], f))]
     if not options:  # (a workflow's lookup answers of the record it found, not a neighbour)
         return None

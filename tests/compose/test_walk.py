@@ -928,3 +928,14 @@ def test_a_message_shares_no_image_s_link():
     assert not _substantial(graph, walk, send_document(), post,
                             {"icon_url": "https://x/icon.png", "text": "Here it is"},
                             {"icon_url": carried("iconLink"), "text": said})
+
+
+def test_an_answer_is_no_one_entry_of_a_list_inside_a_record():
+    """"What is the to of the email?" picked one of an email's recipients (`[0].to[0]`):
+    no single answer, and an agent that dumped every email passed its check. A record's
+    own first email (`emails[0]`) still answers."""
+    from compoworld.compose.walk import _one_of_many
+
+    assert _one_of_many("[].to[]") and _one_of_many("to[]") and _one_of_many("data[].cc[]")
+    assert not _one_of_many("[].emails[].email") and not _one_of_many("[].email")
+    assert not _one_of_many("data[].name") and not _one_of_many("items[].title")
