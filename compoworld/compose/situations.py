@@ -229,6 +229,9 @@ def situation(pattern: Workflow, subject: str, rng: random.Random, *, past: bool
     for forms in [*choices, plain]:
         if subject[:1].islower() and not subject.startswith(("the ", "our ")):
             forms = tuple(f for f in forms if not f.startswith("{s}"))
+        if not all(word[:1].isupper() for word in subject.split()):
+            forms = tuple(f for f in forms if "{s}'s" not in f) or forms  # ("the customer
+            # with the email address ann@x.org's contract" is no possessive: a name's is)
         if forms:
             return rng.choice(forms).format(s=subject)
     return rng.choice(plain).format(s=subject)

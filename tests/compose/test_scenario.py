@@ -957,3 +957,17 @@ def test_a_person_known_by_their_fullname_is_named_so():
                               BY_NAME["laptop_return"], resources=resources)
         assert text is not None
         assert "Yusuf Nguyen" in text and "fullname" not in text.lower(), text
+
+
+def test_a_subject_said_as_a_phrase_takes_no_possessive():
+    """"The customer with the email address samir@x.org's contract comes up ..." : a
+    possessive opening is said of a name, never of a phrase that names the record."""
+    from compoworld.compose.situations import situation
+
+    renewal = BY_NAME["renewal_reminder"]
+    phrase = "the customer with the email address samir.okafor@x.org"
+    for seed in range(8):
+        said = situation(renewal, phrase, random.Random(seed))
+        assert "x.org's" not in said, said
+    assert any("Ana Ruiz's" in situation(renewal, "Ana Ruiz", random.Random(seed))
+               for seed in range(8))

@@ -15,6 +15,6 @@ WORKFLOW = Workflow(
     subject="Your updated employment contract",
     says=("contract",),
     opens=("HR is still waiting on {s}'s signed contract.",
-           "{s}'s updated employment contract is waiting for their signature."),
+           "The updated employment contract of {s} is waiting for their signature."),
     guards=frozenset({"gone"}),
 )

@@ -16,6 +16,6 @@ WORKFLOW = Workflow(
     subject="Your office badge expires this month",
     says=("badge",),
     opens=("{s}'s office badge expires at the end of the month.",
-           "Reception flagged {s}'s access badge as about to expire."),
+           "Reception flagged the access badge of {s} as about to expire."),
     guards=frozenset({"gone"}),
 )
