@@ -44,8 +44,9 @@ COLLEAGUES = frozenset("user users employee employees staff member members team 
 NOT_COLLEAGUES = frozenset("end customer customers consumer consumers visitor visitors vendor "
                            "vendors client clients guest guests lead leads prospect prospects "
                            "subscriber subscribers".split())
-# An account statement mailed to a customer is no welcome or invitation of theirs.
-STATEMENTS = frozenset({"statement", "statements"})
+# An account statement mailed to a customer is no welcome or invitation of theirs; a
+# draft is no message sent ("send them an email via Gmail" was checked as a Gmail draft).
+STATEMENTS = frozenset({"statement", "statements", "draft", "drafts"})
 # What a customer paid is a payment of theirs, no expense, category or tax line.
 NOT_PAID = frozenset("expense expenses category categories tax taxes".split())
 # ... and a payment we confirm to its payer came in from them: no expense of ours, no

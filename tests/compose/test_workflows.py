@@ -418,3 +418,20 @@ def test_hr_finds_a_colleague_among_the_company_s_people_not_a_code_host_s_users
     for name in ("payslip_notice", "benefits_enrollment", "holiday_balance",
                  "timesheet_reminder", "self_review_reminder"):
         assert BY_NAME[name].steps[0] == PERSONNEL, name
+
+
+def test_a_draft_is_no_message_sent():
+    """"Send them an email via Gmail" was made and checked as Gmail's `draft_email`: an
+    agent that sent the email failed. A message step takes no draft tool."""
+    from compoworld.compose.patterns import fits
+    from compoworld.compose.steps import COLLEAGUE_MESSAGE, send
+    from compoworld.graph.depgraph import ToolNode
+
+    def mailer(name: str) -> ToolNode:
+        return ToolNode(name=f"gmail__{name}", service="gmail", effect="create",
+                        implementation="modeled", resource=None,
+                        params={"to": "email", "body": "text"}, required=("to",), outputs={})
+
+    for step in (send("email"), COLLEAGUE_MESSAGE):
+        assert fits(mailer("send_email"), step)
+        assert not fits(mailer("draft_email"), step)
