@@ -72,7 +72,8 @@ _MAIN_ROLES = frozenset("contact customer user person primary main personal work
                         "shipping mailing physical profile account member client default "
                         "my self secondary alternate alternative alt other backup additional "
                         "cardholder card holder "
-                        "extra private home office business mobile".split()) | HANDLE_APPS
+                        "extra private home office business mobile notification notifications "
+                        "recovery".split()) | HANDLE_APPS  # (Box's `notification_email`)
 # A `name` in these objects is a person's name (semtypes only knows collection names).
 PERSON_NOUNS = frozenset("sender recipient owner author assignee organizer organiser creator "
                           "reporter manager attendee participant user contact customer member "

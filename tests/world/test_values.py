@@ -302,13 +302,16 @@ def test_nested_parts_share_the_record_person_and_parties_do_not():
 
 
 def test_a_record_s_other_addresses_and_billing_person_are_its_own_person():
-    """A user's `secondaryEmailAddress` and `homePhone` are theirs, and an order's
-    `billingPerson` is its customer: one person, where a `bcc_email` is somebody else."""
+    """A user's `secondaryEmailAddress`, `homePhone` and `notification_email` (Box's: a
+    colleague's was another company's person) are theirs, and an order's `billingPerson` is
+    its customer: one person, where a `bcc_email` is somebody else."""
     schema = {"type": "object", "required": ["email", "firstName", "secondaryEmailAddress",
-                                             "homePhone", "bccEmail", "billingPerson"],
+                                             "homePhone", "bccEmail", "billingPerson",
+                                             "notification_email"],
               "properties": {
                   "email": {"type": "string"}, "firstName": {"type": "string"},
                   "secondaryEmailAddress": {"type": "string"}, "homePhone": {"type": "string"},
+                  "notification_email": {"type": "string"},
                   "bccEmail": {"type": "string"},
                   "billingPerson": {"type": "object", "required": ["name", "email"],
                                     "properties": {"name": {"type": "string"},
@@ -322,6 +325,7 @@ def test_a_record_s_other_addresses_and_billing_person_are_its_own_person():
         assert value["firstName"] == person.first_name
         assert value["secondaryEmailAddress"] == person.email
         assert value["homePhone"] == person.phone
+        assert value["notification_email"] == person.email
         assert value["billingPerson"] == {"name": person.name, "email": person.email}
         others += value["bccEmail"] != person.email
     assert others >= 18
