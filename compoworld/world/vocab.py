@@ -453,10 +453,21 @@ def fallback(field: str, noun: str = "") -> Maker:
         return lambda rng: rng.choice(SENTENCES)
     if words and words[-1] in _NUMBER_WORDS:
         return lambda rng: str(rng.randint(1, 500))
+    if (words[-1:] in (["countrycode"], ["dialcode"], ["callingcode"]) or words[-2:] in (
+            ["country", "code"], ["dial", "code"], ["calling", "code"])) \
+            and set(words) & _PHONE_WORDS:
+        return lambda rng: rng.choice(_DIAL_CODES)  # Apacta's `mobile_countrycode`: "+45",
+        # never "Spring Mobile Countrycode"
     real = REAL_KINDS.get(singularize(words[-1].lower())) if words else None
     if real is not None:  # `Region1`, `nation`: a real one, never "Design Region"
         return _real(real)
     return _name(" ".join(words[-2:]) or noun)
+
+
+# A phone's country calling code, and the words of a field that says it is a phone's.
+_DIAL_CODES = ("+1", "+44", "+49", "+33", "+39", "+34", "+31", "+46", "+45", "+61", "+91",
+               "+55", "+81", "+353", "+234")
+_PHONE_WORDS = frozenset("mobile phone tel telephone cell dial calling".split())
 
 
 # Keys of free-form maps (`metadata`, `labels`): what people put there.

@@ -505,3 +505,17 @@ def test_a_list_of_words_never_says_one_thing_twice() -> None:
         for schema, name in ((said, "address"), (ways, "channels"), (said, "tags")):
             value = value_from_schema(schema, random.Random(seed), name=name)
             assert value and len(value) == len(set(value)), (name, value)
+
+
+def test_a_phone_s_country_code_is_a_calling_code():
+    """Apacta's users read `"mobile_countrycode": "Spring Mobile Countrycode"`: a phone's
+    country code is a calling code (`+45`); a plain country code stays a country's."""
+    schema = {"type": "object", "required": ["mobile_countrycode", "countrycode"],
+              "properties": {"mobile_countrycode": {"type": "string"},
+                             "countrycode": {"type": "string"}}}
+    for seed in range(10):
+        value = value_from_schema(schema, random.Random(seed), service="apacta",
+                                  resource="users")
+        assert value["mobile_countrycode"].startswith("+"), value
+        assert value["mobile_countrycode"][1:].isdigit(), value
+        assert not value["countrycode"].startswith("+"), value
