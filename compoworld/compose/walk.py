@@ -236,6 +236,7 @@ def _step(
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
                                        and "fax" not in split_words(f.field or "")
+                                       and _sole_entry(walk.calls[i], f)
                                        and _theirs(f.field, f.type, walk.about)
                                        and _matches_filters(walk.calls[i], f)
                                        and _addressable(walk.calls[i], f, plan)
@@ -653,6 +654,7 @@ def _bind(
                  and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)
                                         and _own_id(graph, walk, i, f)
                                         and "fax" not in split_words(f.field or "")
+                                        and _sole_entry(walk.calls[i], f)
                                         and _textable(walk, i, f, node)))
                  and f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated) and _same_units(f, properties.get(param, {}))
@@ -1506,6 +1508,20 @@ def _one_of_many(field: str) -> bool:
     inner = lists[1:] if lists and lists[0] == "" or len(lists) > 1 else [
         name for name in lists if name in _RECIPIENT_LISTS]
     return any(not primary_list(name) for name in inner)
+
+
+def _sole_entry(call: GoldCall, value: Found) -> bool:
+    """Whether a value a workflow carries from a list inside its record (a meeting's
+    `guests`) is that list's only entry: "thank the attendee" of a meeting with two guests
+    says nobody in particular, and a check that wants one of them fails an agent that
+    wrote to the other."""
+    if not _one_of_many(value.field):
+        return True
+    try:
+        entries = value_at(call.result, value.path.rsplit("[", 1)[0])
+    except KeyError:
+        return True
+    return not isinstance(entries, list) or len(entries) <= 1
 
 
 def _answer(walk: Walk, values: list[Found], rng: random.Random,

@@ -939,3 +939,22 @@ def test_an_answer_is_no_one_entry_of_a_list_inside_a_record():
     assert _one_of_many("[].to[]") and _one_of_many("to[]") and _one_of_many("data[].cc[]")
     assert not _one_of_many("[].emails[].email") and not _one_of_many("[].email")
     assert not _one_of_many("data[].name") and not _one_of_many("items[].title")
+
+
+def test_a_workflow_carries_a_guest_only_where_the_meeting_has_one():
+    """"Thank the attendee" of a meeting whose `guests` are two people: the gold wrote to
+    one of them, and nothing in the request said which. A value from a list of people
+    inside the record is carried only when it is the list's one entry."""
+    from compoworld.compose.records import GoldCall
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _sole_entry
+
+    two = GoldCall(tool="cal__list_events", service="cal", effect="read", arguments={},
+                   bindings={}, result=[{"id": "e1", "guests": ["a@x.org", "b@y.org"]}])
+    one = GoldCall(tool="cal__list_events", service="cal", effect="read", arguments={},
+                   bindings={}, result=[{"id": "e1", "guests": ["a@x.org"]}])
+    guest = Found("[].guests[]", "[0].guests[1]", "b@y.org", "email", None)
+    only = Found("[].guests[]", "[0].guests[0]", "a@x.org", "email", None)
+    own = Found("[].email", "[0].email", "a@x.org", "email", None)
+    assert not _sole_entry(two, guest) and _sole_entry(one, only)
+    assert _sole_entry(two, own)
