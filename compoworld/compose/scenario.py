@@ -381,9 +381,10 @@ class _Scenario(_Goal):
             where = f"as {article(self.nouns[1])}{filters} in {app}" if filters else \
                 f"in {app}"
             they = "they" if them == "them" else them
-            ask = self.rng.choice((f"What is {whose} {label}? {cap(they)} should be {where}.",
-                                   f"Could you tell me {whose} {label}? You'll find "
-                                   f"{them} {where}."))
+            ask = self.rng.choice((  # (also: "Their details are in Avaza. ... They
+                f"What is {whose} {label}? {cap(they)} should also be {where}.",  # should
+                f"Could you tell me {whose} {label}? You'll also find {them} {where}."))
+            # be in Severa" read as a contradiction)
         else:  # their payment, their order: a record of theirs in the other app
             ask = f"What is the {label} of {self.its} {self.nouns[1]}{filters} in {app}?"
         return " ".join(cap(end(s)) for s in [*self.facts_first, self.situation(subject),

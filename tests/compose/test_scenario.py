@@ -11,7 +11,7 @@ import pytest
 from compoworld.compose.build import compose_task
 from compoworld.compose.instruction import visible_values, write_instruction
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.records import Binding, GoldCall, Selector, Task
+from compoworld.compose.records import AnswerItem, Binding, GoldCall, Selector, Task
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.situations import KNOWN, SITUATIONS
 from compoworld.compose.stage import start_tools
@@ -971,3 +971,30 @@ def test_a_subject_said_as_a_phrase_takes_no_possessive():
         assert "x.org's" not in said, said
     assert any("Ana Ruiz's" in situation(renewal, "Ana Ruiz", random.Random(seed))
                for seed in range(8))
+
+
+def test_a_person_looked_up_elsewhere_is_also_there():
+    """"Their details are in Avaza. What is their phone number? They should be in Severa."
+    read as a contradiction: the second app also has them."""
+    select = Selector(field="name", value="Ana Ruiz")
+    email = Binding(kind="hidden", type="email", step=0, field="data[].email",
+                    path="data[0].email", selector=select)
+    calls = [
+        GoldCall(tool="crm__list_contacts", service="crm", effect="read", arguments={},
+                 bindings={}, result={"data": [
+                     {"id": "c1", "name": "Ana Ruiz", "email": "ana@ruiz.org"},
+                     {"id": "c2", "name": "Bo Kim", "email": "bo@kim.org"}]}),
+        GoldCall(tool="books__list_customers", service="books", effect="read",
+                 arguments={"email": "ana@ruiz.org"}, bindings={"email": email},
+                 result={"data": [{"id": "k1", "email": "ana@ruiz.org",
+                                   "phone": "+14155550123"}]}),
+    ]
+    answer = [AnswerItem(step=1, path="data[0].phone", label="the phone",
+                         value="+14155550123", selector=None)]
+    resources = {"crm__list_contacts": "contacts", "books__list_customers": "customers"}
+    said = [text for seed in range(8) if (text := write_scenario(
+        calls, answer, {"crm": "CRM", "books": "Books"}, random.Random(seed),
+        BY_NAME["contact_lookup"], resources=resources)) is not None]
+    assert said
+    for text in said:
+        assert "also" in text and "should be in Books" not in text, text
