@@ -139,9 +139,8 @@ def compile_free(type_name: str, schema: dict[str, Any], name: str, resource: st
         kind = "titled"  # an invoice's subject is "March consulting services", no meeting's
     else:
         kind = None
-    whole = _whole_number(name) if schema_kind(schema) == "number" or (
-        schema_kind(schema) == "integer" and split_words(name)[-1:] in (["timestamp"],
-                                                                       ["epoch"])) else None
+    whole = _whole_number(name, schema) if schema_kind(schema) == "number" or (
+        schema_kind(schema) == "integer" and _epoch(name, schema)) else None
     if whole is not None and kind in (None, "reference", "account_number", "code"):
         # no `"customerId": 488.3`, `"orderNumber": 606.34`: an id or a number is whole
         return lambda ctx, scope: conform(whole(ctx.rng), "integer", schema, ctx.rng)
@@ -170,16 +169,36 @@ _COUNT_WORDS = frozenset("count counts quantity qty".split())
 _EPOCH = int(NOW.timestamp())
 
 
-def _whole_number(name: str) -> Callable[[Any], int] | None:
-    """How a `number` field named `name` is drawn when it can only be whole (`customerId`,
-    `totalOrderCount`, `createTimestamp`); None for an amount, a rate, a measure."""
+# The last words of a whole number that is a moment in seconds since 1970 (Stripe's
+# `created`), and what a description says of one.
+_EPOCH_WORDS = frozenset("timestamp epoch created updated modified at expires".split())
+_EPOCH_TEXT = re.compile(r"unix|epoch|seconds since", re.I)
+
+
+def _epoch(name: str, schema: dict[str, Any]) -> bool:
+    """Whether a whole number is a moment: Stripe's `created` ("Measured in seconds since
+    the Unix epoch") was drawn as 35, a date in 1970."""
     last = split_words(name)[-1:]
+    return bool(last) and last[0] in _EPOCH_WORDS and (
+        last[0] in ("timestamp", "epoch") or bool(_EPOCH_TEXT.search(
+            str(schema.get("description") or ""))) or len(split_words(name)) == 1
+        or last[0] == "at")
+
+
+def _whole_number(name: str, schema: dict[str, Any]) -> Callable[[Any], int] | None:
+    """How a `number` field named `name` is drawn when it can only be whole (`customerId`,
+    `totalOrderCount`, `createTimestamp`, Stripe's `created`); None for an amount, a rate,
+    a measure."""
+    last = split_words(name)[-1:]
+    if _epoch(name, schema) and {"expires", "expiry", "expiration", "due"} & set(
+            split_words(name)):
+        return lambda rng: _EPOCH + rng.randint(86400, 365 * 86400)  # (it lies ahead)
+    if _epoch(name, schema):
+        return lambda rng: _EPOCH - rng.randint(0, 180 * 86400)
     if last and last[0] in _ID_WORDS:
         return lambda rng: rng.randint(1, 99999)
     if last and last[0] in _COUNT_WORDS:
         return lambda rng: rng.randint(0, 40)
-    if last and last[0] in ("timestamp", "epoch"):
-        return lambda rng: _EPOCH - rng.randint(0, 180 * 86400)
     return None
 
 

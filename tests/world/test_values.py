@@ -519,3 +519,24 @@ def test_a_phone_s_country_code_is_a_calling_code():
         assert value["mobile_countrycode"].startswith("+"), value
         assert value["mobile_countrycode"][1:].isdigit(), value
         assert not value["countrycode"].startswith("+"), value
+
+
+def test_a_whole_number_that_is_a_moment_is_near_now():
+    """Stripe's `created` ("seconds since the Unix epoch") was drawn as 35, a moment in
+    1970: a moment in seconds is within months of the world's now, and an expiry ahead."""
+    from compoworld.world.clock import NOW
+
+    now = int(NOW.timestamp())
+    schema = {"type": "object", "required": ["created", "updated_at", "expires_at", "count"],
+              "properties": {
+                  "created": {"type": "integer", "description": "Time at which the object "
+                              "was created. Measured in seconds since the Unix epoch."},
+                  "updated_at": {"type": "integer"}, "expires_at": {"type": "integer"},
+                  "count": {"type": "integer"}}}
+    for seed in range(10):
+        value = value_from_schema(schema, random.Random(seed), service="stripe",
+                                  resource="invoices")
+        assert now - 365 * 86400 < value["created"] <= now, value
+        assert now - 365 * 86400 < value["updated_at"] <= now, value
+        assert now < value["expires_at"] < now + 400 * 86400, value
+        assert value["count"] < 1000, value
