@@ -144,7 +144,8 @@ def compose_task(
     try:
         rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles,
                               {c.tool: library.graph.nodes[c.tool].params for c in walk.calls},
-                              says=plan.says if plan else ())
+                              says=plan.says if plan else (),
+                              tells=plan.tells if plan else ())
     except ValueError as exc:  # e.g. a read that changed the state: nothing to check it by
         return Rejected(f"rubric: {exc}")
     if plan:

@@ -361,7 +361,8 @@ def _label(record: dict[str, Any]) -> str:
 
 def _service_criteria(service: str, before: State, after: State, calls: list[GoldCall],
                       title: str, params_of: Mapping[str, dict[str, str]],
-                      says: tuple[str, ...] = ()) -> tuple[list[_Target], dict[str, Any]]:
+                      says: tuple[str, ...] = (), tells: tuple[str, ...] = ()
+                      ) -> tuple[list[_Target], dict[str, Any]]:
     """The criteria of one service's changes (with their records), and what its guard
     allows (`params_of`: tool -> its parameters' semantic types)."""
     changes = diff(before, after)
@@ -391,6 +392,10 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))
                 text = " ".join(str(record[name]) for name in written)
+                told = [fact for fact in tells if fact_in_text(fact, text)]
+                if told:  # the facts the request gives it to pass on ("April 10", "9:30")
+                    params["mentions"] = list(dict.fromkeys([*params.get("mentions", []),
+                                                             *told]))
                 own = [word for word in says if value_in_text(word, text)]
                 topic = (list(says) if own else []) or topic_of(text)  # the
                 # workflow's own words first: a payslip notice says "payslip" (its "is
@@ -795,7 +800,7 @@ def _competitors(item: AnswerItem, calls: list[GoldCall], end: dict[str, State],
 def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[GoldCall],
                  answer: list[AnswerItem], titles: dict[str, str],
                  params: Mapping[str, dict[str, str]] | None = None,
-                 says: tuple[str, ...] = ()) -> list[Criterion]:
+                 says: tuple[str, ...] = (), tells: tuple[str, ...] = ()) -> list[Criterion]:
     """The rubric of a gold run: its state changes, its answer values, and the guard.
 
     `start` and `end` map service names to the states before and after the gold calls;
@@ -804,7 +809,8 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     another parameter of its kind (a supplier's phone in `mobile` or `phone`), and a created
     record a person's name in the other shape its create tool takes (`name` or `firstname`
     and `lastname`); `says` (the workflow's `Workflow.says`) are the words a message says
-    where its text says none of the shared topics. Criteria are numbered
+    where its text says none of the shared topics; `tells` (`Workflow.tells`) the facts it
+    gives, each checked where the reference message says it. Criteria are numbered
     `c0, c1, ...`: services sorted, collections sorted (created, updated, deleted), then
     the answer items in order, then the `no_collateral_change` guard. Each is labelled
     with whether a do-nothing run passes it (only the guard does). Descriptions are whole
@@ -823,7 +829,8 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
     generated: dict[str, set[str]] = {}
     for service in sorted(start):
         found, permitted = _service_criteria(service, start[service], end[service], calls,
-                                             titles.get(service, service), params or {}, says)
+                                             titles.get(service, service), params or {}, says,
+                                             tells)
         targets.extend(found)
         generated[service] = {t.record_id for t in found
                               if t.criterion.kind == "record_created"}

@@ -115,6 +115,9 @@ class Workflow:
     # the words one of which its message says, where its gist says none of the shared
     # topics (`patterns.topic_of`): a laptop return says "laptop", not two words at least
     says: tuple[str, ...] = ()
+    # the facts its message passes on, each of which its check wants ("April 10" of an
+    # offsite invitation: a message with the wrong date passed on "offsite" alone)
+    tells: tuple[str, ...] = ()
     # the subject line of its email, where the shared ones (`notes._SUBJECTS`) have none
     # for its gist (no "A note from us" asking for a laptop back)
     subject: str = ""
@@ -142,6 +145,8 @@ class Workflow:
             raise ValueError(f"{where}: two steps at least, the first a read")
         if any("{s}" not in text for text in self.opens):
             raise ValueError(f"{where}: every opening names its subject, {{s}}")
+        if untold := [fact for fact in self.tells if fact not in self.gist]:
+            raise ValueError(f"{where}: tells {untold}, which its gist does not say")
         if unknown := self.checks - CHECKS:
             raise ValueError(f"{where}: unknown checks {sorted(unknown)}")
         for operator in self.operators:

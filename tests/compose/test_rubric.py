@@ -9,6 +9,7 @@ import pytest
 
 from compoworld.compose.records import AnswerItem, Binding, Criterion, GoldCall
 from compoworld.compose.rubric import build_rubric
+from compoworld.compose.workflow import Workflow
 from compoworld.services.builtin import build_builtin, builtin_spec, example_state
 from compoworld.services.runtime import Service
 from compoworld.world.state import State
@@ -466,3 +467,34 @@ def test_what_the_environment_fills_in_is_no_check():
                    "record_created")[0]
     assert "from.email_address_id" not in made.params["fields"]
     assert made.params["fields"]["to"] == ["ann@lee.org"]
+
+
+def test_a_message_passes_on_the_facts_its_workflow_tells():
+    """An offsite invitation was checked for "offsite" alone, so a message with the wrong
+    date passed: a workflow's `tells` ("April 10") are checked where its message says them."""
+    from compoworld.compose.workflows import BY_NAME
+    from compoworld.reward.rubric import evaluate_rubric
+
+    offsite = BY_NAME["offsite_rsvp"]
+    body = "Hi Ana, asking whether you will join the team offsite on April 10."
+    schemas = {"messages": {"type": "object"}}
+    sent = {"to": "ana@ourco.com", "body": body}
+    call = GoldCall(tool="mail__send", service="mail", effect="create", arguments=sent,
+                    bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                            field="[].email", path="[0].email"),
+                              "body": Binding(kind="free", type="text")},
+                    result={"id": "m1"})
+    start = {"mail": State(schemas, {"messages": {}})}
+
+    def ended(text: str) -> dict[str, State]:
+        return {"mail": State(schemas, {"messages": {"m1": {"id": "m1", **sent,
+                                                            "body": text}}})}
+
+    rubric = build_rubric(start, ended(body), [call], [], {"mail": "Mail"},
+                          says=offsite.says, tells=offsite.tells)
+    made = by_kind(rubric, "record_created")[0]
+    assert "April 10" in made.params["mentions"] and "April 10" in made.description
+    assert evaluate_rubric(rubric, start, ended(body), "")[0]
+    assert not evaluate_rubric(rubric, start, ended("Join the offsite on May 2?"), "")[0]
+    with pytest.raises(ValueError, match="tells"):
+        Workflow("x", "hr", "p", offsite.steps, gist="asking them", tells=("April 10",))

@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="reminding them to file their February expense report",
     subject="Your February expense report",
     says=("expense",),
+    tells=("February",),
     opens=("Finance is closing February, and {s} still has expenses to report.",
            "{s} hasn't filed their February expense report yet."),
     guards=frozenset({"gone"}),

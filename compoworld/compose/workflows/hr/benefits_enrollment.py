@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="reminding them that benefits enrollment closes on Friday",
     subject="Benefits enrollment closes Friday",
     says=("benefits", "enrollment", "enrolment"),
+    tells=("Friday",),
     opens=("{s} hasn't chosen their benefits for this year.",
            "Benefits enrollment closes this week, and {s} hasn't picked a plan."),
     guards=frozenset({"gone"}),

@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="reminding them to book the holiday days they carried over before the end of March",
     subject="Your carried-over holiday days",
     says=("holiday", "days off", "leave"),
+    tells=("March",),
     opens=("{s} still has holiday days carried over from last year.",
            "{s} carried over days off that expire at the end of March."),
     guards=frozenset({"gone"}),

@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="asking whether they will join the team offsite on April 10",
     subject="Team offsite on April 10",
     says=("offsite",),
+    tells=("April 10",),
     opens=("I'm counting heads for the team offsite, and {s} hasn't answered.",
            "{s} is on the invite list for our April offsite."),
     guards=frozenset({"gone"}),

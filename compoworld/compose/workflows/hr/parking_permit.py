@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="letting them know their parking permit is ready at reception",
     subject="Your parking permit is ready",
     says=("parking",),
+    tells=("reception",),
     opens=("{s} applied for a parking space last month.",
            "Facilities issued a parking permit for {s}."),
     guards=frozenset({"gone"}),

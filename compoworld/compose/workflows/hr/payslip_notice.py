@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="letting them know their February payslip is ready to view",
     subject="Your February payslip is ready",
     says=("payslip",),
+    tells=("February",),
     opens=("February payroll has run, and {s} asked when their payslip would be ready.",
            "{s}'s February payslip is ready."),
     guards=frozenset({"gone"}),

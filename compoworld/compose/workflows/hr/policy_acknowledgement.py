@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="asking them to read and acknowledge the updated travel policy by Friday",
     subject="Please acknowledge the updated travel policy",
     says=("policy",),
+    tells=("Friday",),
     opens=("{s} hasn't acknowledged the updated travel policy yet.",
            "The new travel policy needs everyone's sign-off, and {s} is still missing."),
     guards=frozenset({"gone"}),

@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="letting them know their new laptop is ready to pick up from the IT desk",
     subject="Your new laptop is ready",
     says=("laptop",),
+    tells=("IT desk",),
     opens=("IT finished setting up a new laptop for {s}.",
            "{s}'s replacement laptop arrived and is set up."),
     guards=frozenset({"gone"}),

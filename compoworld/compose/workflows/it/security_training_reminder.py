@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="reminding them to finish their security awareness training by Friday",
     subject="Security awareness training due Friday",
     says=("training",),
+    tells=("Friday",),
     opens=("{s} hasn't finished this year's security awareness training.",
            "Our compliance report lists {s} as overdue on security training."),
     guards=frozenset({"gone"}),

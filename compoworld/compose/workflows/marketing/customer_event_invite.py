@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="inviting them to our customer day on March 20",
     subject="You're invited: our customer day on March 20",
     says=("invite", "invited", "invitation"),
+    tells=("March 20",),
     opens=("We're holding a customer day on March 20 and would love {s} to come.",
            "{s} is on the guest list for our customer day."),
 )

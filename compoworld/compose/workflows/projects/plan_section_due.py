@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="reminding them that their section of the Q2 plan is due on Thursday",
     subject="Your section of the Q2 plan",
     says=("Q2 plan", "plan"),
+    tells=("Thursday",),
     opens=("I'm putting the Q2 plan together and still need {s}'s section.",
            "{s} owns a section of the Q2 plan that's due this week."),
     guards=frozenset({"gone"}),

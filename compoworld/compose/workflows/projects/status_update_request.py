@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="asking them for their status update before Thursday's project review",
     subject="Status update for Thursday's review",
     says=("status", "update"),
+    tells=("Thursday",),
     opens=("I'm putting together Thursday's project review and need an update from {s}.",
            "{s} owns two workstreams I need an update on."),
     guards=frozenset({"gone"}),

@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="letting them know our prices change on April 1",
     subject="Our prices change on April 1",
     says=("price", "prices"),
+    tells=("April 1",),
     opens=("{s} buys from us regularly and should hear about our new prices first.",
            "We're writing to customers about our April price change, starting with {s}."),
 )

@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="inviting them to our product webinar on March 27",
     subject="Join our product webinar on March 27",
     says=("webinar",),
+    tells=("March 27",),
     opens=("{s} asked for a look at our product.",
            "We'd like {s} at our next product webinar."),
 )

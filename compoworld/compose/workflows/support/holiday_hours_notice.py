@@ -16,4 +16,5 @@ WORKFLOW = Workflow(
     says=("Easter",),  # ("hours" alone passed a message that gave none)
     opens=("We're telling our regular customers about our Easter hours, starting with {s}.",
            "{s} often calls us in the week of Easter."),
+    tells=("Good Friday", "Easter Monday"),
 )

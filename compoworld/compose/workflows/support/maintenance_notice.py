@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
     gist="letting them know our online portal is down for maintenance on Sunday night",
     subject="Planned maintenance on Sunday night",
     says=("maintenance",),
+    tells=("Sunday",),
     opens=("{s} uses our online portal every week.",
            "We're telling our regular customers about Sunday's maintenance, starting with {s}."),
 )
