@@ -1170,7 +1170,15 @@ def _another_person(arguments: dict[str, Any], bindings: dict[str, Binding]) -> 
              and "@" in b.selector.value}
     return bool(named) and any(
         b.kind == "hidden" and b.step == 0 and b.type == "email"
-        and arguments.get(p) not in named for p, b in bindings.items())
+        and not set(_entries(arguments.get(p))) <= named for p, b in bindings.items())
+
+
+def _entries(value: Any) -> list[Any]:
+    """The addresses an argument holds: itself, or a list's (`to: ["ann@x.org"]`)."""
+    if isinstance(value, dict):
+        return []
+    return [v for v in value if not isinstance(v, list | dict)] \
+        if isinstance(value, list) else [value]
 
 
 _PART_PRICES = frozenset("unit category item line per".split())  # a part's price, no total

@@ -958,3 +958,17 @@ def test_a_workflow_carries_a_guest_only_where_the_meeting_has_one():
     own = Found("[].email", "[0].email", "a@x.org", "email", None)
     assert not _sole_entry(two, guest) and _sole_entry(one, only)
     assert _sole_entry(two, own)
+
+
+def test_a_message_to_a_list_of_addresses_is_to_the_person_named():
+    """With recipients as a list (`to: ["vera@x.org"]`), the check that a message goes to
+    the person a meeting is named by failed on the list itself (a shard crashed)."""
+    from compoworld.compose.records import Binding, Selector
+    from compoworld.compose.walk import _another_person
+
+    named = Selector(field="recipient_email", value="vera@x.org")
+    to = Binding(kind="hidden", type="email", step=0, field="[].recipient_email",
+                 path="[0].recipient_email", selector=named)
+    assert not _another_person({"to": ["vera@x.org"]}, {"to": to})
+    assert _another_person({"to": ["samir@y.org"]}, {"to": to})
+    assert not _another_person({"to": "vera@x.org"}, {"to": to})
