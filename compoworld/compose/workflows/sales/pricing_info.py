@@ -11,9 +11,11 @@ WORKFLOW = Workflow(
         PROSPECT,
         send("email", "phone", "name"),
     ),
-    gist="sending them our current price list",
+    gist="letting them know our plans start at 49 EUR a month",  # (a price list
+    # "sent" with no list in it promised what the world does not hold)
     subject="Our current pricing",
-    says=("price", "pricing", "prices"),
+    says=("price", "pricing", "prices", "plans"),
+    tells=("49 EUR",),
     opens=("{s} asked about our pricing.",
            "{s} wants to know what our plans cost."),
 )

@@ -11,9 +11,11 @@ WORKFLOW = Workflow(
         CUSTOMER,
         send("email", "phone", "name"),
     ),
-    gist="asking them to fill in our short satisfaction survey",
+    gist="asking them to rate our service from 1 to 5 in a reply",  # (no survey link
+    # the world holds)
     subject="How are we doing?",
-    says=("survey",),
+    says=("rate", "rating"),
+    tells=("1 to 5",),
     opens=("We're asking our customers how we're doing, starting with {s}.",
            "{s} is in this quarter's satisfaction survey."),
 )
