@@ -879,24 +879,15 @@ _NAMING = frozenset("name title subject label".split())
 _SAYING = frozenset("body text message content note comment".split())
 
 
+def _leaf(path: str) -> str:
+    """The last field of a path: `receiverContactEmail` of `[0].receiverContactEmail`."""
+    return path.rsplit(".", 1)[-1].replace("[]", "")
+
+
 def _parent(path: str) -> str:
     """The object a value sits in: `[1].billingPerson` of `[1].billingPerson.name`, `[1]`
     of `[1].emails[0].email` (a record's own first email)."""
     return own_record(path.rsplit(".", 1)[0]) if "." in path else ""
-
-
-# The words of a person's field that say which of their facts it is, not who they are.
-_FACT_WORDS = frozenset("name names first last given family full display email emails mail "
-                        "address phone mobile number cell tel telephone username login "
-                        "handle contact primary personal work".split())
-
-
-def _person_role(path: str) -> str:
-    """Who a person's field of a record is, by the words of its own name left once those
-    of the fact are dropped: `receiver` of `receiverContactEmail`, `sender` of
-    `senderContactName`, "" of `email` or `name` (the record's own person)."""
-    words = split_words(path.rsplit(".", 1)[-1].replace("[]", ""))
-    return " ".join(w for w in words if w not in _FACT_WORDS)
 
 
 _MONEY_WORDS = frozenset("amount currency code value total".split())
@@ -1127,7 +1118,7 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
     people = {(b.step, _parent(b.path)) for b in hidden if b.type in PERSON_TYPES and b.path}
     if len({step for step, _ in people}) < len(people):
         return False  # an order's email beside its billing person's name: two people
-    roles = {(b.step, _person_role(b.field or b.path)) for b in hidden
+    roles = {(b.step, field_role(_leaf(b.field or b.path))) for b in hidden
              if b.type in PERSON_TYPES and b.path}
     if len({(step, role) for step, role in roles if role}) > len({s for s, r in roles if r}):
         return False  # an invoice's `receiverContactEmail` beside its `senderContactName`
