@@ -590,11 +590,14 @@ def _edited_after_create(target: _Target, calls: list[GoldCall]) -> None:
 _TITLES = (["title"], ["name"], ["subject"], ["summary"])
 
 
-def _held(targets: list[_Target], value: Any) -> bool:
-    """Whether a record the call changed holds `value` in a field (or a list field)."""
-    return any(json_equal(held, value) or isinstance(held, list) and any(
-        json_equal(x, value) for x in held)
-        for t in targets if t.record is not None for held in t.record.values())
+def _holder(targets: list[_Target], value: Any) -> tuple[_Target, str] | None:
+    """The first target, and its record's field, that holds `value` (or a list field that
+    holds it among others), or None."""
+    return next(((t, name) for t in targets if t.record is not None
+                 for name, held in sorted(t.record.items())
+                 if json_equal(held, value)
+                 or isinstance(held, list) and any(json_equal(x, value) for x in held)),
+                None)
 
 
 def _contained(targets: list[_Target], value: Any) -> None:
@@ -618,7 +621,7 @@ def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
     for param, binding in sorted(call.bindings.items()):
         value = call.arguments.get(param)
         if binding.kind == "visible" and isinstance(value, str) and \
-                split_words(param)[-1:] in _TITLES and not _held(targets, value):
+                split_words(param)[-1:] in _TITLES and _holder(targets, value) is None:
             raise ValueError(f"{call.tool} is asked for its {param} {value!r}, but no record "
                              "it changed keeps it: nothing can check the request's title")
         if binding.kind != "hidden" or value is None or _generated(value, generated):
@@ -628,11 +631,7 @@ def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
         if any(t.record_id == str(value) or any(json_equal(v, value) for v in
                t.criterion.params.get("fields", {}).values()) for t in targets):
             continue
-        holder = next(((t, name) for t in targets if t.record is not None
-                       for name, held in sorted(t.record.items())
-                       if json_equal(held, value)
-                       or isinstance(held, list) and any(json_equal(x, value) for x in held)),
-                      None)
+        holder = _holder(targets, value)
         if holder is None:
             raise ValueError(f"{call.tool} carries {param} from an earlier result, but no "
                              "record it changed holds that value: nothing can check it was used")
