@@ -1504,7 +1504,7 @@ def _one_of_many(field: str) -> bool:
     phone (`[].emails[]`): no single answer ("the to" of an email), and nothing a check
     tells from the list's other entries, so an agent that dumps every record passed it."""
     lists = [part[:-2] for part in field.split(".") if part.endswith("[]")]
-    inner = lists[1:] if lists and lists[0] == "" or len(lists) > 1 else [
+    inner = lists[1:] if (lists and lists[0] == "") or len(lists) > 1 else [
         name for name in lists if name in _RECIPIENT_LISTS]
     return any(not primary_list(name) for name in inner)
 

@@ -118,7 +118,7 @@ def infrastructure_kind(name: str, schema: Any = None, location: str | None = No
         return "tracing"
     if words in _IDEMPOTENCY and _is_text(schema):
         return "idempotency"
-    if (words[0] == "sender" or words[0] == "from" and set(words) & _SENDING) \
+    if (words[0] == "sender" or (words[0] == "from" and set(words) & _SENDING)) \
             and words[-1] == "id" and len(words) > 1 \
             and _json_type(schema) in ("integer", "number", "string", ""):
         return "sender"  # the account's own sending identity (ClickSend's
