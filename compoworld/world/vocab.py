@@ -24,7 +24,13 @@ from compoworld.world.banking import REGION_NAMES, iban
 from compoworld.world.kindmakers import name_maker
 from compoworld.world.namekinds import REAL_KINDS, name_kind
 from compoworld.world.values import generate
-from compoworld.world.words import SENTENCES, TITLE_HEADS, TITLE_TOPICS, TITLES_BY_NOUN
+from compoworld.world.words import (
+    COUNTRIES,
+    SENTENCES,
+    TITLE_HEADS,
+    TITLE_TOPICS,
+    TITLES_BY_NOUN,
+)
 
 Maker = Callable[[random.Random], Any]
 
@@ -465,8 +471,7 @@ def fallback(field: str, noun: str = "") -> Maker:
 
 
 # A phone's country calling code, and the words of a field that says it is a phone's.
-_DIAL_CODES = ("+1", "+44", "+49", "+33", "+39", "+34", "+31", "+46", "+45", "+61", "+91",
-               "+55", "+81", "+353", "+234")
+_DIAL_CODES = tuple(sorted({f"+{row[2]}" for row in COUNTRIES.values()}))  # (the world's)
 _PHONE_WORDS = frozenset("mobile phone tel telephone cell dial calling".split())
 
 
