@@ -106,9 +106,11 @@ def compose_flow(
                         tasks_per_shard=tasks_per_shard, params=params,
                         starts=planned_starts(library) if patterned else None,
                         library=library)
-    # the first shards walk from every start tool, the rest from those that verified a task
-    shards, rest = (plan[:PROBE_SHARDS], plan[PROBE_SHARDS:]) if worlds >= len(plan) \
-        else (plan, [])
+    # patterned, every shard walks from every start a workflow can begin at (each walk
+    # draws a workflow, then an app: `Draws`); free walks, which no workflow draws, walk
+    # after the first shards only from the start tools that verified a task
+    shards, rest = (plan[:PROBE_SHARDS], plan[PROBE_SHARDS:]) \
+        if worlds >= len(plan) and not patterned else (plan, [])
     composed = run_stage(shards, home=str(store.home), dask_address=dask_address,
                          drop_beyond=False)  # (a rerun keeps its later waves)
     if rest:
@@ -122,8 +124,8 @@ def compose_flow(
         made = verified_tasks(store, shards)
         wave = top_up(library.graph, shards, made, tasks=tasks, seed=seed,
                       tasks_per_shard=tasks_per_shard, params=params,
-                      starts=productive_starts(store, shards) or (
-                          planned_starts(library) if patterned else None))
+                      starts=planned_starts(library) if patterned
+                      else productive_starts(store, shards) or None)
         if not wave:
             break
         logger.info("compose %s: %d of %d tasks verified, %d more shards", run_id, made,

@@ -59,9 +59,10 @@ CANDIDATES_PER_TASK = 40  # walks a shard may try per task of its quota before i
 # whose chains are all made (each is made once a shard) only repeats them. With 8, a
 # shard verifies 37-44 tasks in ~1,240 walks (0.5-0.7 a second), against 30 in 1,500.
 STALE_AFTER = 8
-# The first shards of a run walk from every start tool; the rest only from those that
-# verified a task there (`focus`): of 143 patterned start tools, 15 ever verify one, and
-# the others took 60% of a shard's walking time (a start is given up after `STALE_AFTER`).
+# The first shards of a run of free walks walk from every start tool; the rest only from
+# those that verified a task there (`focus`): most start tools verify nothing, and a free
+# walk, which no workflow draws, would spend most of its shard's time on them. A patterned
+# run walks from every start in every shard: its walks draw a workflow first (`Draws`).
 PROBE_SHARDS = 10
 # Waves of further shards, in fresh worlds, while a run is short of its tasks (`top_up`):
 # 125 shards of 40 verify ~3,400 of the default 5,000, a second wave of ~60 the rest.
@@ -244,7 +245,9 @@ def candidates(
     def stalled(start: str) -> bool:
         stalls[start] = stalls.get(start, 0) + 1
         return stalls[start] >= STALE_AFTER
-    draws = Draws(library, starts, quota, workflow_share) if patterned else None
+    spread: Counter[str] = Counter()  # services of the shard's verified tasks
+    config = WalkConfig(edge_threshold=edge_threshold, spread=spread if patterned else None)
+    draws = Draws(library, starts, quota, workflow_share, spread) if patterned else None
     if draws is not None:  # (each workflow may take `STALE_AFTER` walks to be given up: a
         # small quota's walks would run out on the dead ones before the live ones had theirs)
         limit += STALE_AFTER * len(draws.begins)
@@ -266,7 +269,7 @@ def candidates(
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
                             style=walk_style(style, seed, shard, index), patterned=patterned,
-                            config=WalkConfig(edge_threshold=edge_threshold), workflow=workflow)
+                            config=config, workflow=workflow)
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
@@ -285,6 +288,7 @@ def candidates(
         if not failed and kept is not False:
             deduper.remember(made)
             verified += 1
+            spread.update(set(made.services))
             stalls[start] = 0
             if workflow is not None:  # (drawn: `draws` is not None)
                 draws.verified(workflow.name)
@@ -308,13 +312,16 @@ class Draws:
     workflows than `1 / share` are still alive, an equal part of the quota each) or
     `STALE_AFTER` of its walks in a row verified nothing. Its start is drawn by how much
     its service is a business app (`ServiceLibrary.meaning`), each app's starts sharing
-    its weight (an app with ten list tools would otherwise begin ten times as often)."""
+    its weight (an app with ten list tools would otherwise begin ten times as often), and
+    an app already in `k` of the shard's verified tasks (`spread`) weighing 1 / (1 + k):
+    a run draws on every app a workflow can begin in, not on the first that verified."""
 
     def __init__(self, library: ServiceLibrary, starts: list[str], quota: int,
-                 share: float) -> None:
+                 share: float, spread: Counter[str] | None = None) -> None:
         self.library = library
         self.quota = quota
         self.share = share
+        self.spread: Counter[str] = spread if spread is not None else Counter()
         self.begins: dict[str, list[str]] = {}
         self.workflows: dict[str, Workflow] = {}
         for start in starts:
@@ -342,7 +349,7 @@ class Draws:
         starts = [start for start in self.begins[name] if start not in dead]
         apps = Counter(self.library.graph.nodes[s].service for s in starts)
         start = rng.choices(starts, weights=[  # each app alike, however many tools of it
-            self.library.meaning(service) / apps[service]  # begin the workflow
+            self.library.meaning(service) / apps[service] / (1 + self.spread[service])
             for service in (self.library.graph.nodes[s].service for s in starts)])[0]
         return self.workflows[name], start
 

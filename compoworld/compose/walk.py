@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
@@ -129,6 +129,10 @@ class WalkConfig:
     join: float = 0.3
     tries: int = 12
     edge_threshold: float = EDGE_THRESHOLD  # links scoring below it are not followed
+    # how many of the shard's verified tasks each service is in so far: a workflow's next
+    # app is drawn against it (`_by_app`), so that the five mail and text apps every
+    # message step can use do not carry a run's messages between them
+    spread: Mapping[str, int] | None = None
 
 
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
@@ -288,7 +292,8 @@ def _step(
             options = same  # a refund is made where the payment was
         if not options:
             continue
-        target, param = _by_app(graph, options, rng) if plan else rng.choice(options)
+        target, param = _by_app(graph, options, rng, config.spread) if plan \
+            else rng.choice(options)
         node = graph.nodes[target]
         if param in _environment_params(world.service(node.service), node):
             continue  # an api key or a page size never carries a found value
@@ -321,13 +326,16 @@ def _step(
     return False
 
 
-def _by_app(graph: DependencyGraph, options: list[tuple[str, str]],
-            rng: random.Random) -> tuple[str, str]:
+def _by_app(graph: DependencyGraph, options: list[tuple[str, str]], rng: random.Random,
+            spread: Mapping[str, int] | None = None) -> tuple[str, str]:
     """One of `options` (tool, parameter), its app drawn first, each app alike: an app of
     many tools and parameters (an MCP server of all of Google Workspace, a mail API that
-    takes twenty addresses) would otherwise carry most of a workflow's steps."""
+    takes twenty addresses) would otherwise carry most of a workflow's steps. With
+    `spread` (the shard's verified tasks per service), an app already in `k` of them is
+    drawn with odds 1 / (1 + k): the apps a shard has not used yet come first."""
     apps = sorted({graph.nodes[tool].service for tool, _ in options})
-    app = rng.choice(apps)
+    app = rng.choices(apps, weights=[1 / (1 + spread.get(a, 0)) for a in apps])[0] \
+        if spread else rng.choice(apps)
     return rng.choice([o for o in options if graph.nodes[o[0]].service == app])
 
 

@@ -297,17 +297,21 @@ def _listed(words: list[str], schema: dict[str, Any]) -> str | None:
 
 # Parameters that name a message's sender or recipient, typed by what they hold: an email
 # API's `To` is an email address, a texting API's `to` a phone number.
-_ENDS = frozenset({"to", "from", "recipient", "recipients", "sender"})
+_ENDS = frozenset({"to", "from", "recipient", "recipients", "sender", "destination"})
 _SAYS_EMAIL = re.compile(r"\be-?mail\b", re.I)
+_SAYS_PHONE = re.compile(r"\b(?:phone|mobile|telephone|cell)\b|\bmsisdn\b|\be\.?164\b", re.I)
 
 
 def _by_description(words: list[str], kind: str, schema: dict[str, Any]) -> str | None:
     """`email` for a string end of a message (`To`) its description calls an email
-    address ("Recipient email address. Multiple addresses are comma separated.")."""
+    address ("Recipient email address. Multiple addresses are comma separated."), `phone`
+    for one it calls a phone number and no address ("Telephone number of the recipient":
+    an SMS API's `destination`); one it calls both stays a string."""
     text = schema.get("description")
     if kind != "string" or "_".join(words) not in _ENDS or not isinstance(text, str):
         return None
-    return "email" if _SAYS_EMAIL.search(text) and "phone" not in text.lower() else None
+    email, phone = bool(_SAYS_EMAIL.search(text)), bool(_SAYS_PHONE.search(text))
+    return "email" if email and not phone else "phone" if phone and not email else None
 
 
 def _by_name(words: list[str], kind: str, resource: str | None) -> str | None:

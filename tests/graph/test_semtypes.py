@@ -164,6 +164,9 @@ def test_role_names_are_person_names(name: str):
         ("recipient", "E-mail address to share this inbox with.", "email"),
         ("to", "The phone number to send the text to, or its email gateway.", "string"),
         ("To", "Who the message is for.", "string"),
+        ("destination", "Telephone number of the recipient", "phone"),
+        ("to", "This is the mobile number you want to send your message to.", "phone"),
+        ("to", "The phone number that received the message.", "phone"),
         ("ReplyTo", "Reply To override email address.", "string"),  # no end of the message
         ("Cc", "Cc recipient email address.", "string"),  # (nobody the walk writes to)
     ],
@@ -171,7 +174,9 @@ def test_role_names_are_person_names(name: str):
 def test_message_ends_are_typed_by_their_description(name: str, description: str,
                                                      expected: str) -> None:
     # Postmark's `To` is "Recipient email address": an email, so a customer's email
-    # reaches it; a phone number or a word of no address stays a string
+    # reaches it; an SMS API's `destination`, "Telephone number of the recipient", is a
+    # phone, so a colleague's number reaches it; one that says both, or names no address,
+    # stays a string
     assert typed(name, {"type": "string", "description": description}) == expected
 
 
