@@ -159,8 +159,9 @@ def compose_task(
         instruction = write_scenario(  # one, which no person asks for (as
             walk.calls, walk.answer, titles, rng, plan, resources=resources,  # "... the
             domains={name: library.infos[name].domain for name in services},  # customer in
-            sole=_sole_bookings(library, walk.calls, [*services, *distractors]),  # OnSched
-            meeting=walk.meeting, local=walk.place)
+            sole=_sole_makers(library, walk.calls, [*services, *distractors]),  # OnSched
+            meeting=walk.meeting, local=walk.place,
+            findable=_findable(world, walk.calls, [*services, *distractors]))
         if instruction is None:  # Consumer whose email is that person's email")
             return Rejected("no request a person would make says this chain")
     if instruction is None:
@@ -217,18 +218,35 @@ def _nested(text: str) -> bool:
     return any(sentence.count(" whose ") > 2 for sentence in _SENTENCE.split(text))
 
 
-def _sole_bookings(library: ServiceLibrary, calls: list[GoldCall], offered: list[str]
-                   ) -> frozenset[str]:
-    """The chain's meeting bookings made in the one app of the task's (services and
-    distractors) that books meetings: "book them in on Monday ..." says where, as a person
-    with one calendar does not (a request whose every act names its app reads as a form)."""
+def _sole_makers(library: ServiceLibrary, calls: list[GoldCall], offered: list[str]
+                 ) -> frozenset[str]:
+    """The chain's meeting bookings and messages made in the one app of the task's
+    (services and distractors) that books meetings or sends messages: "book them in on
+    Monday ...", "email them ..." says where, as a person with one calendar and one mailbox
+    does not (a request whose every act names its app reads as a form)."""
     sole = set()
     for call in calls:
-        node = library.graph.nodes[call.tool]
-        if call.effect == "create" and tool_entity(node) == "event" \
-                and library.makers("event") & set(offered) == {call.service}:
+        entity = tool_entity(library.graph.nodes[call.tool])
+        if call.effect in ("create", "action") and entity in ("event", "message") \
+                and library.makers(entity) & set(offered) == {call.service}:
             sole.add(call.tool)
     return frozenset(sole)
+
+
+def _findable(world: Any, calls: list[GoldCall], offered: list[str]) -> bool:
+    """Whether the record the chain is about is known, by the values the request names it
+    by (its selector's: a name, an email), in one app only of the task's (services and
+    distractors) at the start: then the agent can find them without being told where they
+    are kept. A name that a distractor holds too would leave two people to pick from."""
+    values = {str(b.selector.value) for c in calls for b in c.bindings.values()
+              if b.kind == "hidden" and b.step == 0 and b.selector is not None
+              and isinstance(b.selector.value, str) and len(b.selector.value) > 3}
+    if not values:
+        return False
+    start, _ = world.states(offered)
+    holders = {name for name, state in start.items()
+               if any(value in json_text(state.dump()) for value in values)}
+    return holders == {calls[0].service}
 
 
 # The collections a booking app keeps the people it books in.

@@ -98,6 +98,12 @@ _INDUCTION = ("book an onboarding session with {them} in {app}",
               "book {them} in for an induction session in {app}")
 # a text from our number: the app is said once, with the number (`_setting`)
 _TEXT = ("send {them} a text", "text {them}", "drop {them} a text")
+# a message through the one app of the task that sends them, said without it
+_SOLE_MESSAGE = ("send {them} {a}", "drop {them} {a}")
+# The share of requests about a person held in one app of the task's that leave where they
+# are kept unsaid: "They're in Jira Cloud as a user. Please send them a message via Google
+# Workspace" names every app, and reads as the plan dictated, not the goal stated.
+FIND_UNSAID = 0.75
 # an email from our address, said the same way
 _EMAIL = ("email {them}", "send {them} an email", "drop {them} an email")
 # a meeting's date in the note, as people ask for it
@@ -178,11 +184,14 @@ def write_scenario(
     calls: list[GoldCall], answer: list[AnswerItem], titles: Mapping[str, str],
     rng: random.Random, pattern: Workflow, *, resources: Mapping[str, str | None] | None = None,
     domains: Mapping[str, str | None] | None = None, sole: frozenset[str] = frozenset(),
-    meeting: Purpose | None = None, local: Any = None,
+    meeting: Purpose | None = None, local: Any = None, findable: bool = False,
 ) -> str | None:
     """The request for a patterned chain, or None when its shape is not one this writer
-    says (see the module doc). A booking by a tool of `sole` is made in the one app the
-    task offers for it, and goes unnamed ("book them in on Monday ..."); a meeting with a
+    says (see the module doc). A booking or a message by a tool of `sole` is made in the
+    one app the task offers for it, and goes unnamed ("book them in on Monday ...", "send
+    them an email ..."); a person the task's apps hold in one app only (`findable`) is
+    mostly named without where they are kept, as a colleague asks ("Rosa Okafor starts
+    today. Please send them a welcome email."): the agent finds them; a meeting with a
     person is booked for its `meeting` purpose ("book an account review with them"), its
     time said as well where they are (`local`: their `Place`, "10:00 to 11:00 Tokyo
     time")."""
@@ -202,6 +211,7 @@ def write_scenario(
         return None
     writer = _Scenario(calls, titles, rng, resources or {}, pattern, domains)
     writer.sole, writer.meeting, writer.local = sole, meeting, local
+    writer.findable = findable and rng.random() < FIND_UNSAID
     return writer.text(writes, acts, found=found)
 
 
@@ -237,7 +247,8 @@ class _Scenario(_Goal):
         self.subject_step = 0  # the call whose record the acts are about (1 past a find)
         self.settings: dict[str, list[tuple[str, str]]] = {}  # app -> its account ids
         self.where = ""  # where the subject is kept, said after the situation
-        self.sole: frozenset[str] = frozenset()  # bookings in the only app that books
+        self.sole: frozenset[str] = frozenset()  # acts in the only app that does them
+        self.findable = False  # the person is held in one app of the task's: unsaid where
         self.pages: list[str] = []  # our pages a message points to ("Our booking page ...")
         self.meeting: Purpose | None = None  # what a meeting with the subject is for
         self.local: Any = None  # where the person a meeting is with is (`Place`)
@@ -332,11 +343,14 @@ class _Scenario(_Goal):
         shown = _SHOWN.get(noun, noun)
         if "@" in value and entity in _PEOPLE:  # a person known by their email is said so
             value = f"the {shown} with the email address {value}"  # (not "We expect
-            self._say_where(noun, app)  # regular orders from amara.laurent@...")
+            if not self.findable:  # regular orders from amara.laurent@...")
+                self._say_where(noun, app)
             return value
         into = acted_in(self.calls)  # (no "They're in OnSched Consumer. Please book ... in
         if into is not None and self.title(into) == app and entity in _PEOPLE:  # OnSched
             return f"our {shown} {value}"  # Consumer")
+        if entity in _PEOPLE and self.findable:
+            return value  # (where they are is the agent's to find)
         if entity in _PEOPLE and self.pattern.situation != "hire" \
                 and self.rng.random() < 0.25 and not app.startswith("our "):
             # (no "our company" we are only starting to work with, no "new colleague: our
@@ -494,6 +508,9 @@ class _Scenario(_Goal):
             forms = _POST  # a post goes into a team's channel, to nobody in particular
         elif kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent
+        elif kind.entity == "message" and call.tool in self.sole and not any(
+                b.kind == "visible" and is_sender(p, b.type) for p, b in call.bindings.items()):
+            forms = _SOLE_MESSAGE  # (the only app of the task that sends: "email them")
         elif kind.entity == "message" and (sender := next(
                 (b.type for p, b in call.bindings.items()
                  if b.kind == "visible" and is_sender(p, b.type)), None)):

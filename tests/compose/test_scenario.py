@@ -600,6 +600,70 @@ def test_a_meeting_in_the_only_app_that_books_them_names_no_app():
         assert "in Booker" in shared, shared
 
 
+def welcome_calls() -> list[GoldCall]:
+    """A colleague read in a tracker, then a message to their email through a mail app."""
+    return [
+        GoldCall(tool="jira__list_users", service="jira", effect="read", arguments={},
+                 bindings={}, result={"data": [{"id": "u1", "displayName": "Rosa Okafor",
+                                                "emailAddress": "rosa.okafor@ourco.com"}]}),
+        GoldCall(tool="mail__send_email", service="mail", effect="create",
+                 arguments={"to": "rosa.okafor@ourco.com", "body": "Welcome aboard, Rosa!"},
+                 bindings={"to": Binding(kind="hidden", type="email", step=0,
+                                         field="data[].emailAddress",
+                                         path="data[0].emailAddress",
+                                         selector=Selector(field="displayName",
+                                                           value="Rosa Okafor")),
+                           "body": Binding(kind="free", type="text")},
+                 result={"id": "m1"}),
+    ]
+
+
+def test_a_request_leaves_the_agent_to_find_a_person_and_the_app_that_sends(monkeypatch):
+    """"Rosa Okafor starts with us today. They're in Jira Cloud as a user. Please send them a
+    message via Google Workspace welcoming them": every app named reads as the plan
+    dictated (blind reviewers rated such goals 3 of 5). A person the task's apps hold in one
+    app only goes without where they are kept, and a message sent through the only app of
+    the task that sends goes without its app; where either could be two, it is said."""
+    import compoworld.compose.scenario as scenario
+
+    monkeypatch.setattr(scenario, "FIND_UNSAID", 1.0)
+    calls, titles = welcome_calls(), {"jira": "Jira Cloud", "mail": "Mailer"}
+    resources = {"jira__list_users": "users", "mail__send_email": "emails"}
+    for seed in range(8):
+        plain = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["colleague_welcome"],
+                               resources=resources, sole=frozenset({"mail__send_email"}),
+                               findable=True)
+        told = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["colleague_welcome"],
+                              resources=resources)
+        assert plain is not None and told is not None
+        assert "Rosa Okafor" in plain and "Jira" not in plain and "Mailer" not in plain, plain
+        assert "Jira Cloud" in told and "Mailer" in told, told
+
+
+def test_a_person_is_findable_only_where_one_app_of_the_task_holds_them():
+    """A name a distractor holds too would leave the agent two people to pick from: then the
+    request says where the person is kept."""
+    from compoworld.compose.build import _findable
+    from compoworld.world.state import State
+
+    class World:
+        def __init__(self, states: dict[str, State]) -> None:
+            self.held = states
+
+        def states(self, names):
+            return {n: self.held[n] for n in names}, {n: self.held[n] for n in names}
+
+    def state(*names: str) -> State:
+        return State.load({"collections": {"users": {
+            f"u{i}": {"id": f"u{i}", "name": name} for i, name in enumerate(names)}}})
+
+    calls = welcome_calls()
+    alone = World({"jira": state("Rosa Okafor"), "mail": state(), "crm": state("Ann Lee")})
+    assert _findable(alone, calls, ["jira", "mail", "crm"])
+    twice = World({"jira": state("Rosa Okafor"), "mail": state(), "crm": state("Rosa Okafor")})
+    assert not _findable(twice, calls, ["jira", "mail", "crm"])
+
+
 def test_a_copy_into_a_booking_app_blocks_its_slot_and_a_new_colleague_is_inducted():
     """No "I keep two calendars" said of a customer-booking app, no new colleague booked
     "an appointment" in it."""
