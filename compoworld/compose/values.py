@@ -128,6 +128,9 @@ def _selector(
                   if i != index and isinstance(e, dict)]
         if value not in others:
             return Selector(field=key, value=value)
+    nested = _nested_selector(items, index, element, types, own)
+    if nested is not None:
+        return nested
     # a company's name no other item shares names its own item: the company "Fabrikam" is
     # the one named "Fabrikam" (with no phone to name it by, its name could go nowhere)
     value = element.get(own)
@@ -136,6 +139,34 @@ def _selector(
             e.get(own) for i, e in enumerate(items[:MAX_ITEMS]) if i != index
             and isinstance(e, dict)]:
         return Selector(field=own, value=value)
+    return None
+
+
+# The types a field one level down may name its item by: who a payment, a transfer or an
+# order is from (`customer.email`, `user.legal_name`, `billing_details.name`).
+_NESTED_NAMING = ("person_name", "email", "company")
+
+
+def _nested_selector(items: list[Any], index: int, element: dict[str, Any],
+                     types: dict[str, str], own: str) -> Selector | None:
+    """A field of an object of item `index` (`user.legal_name`) whose value names a person
+    or company no other item shares: a bank transfer or a charge has no name of its own,
+    and a list of them gave nothing a request could name one by (Plaid's transfers and
+    Square's payments began no walk), though "the transfer from Oscar Smith" names it."""
+    for key in sorted(element):
+        inner = element[key]
+        if key == own or not isinstance(inner, dict):
+            continue
+        for sub in sorted(inner, key=lambda k: (_rank(types.get(f"{key}.{k}", ""),
+                                                      _NESTED_NAMING), k)):
+            value = inner[sub]
+            if types.get(f"{key}.{sub}") not in _NESTED_NAMING or not isinstance(value, str) \
+                    or len(value.strip()) < 3:
+                continue
+            others = [e.get(key, {}).get(sub) for i, e in enumerate(items[:MAX_ITEMS])
+                      if i != index and isinstance(e, dict) and isinstance(e.get(key), dict)]
+            if value not in others:
+                return Selector(field=f"{key}.{sub}", value=value)
     return None
 
 

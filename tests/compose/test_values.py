@@ -196,3 +196,25 @@ def test_a_name_no_other_item_shares_names_its_own_item() -> None:
     named = {f.path: f.selector for f in found if f.field == "data[].name"}
     assert named["data[0].name"] == Selector(field="name", value="Fabrikam")
     assert "data[1].name" not in named and "data[2].name" not in named
+
+
+def test_an_item_without_a_name_is_named_by_who_it_is_from() -> None:
+    """A bank transfer or a charge has no name of its own: a list of them gave nothing a
+    request could name one by, so no walk began at Plaid's transfers. A person's name one
+    level down (`user.legal_name`) names the item; an opaque code there does not."""
+    transfers = {"transfers": [
+        {"id": "tra_1", "amount": "6.09", "user": {"legal_name": "Oscar Smith", "code": "X1"}},
+        {"id": "tra_2", "amount": "8.10", "user": {"legal_name": "Liam Patel", "code": "X2"}},
+    ]}
+    outputs = {"transfers[].id": "bank.transfers.id", "transfers[].amount": "money",
+               "transfers[].user.legal_name": "person_name", "transfers[].user.code": "string"}
+    found = [f for f in find_values(transfers, outputs) if f.field == "transfers[].amount"]
+    assert [f.selector for f in found] == [
+        Selector(field="user.legal_name", value="Oscar Smith"),
+        Selector(field="user.legal_name", value="Liam Patel")]
+    coded = {"transfers[].id": "bank.transfers.id", "transfers[].amount": "money",
+             "transfers[].user.legal_name": "string", "transfers[].user.code": "string"}
+    assert find_values(transfers, coded) == []  # (no naming type: nothing names them)
+    shared = {"transfers": [dict(t, user={"legal_name": "Oscar Smith"})
+                            for t in transfers["transfers"]]}
+    assert find_values(shared, outputs) == []  # (two transfers from Oscar: neither named)
