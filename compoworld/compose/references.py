@@ -150,6 +150,17 @@ def clocks_said(mentions: list[str], own: list[str], calls: list[GoldCall]) -> l
     return list(dict.fromkeys(out))
 
 
+# A texting or mail API's sender said in words, no number or address (Telstra's `from`,
+# "the senderName they'll see"; SMS Works' `sender`): the business's own name.
+_SENDER_NAMES = frozenset({("from",), ("sender",), ("sender", "name"), ("from", "name")})
+
+
+def is_sender_name(param: str, kind: str) -> bool:
+    """Whether a message's parameter is the name it is sent under (`from`, `sender`) typed as
+    plain text: the business's own, which the user knows, never a drawn "Annual From"."""
+    return kind in ("string", "title") and tuple(split_words(param)) in _SENDER_NAMES
+
+
 def is_sender(param: str, kind: str) -> bool:
     """Whether a message's parameter is who sends it (`From`, `from_number`, `sender`): the
     business's own number or email address, which the user knows as they know their

@@ -49,6 +49,7 @@ from compoworld.compose.references import (
     acted_in,
     end,
     is_sender,
+    is_sender_name,
     item_head,
     names,
     over,
@@ -167,7 +168,7 @@ _KEPT = ("{Their} {what} {verb} in {app}{where}, under the same {key}.",
          "We keep {their} {what} in {app}{where}, under the same {key}.")
 _PEOPLE = {"person", "staff"}
 _ADDRESS_WORDS = frozenset("to recipient recipients email phone number address attendee "
-                           "attendees invitee invitees mobile".split())
+                           "attendees invitee invitees mobile destination".split())
 _PLACE_TYPES = frozenset({"address", "city", "postal_code", "country", "region"})
 _KEY_WORDS = {"email": "email address", "phone": "phone number", "username": "username"}
 _PHONE_WORDS = frozenset("phone mobile tel telephone cell".split())
@@ -485,6 +486,10 @@ class _Scenario(_Goal):
                 self.settings.setdefault(self.title(call.service), []).append(
                     ("number" if binding.type == "phone" else "address", quote(value)))
                 # (what we text or email from)
+            elif binding.kind == "visible" and is_sender_name(param, binding.type) \
+                    and kind.entity == "message":
+                self.settings.setdefault(self.title(call.service), []).append(
+                    ("sender name", quote(value)))  # (the name our texts go out under)
             else:
                 rest.append((param, binding, value))
         if not carried and not made:
@@ -509,13 +514,19 @@ class _Scenario(_Goal):
         elif kind.entity == "message" and set(noun.split()) & _THREADS:
             forms = _OPEN_THREAD  # a conversation is started, not sent
         elif kind.entity == "message" and call.tool in self.sole and not any(
-                b.kind == "visible" and is_sender(p, b.type) for p, b in call.bindings.items()):
+                b.kind == "visible" and (is_sender(p, b.type) or is_sender_name(p, b.type))
+                for p, b in call.bindings.items()):
             forms = _SOLE_MESSAGE  # (the only app of the task that sends: "email them")
         elif kind.entity == "message" and (sender := next(
                 (b.type for p, b in call.bindings.items()
                  if b.kind == "visible" and is_sender(p, b.type)), None)):
             forms = _TEXT if sender == "phone" else _EMAIL  # "text them", and "we text
             # from our Twilio number ..." after
+        elif kind.entity == "message" and any(
+                b.kind == "visible" and is_sender_name(p, b.type)
+                for p, b in call.bindings.items()):  # sent under our name: "text them", and
+            forms = _TEXT if to and to[0][1].type == "phone" else _EMAIL  # where it goes
+            # out from after
         booked = kind.entity == "event" and self.meeting is not None and self.them != "it"
         text = self.rng.choice(forms).format(  # (a meeting by what it is for: "an intro call")
             it=self.it, them=them, a=self.meeting.what if booked else article(noun),
@@ -594,7 +605,14 @@ class _Scenario(_Goal):
         (account "AC...")`), the one place the request names the texting app."""
         number = next((value for kind, value in ids if kind == "number"), None)
         address = next((value for kind, value in ids if kind == "address"), None)
-        rest = [(kind, value) for kind, value in ids if kind not in ("number", "address")]
+        name = next((value for kind, value in ids if kind == "sender name"), None)
+        rest = [(kind, value) for kind, value in ids
+                if kind not in ("number", "address", "sender name")]
+        if name is not None and number is None and address is None:  # an SMS sender ID
+            also = join_words([f"our {kind} is {value}" for kind, value in rest], self.rng)
+            form = self.rng.choice(("Our texts go out through {app} under the name {name}",
+                                    "We send through {app} under the sender name {name}"))
+            return form.format(app=app, name=name) + (f", and {also}." if also else ".")
         if address is not None:
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
             form = self.rng.choice(("We send our email from {address} through {app}{also}.",

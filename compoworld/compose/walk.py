@@ -53,6 +53,7 @@ from compoworld.compose.references import (
     acted_in,
     followed,
     is_sender,
+    is_sender_name,
     item_head,
     own_record,
     paid_amount,
@@ -84,7 +85,13 @@ from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infras
 from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
-from compoworld.world.seeding import ACCOUNT_NAMES, IN_USE, our_address, our_page
+from compoworld.world.seeding import (
+    ACCOUNT_NAMES,
+    IN_USE,
+    our_address,
+    our_page,
+    our_sender_name,
+)
 from compoworld.world.state import canonical_json, json_text
 from compoworld.world.vocab import stand_in_name
 from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
@@ -652,7 +659,8 @@ def _bind(
                                                       properties[param], rng)
             continue
         if patterned and node.effect != "read" and tool_entity(node) == "message" \
-                and is_sender(param, kind):  # a text goes out from our own number, bound
+                and (is_sender(param, kind) or is_sender_name(param, kind)):  # a text goes
+            # out from our own number (or under our name), bound
             arguments[param] = None  # once its recipient is (`_bind_sender`)
             bindings[param] = Binding(kind="visible", type=kind)
             continue
@@ -1295,7 +1303,10 @@ def _bind_sender(service: Service, arguments: dict[str, Any], bindings: dict[str
                and b.kind == "hidden" and not is_sender(p, b.type)), None)
     country = phone_country(to) if isinstance(to, str) else None
     for param, binding in bindings.items():
-        if binding.kind == "visible" and is_sender(param, binding.type) \
+        if binding.kind == "visible" and is_sender_name(param, binding.type) \
+                and arguments.get(param) is None:
+            arguments[param] = _coerce(our_sender_name(world), properties.get(param, {}))
+        elif binding.kind == "visible" and is_sender(param, binding.type) \
                 and arguments.get(param) is None and binding.type == "email":
             arguments[param] = our_address(world)  # an email goes out from our own address
         elif binding.kind == "visible" and is_sender(param, binding.type) \

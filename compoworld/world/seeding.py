@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -101,6 +102,15 @@ def our_address(seed: int) -> str:
     (`hello@<our domain>`): at a company of its own, none of the pool's, so no customer's
     company is the sender's."""
     return f"hello@{draw_pool(seed).us.domain}"
+
+
+@lru_cache(maxsize=256)
+def our_sender_name(seed: int) -> str:
+    """The name the business of world `seed` sends texts under where an API takes a name
+    (an SMS sender ID: letters and digits, at most 11): its company's name run together
+    ("WillowFinch"), the same in every task of one business."""
+    words = re.findall(r"[A-Za-z0-9]+", draw_pool(seed).us.name)
+    return "".join(words)[:11] or "Us"
 
 
 def _our_name(seed: int, theirs: tuple[Company, ...]) -> str:

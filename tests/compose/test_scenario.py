@@ -569,6 +569,33 @@ def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
                          r'(is )?"\+447700900999" on the "AC42" account\.$', text), text
 
 
+def test_a_text_sent_under_our_name_says_the_name_once_as_ours():
+    """Telstra's `from` is the name a text is sent under: drawn as "Annual From" and said as
+    "send them a message in Telstra Messaging with sender "Annual From"", it read as made
+    up. A sender name is our company's, said once as where our texts go out from."""
+    from compoworld.compose.references import is_sender_name
+    from compoworld.world.seeding import draw_pool, our_sender_name
+
+    assert is_sender_name("from", "string") and is_sender_name("sender", "string")
+    assert not is_sender_name("from", "phone") and not is_sender_name("from_date", "string")
+    name = our_sender_name(7)
+    assert name.isalnum() and len(name) <= 11 and name[:4] in draw_pool(7).us.name.replace(
+        " ", "")
+    calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
+    calls[-1].arguments["From"] = name
+    calls[-1].bindings["From"] = Binding(kind="visible", type="string")
+    titles = {"shop": "Shop", "sms": "Telstra"}
+    resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
+    for seed in range(8):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
+                              resources=resources)
+        assert text is not None
+        assert re.search(r"\b(text them|send them a text|drop them a text)\b", text), text
+        assert text.count(f'"{name}"') == 1 and "with sender" not in text, text
+        assert re.search(rf'(under the name|under the sender name) "{name}"', text), text
+        assert '"AC42"' in text, text  # (the account it goes out on, said beside it)
+
+
 def test_a_meeting_in_the_only_app_that_books_them_names_no_app():
     """"Please book them in on Monday ...": where one app of the task books meetings the
     request does not name it (each act naming its app reads as a form); where another
