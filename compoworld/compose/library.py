@@ -23,11 +23,11 @@ import orjson
 
 from compoworld.compose.naming import app_name
 from compoworld.compose.patterns import (
-    NO_CALENDAR_DOMAINS,
     NON_WORK_DOMAINS,
     Apps,
     business_shares,
     feasible,
+    keeps_calendar,
     keeps_customers,
     keeps_tickets,
     patterns_from,
@@ -187,8 +187,8 @@ class ServiceLibrary:
             self._apps = Apps(work, frozenset(
                 name for name in work if keeps_customers(
                     self.infos[name].domain, self.infos[name].app, self.infos[name].description)),
-                calendars=frozenset(name for name in work
-                                    if self.infos[name].domain not in NO_CALENDAR_DOMAINS),
+                calendars=frozenset(name for name in work if keeps_calendar(
+                    self.infos[name].domain, self.infos[name].app)),
                 desks=frozenset(name for name in work if keeps_tickets(
                     self.infos[name].domain, self.infos[name].app)),
                 staff=frozenset(name for name in work if keeps_staff(

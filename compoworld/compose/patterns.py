@@ -152,6 +152,17 @@ def vendor(service: str) -> str:
 
 # Corpus categories whose apps keep no calendar: a map app's "event" is a spot on a map.
 NO_CALENDAR_DOMAINS = frozenset({"location"})
+# Words of an app's name that make its bookings a trip's: a hotel booking is a stay, no
+# appointment (Impala Hotel Booking's reservations were "confirmed" as appointments, and an
+# agenda was asked for them as for a meeting).
+_TRAVEL_WORDS = frozenset("hotel hotels travel flight flights airline airlines rail trip "
+                          "trips".split())
+
+
+def keeps_calendar(domain: str | None, title: str) -> bool:
+    """Whether an app of corpus category `domain` named `title` keeps meetings and
+    appointments (a calendar, a booking tool), not a map's spots or a hotel's stays."""
+    return domain not in NO_CALENDAR_DOMAINS and not set(split_words(title)) & _TRAVEL_WORDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -341,6 +341,21 @@ def test_a_ticket_lives_in_a_helpdesk_or_an_issue_tracker():
     assert apps.allow("desk", ticket) and not apps.allow("mist", ticket)
 
 
+def test_a_hotel_stay_is_no_appointment():
+    """Impala Hotel Booking's reservations were "confirmed" to the client as appointments,
+    and an agenda was asked for one as for a meeting: an app named for hotels, flights or
+    travel keeps no meetings, and no meeting workflow begins in it."""
+    from compoworld.compose.patterns import keeps_calendar
+
+    assert keeps_calendar("ecommerce", "OnSched Consumer") and keeps_calendar(None, "Calendar")
+    assert not keeps_calendar("ecommerce", "Impala Hotel Booking")
+    assert not keeps_calendar("transport", "Flight Booking") and not keeps_calendar(
+        "location", "Maps")
+    apps = Apps(frozenset({"impala", "onsched"}), frozenset(), calendars=frozenset({"onsched"}))
+    booking = BY_NAME["booking_confirmation"].steps[0]
+    assert apps.allow("onsched", booking) and not apps.allow("impala", booking)
+
+
 def test_a_colleague_is_kept_where_a_business_keeps_its_people():
     """A farm-machinery platform's users (AGCO), a fake-identity generator's (PhantAuth) or a
     social network's were read as a staff directory ("welcome our new colleague, you'll
