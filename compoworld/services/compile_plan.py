@@ -136,8 +136,11 @@ def plan_tool(tool: ToolSpec, resources: dict[str, dict[str, Any]]) -> RestPlan:
         listing = list_shape(tool.returns, collection)
         if listing is None:
             raise CompileRefusal("not_a_list", f"GET {path} on a collection returns no list")
-        listing = replace(listing, extras=envelope_extras(listing.extras, tool.returns,
-                                                          operation, collection))
+        inner = tool.returns["properties"][listing.within] if listing.within else tool.returns
+        listing = replace(listing, extras=envelope_extras(listing.extras, inner, operation,
+                                                          collection),
+                          outer=envelope_extras(listing.outer, tool.returns, operation,
+                                                collection))
         filters, paging = _list_params(props, record, set(path_params))
         return replace(plan, listing=listing, filters=filters, paging=paging)
     shape = record_shape(tool.returns, record)

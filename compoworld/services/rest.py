@@ -325,6 +325,8 @@ def _make_list(plan: RestPlan) -> Handler:
             answer[shape.next] = str(page[-1].get(id_field))
         for name, value in shape.extras:
             answer.setdefault(name, clone(value))
+        if shape.within is not None:  # (one envelope down: `{"result": {...}, "code": 0}`)
+            answer = {shape.within: answer, **{name: clone(value) for name, value in shape.outer}}
         return answer
 
     return listing

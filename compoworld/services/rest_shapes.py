@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.graph.semtypes import json_type, snake_case
-from compoworld.specs.resources import list_keys
+from compoworld.specs.resources import list_envelope, list_keys
 
 UNFILLABLE: Any = object()
 
@@ -287,10 +287,15 @@ class ListShape:
     next: str | None = None
     extras: tuple[tuple[str, Any], ...] = ()
     keep: frozenset[str] | None = None
+    # the envelope object the list, its count and cursor sit in (api2cart's `result`), and
+    # the other required fields beside it
+    within: str | None = None
+    outer: tuple[tuple[str, Any], ...] = ()
 
 
 def list_shape(returns: dict[str, Any], collection: str) -> ListShape | None:
-    """The list's shape for a `returns` schema; None when it is not a list at all."""
+    """The list's shape for a `returns` schema; None when it is not a list at all. A list
+    one envelope down (`{"result": {"subscribers": [...]}}`) is a `wrap` `within` it."""
     if not returns or not returns.keys() - {"description", "title", "x-truncated"}:
         return ListShape()
     kind = json_type(returns)
@@ -303,7 +308,13 @@ def list_shape(returns: dict[str, Any], collection: str) -> ListShape | None:
         return None
     arrays = [n for n, s in props.items() if isinstance(s, dict) and json_type(s) == "array"]
     if not arrays:
-        return None
+        outer = list_envelope(returns)
+        inner = list_shape(props[outer], collection) if outer is not None else None
+        if inner is None or inner.kind != "wrap":
+            return None
+        return ListShape("wrap", inner.wrap, inner.total, inner.more, inner.next,
+                         inner.extras, inner.keep, within=outer,
+                         outer=required_fillers(returns, {outer}))
     snake = {snake_case(n): n for n in arrays}
     wrap = next((snake[k] for k in list_keys(collection) if k in snake), arrays[0])
     keys = {snake_case(n): n for n in props}

@@ -150,7 +150,30 @@ def list_items(returns: Any, resource: str) -> dict[str, Any] | None:
         items = arrays.get(key, {}).get("items")
         if _object_props(items):
             return items
+    if not arrays:  # one envelope down: api2cart's {"result": {"subscribers": [...]}}
+        outer = list_envelope(returns)
+        if outer is not None:
+            return list_items(props[outer], resource)
     return None
+
+
+# The names of an envelope object a list may sit one level inside (api2cart's `result`,
+# `response`, `data`): a list under a record's own object (a config's `avatar.extensions`)
+# is no list of the collection.
+_LIST_ENVELOPES = frozenset(LIST_KEYS) | {"response", "payload", "body"}
+
+
+def list_envelope(returns: dict[str, Any]) -> str | None:
+    """The property of a result with no list of its own that holds an object with one
+    (`result` of `{"result": {"subscribers": [...], "total_count": 2}, "return_code": 0}`):
+    where its records are, one level down; None when there is none."""
+    props = _object_props(returns)
+    if any(isinstance(s, dict) and s.get("type") == "array" for s in props.values()):
+        return None
+    return next((name for name, sub in props.items()
+                 if snake_case(name) in _LIST_ENVELOPES and isinstance(sub, dict)
+                 and any(isinstance(s, dict) and s.get("type") == "array"
+                         for s in _object_props(sub).values())), None)
 
 
 def _from_lists(group: list[ToolSpec], resource: str) -> dict[str, Any] | None:

@@ -413,6 +413,37 @@ def test_function_list_tools_are_simulated() -> None:
     assert (decision.implementation, decision.code) == ("simulated", "not_http")
 
 
+def test_a_list_one_envelope_down_is_a_list_of_its_records() -> None:
+    """api2cart answers `{"result": {"subscribers": [...], "total_count": 2}, "return_code":
+    0}`: with no list at its top, the list tool was modeled as the one subscriber record
+    (`{"id": "sub_0001", "result": {}}`), and 42 of its tools began no task. The records
+    sit one envelope down, and the list says so."""
+    subscriber = {"type": "object", "properties": {
+        "id": {"type": "string"}, "email": {"type": "string"},
+        "first_name": {"type": "string"}}}
+    page = {"type": "object", "required": ["result", "return_code"], "properties": {
+        "result": {"type": "object", "properties": {
+            "subscribers": {"type": "array", "items": ref("Subscriber")},
+            "total_count": {"type": "integer"}}},
+        "return_code": {"type": "integer"}}}
+    spec = {"openapi": "3.0.3", "info": {"title": "Cart", "version": "1"},
+            "components": {"schemas": {"Subscriber": subscriber, "Page": page}},
+            "paths": {"/subscribers": {
+                "get": {"operationId": "listSubscribers", "responses": answer(ref("Page"))},
+                "post": {"operationId": "createSubscriber",
+                         "requestBody": json_body(ref("Subscriber")),
+                         "responses": answer(ref("Subscriber"), "201")}}}}
+    loaded = load_openapi(spec, "example.com/cart")
+    report = compile_report(loaded)
+    assert report["example_com_cart__list_subscribers"].implementation == "compiled", \
+        report["example_com_cart__list_subscribers"].reason
+    cart = compile_service(loaded, fake_simulate, fake_respond)
+    made = ok(cart, "create_subscriber", email="ann@example.com", first_name="Ann")
+    listed = ok(cart, "list_subscribers")
+    assert listed["result"]["subscribers"] == [made] and listed["result"]["total_count"] == 1
+    assert "return_code" in listed
+
+
 # --- create / get ------------------------------------------------------------------------
 
 
