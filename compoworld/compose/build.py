@@ -28,7 +28,7 @@ from compoworld.compose.instruction import (
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import tool_entity
 from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
-from compoworld.compose.references import item_head
+from compoworld.compose.references import is_sender, item_head
 from compoworld.compose.rubric import build_rubric, describe_made
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.values import value_at
@@ -227,9 +227,15 @@ def _sole_makers(library: ServiceLibrary, calls: list[GoldCall], offered: list[s
     sole = set()
     for call in calls:
         entity = tool_entity(library.graph.nodes[call.tool])
-        if call.effect in ("create", "action") and entity in ("event", "message") \
-                and library.makers(entity) & set(offered) == {call.service}:
+        if call.effect not in ("create", "action"):
+            continue
+        if entity == "event" and library.makers(entity) & set(offered) == {call.service}:
             sole.add(call.tool)
+        to = {b.type for p, b in call.bindings.items() if b.kind == "hidden"
+              and b.type in ("email", "phone") and not is_sender(p, b.type)}
+        if entity == "message" and len(to) == 1 and \
+                library.senders(to.pop()) & set(offered) == {call.service}:
+            sole.add(call.tool)  # (the one app that emails, or texts, among them)
     return frozenset(sole)
 
 

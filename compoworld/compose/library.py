@@ -34,6 +34,7 @@ from compoworld.compose.patterns import (
     public_sector,
     tool_entity,
 )
+from compoworld.compose.references import is_sender
 from compoworld.compose.workflow import Workflow
 from compoworld.compose.workflows import DEFAULT_WORKFLOWS
 from compoworld.graph.depgraph import DependencyGraph, ToolNode
@@ -172,6 +173,18 @@ class ServiceLibrary:
                 node.service for node in self.graph.nodes.values()
                 if node.effect == "create" and tool_entity(node) == entity)
         return self._makers[entity]
+
+    def senders(self, kind: str) -> frozenset[str]:
+        """The services with a tool that sends a message to an address of type `kind`
+        (`email`, `phone`): the apps a task's email or text could go out through (a
+        comment on an issue reaches no address)."""
+        key = f"senders:{kind}"
+        if key not in self._makers:
+            self._makers[key] = frozenset(
+                node.service for node in self.graph.nodes.values()
+                if node.effect in ("create", "action") and tool_entity(node) == "message"
+                and any(t == kind and not is_sender(p, t) for p, t in node.params.items()))
+        return self._makers[key]
 
     def work_apps(self) -> frozenset[str]:
         """The services whose corpus category is one people run business workflows in."""

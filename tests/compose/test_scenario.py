@@ -667,6 +667,32 @@ def test_a_request_leaves_the_agent_to_find_a_person_and_the_app_that_sends(monk
         assert "Jira Cloud" in told and "Mailer" in told, told
 
 
+def test_a_message_goes_unnamed_only_through_the_one_app_that_reaches_its_address():
+    """Where one app of the task's (services and distractors) sends to an email address, an
+    email through it goes without its name; a tracker that only comments on issues sends
+    nobody an email and does not count, another mail app does."""
+    from compoworld.compose.build import _sole_makers
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    def tool(service: str, name: str, params: dict[str, str]) -> ToolNode:
+        return ToolNode(name=f"{service}__{name}", service=service, effect="create",
+                        implementation="compiled", resource="messages" if "send" in name
+                        else "comments", params=params, required=(), outputs={})
+
+    class Library:  # (the two lookups of ServiceLibrary the rule uses, over a small graph)
+        makers, senders = ServiceLibrary.makers, ServiceLibrary.senders
+
+        def __init__(self, *tools: ToolNode) -> None:
+            self.graph, self._makers = DependencyGraph.build(list(tools)), {}
+
+    mail = tool("mail", "send_email", {"to": "email", "from": "email", "body": "text"})
+    jira = tool("jira", "add_comment", {"issue": "jira.issues.id", "body": "text"})
+    other = tool("post", "send_email", {"To": "email", "body": "text"})
+    call = welcome_calls()[1]
+    assert _sole_makers(Library(mail, jira), [call], ["jira", "mail"]) == {"mail__send_email"}
+    assert _sole_makers(Library(mail, jira, other), [call], ["jira", "mail", "post"]) == set()
+
+
 def test_a_person_is_findable_only_where_one_app_of_the_task_holds_them():
     """A name a distractor holds too would leave the agent two people to pick from: then the
     request says where the person is kept."""
