@@ -130,6 +130,11 @@ def unwrap_record(returns: Any, resource: str) -> Any:
     words = split_words(name)
     own = split_words(singularize(resource))
     wraps = snake_case(name) in LIST_KEYS or words[-1:] == own[-1:]
+    items = inner.get("items") if isinstance(inner, dict) and inner.get("type") == "array" \
+        else None
+    if (wraps or split_words(singularize(name))[-1:] == own[-1:]) and \
+            len(_object_props(items)) >= 2:
+        return items  # a list of one: Xero's contact comes back as `{"Contacts": [{...}]}`
     if _object_props(inner) and inner.get("type", "object") == "object" and (
             wraps or len(_object_props(inner)) >= 2):
         return inner

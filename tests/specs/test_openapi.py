@@ -260,3 +260,21 @@ def test_a_record_in_an_envelope_with_its_errors_is_the_record():
     assert unwrap_record(returns, "customers") is customer
     listed = {"type": "object", "properties": {"customer": customer, "cards": errors}}
     assert unwrap_record(listed, "customers") is listed  # (an array of its own: no envelope)
+
+
+def test_a_record_read_back_as_a_list_of_one_is_the_item():
+    """Xero reads a contact back as `{"Contacts": [{...}]}`: taken as the record, each of
+    its contacts held a list of contacts of its own, and no walk began at Xero (a request
+    names one contact, not a list inside one). The record is the list's item; an envelope
+    of another collection's list is not unwrapped."""
+    from compoworld.specs.resources import unwrap_record
+
+    contact = {"type": "object", "properties": {
+        "ContactID": {"type": "string"}, "Name": {"type": "string"},
+        "EmailAddress": {"type": "string"}}}
+    returns = {"type": "object", "properties": {"Contacts": {"type": "array",
+                                                             "items": contact}}}
+    assert unwrap_record(returns, "Contacts") is contact
+    assert unwrap_record(returns, "contacts") is contact
+    other = {"type": "object", "properties": {"Phones": {"type": "array", "items": contact}}}
+    assert unwrap_record(other, "contacts") is other
