@@ -818,6 +818,60 @@ def review_pack(
 
 
 @app.command()
+def audit(
+    count: Annotated[int, typer.Option("--tasks", min=1, help="Tasks to audit.")] = 500,
+    seed: Annotated[int, typer.Option(help="Seed of the sample: a new seed, a new sample.")] = 0,
+    run_id: Annotated[
+        str | None, typer.Option(help="Run whose verified tasks to audit. Default: date.")
+    ] = None,
+    home: HomeOption = None,
+) -> None:
+    """Audit a random sample of a run's verified tasks from its tables alone: each is
+    re-verified on a fresh world, its reference solution must score 1.0, and none of the
+    four adversaries (nothing, echo, read_all, spray) may fully pass it. Exits 1 when any
+    task fails."""
+    from compoworld.compose.library import ServiceLibrary
+    from compoworld.compose.review import sample_ids
+    from compoworld.compose.stage import task_from_row
+    from compoworld.rollout.audit import audit_tasks
+    from storage.catalog import run_query
+    from storage.store import Store
+
+    store = Store.open(home)
+    run_id = resolve_run_id(run_id)
+    try:
+        _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run",
+                            {"run": run_id})
+    except ValueError as error:
+        raise fail(f"no tasks to audit in run {run_id}: {error}") from None
+    if not rows:
+        raise fail(f"run {run_id} has no verified tasks: run `compoworld compose` first")
+    total = len(rows)
+    ids = sample_ids([row[0] for row in rows], count, seed)
+    columns, rows = run_query(store, "select * from tasks where run_id = $run and "
+                              "list_contains($ids, task_id)", {"run": run_id, "ids": ids})
+    tasks = sorted((task_from_row(dict(zip(columns, row, strict=True))) for row in rows),
+                   key=lambda task: task.task_id)
+    library = ServiceLibrary.from_store(store, run_id)
+    step = max(1, len(tasks) // 10)
+
+    def progress(done: int) -> None:
+        if done % step == 0 or done == len(tasks):
+            typer.echo(f"audit {run_id}: {done} of {len(tasks)} tasks", err=True)
+    found = audit_tasks(tasks, library, progress=progress)
+    typer.echo(f"audit of {len(tasks)} of the {total} verified tasks of run {run_id} "
+               f"(sample seed {seed}):")
+    for line in found.lines():
+        typer.echo(f"  {line}")
+    if not found.ok:
+        failing = sorted({*found.unverified, *found.reference,
+                          *(i for ids_ in found.adversaries.values() for i in ids_)})
+        typer.echo(f"failing tasks: {', '.join(failing[:20])}"
+                   + (" ..." if len(failing) > 20 else ""), err=True)
+        raise typer.Exit(1)
+
+
+@app.command()
 def workflows(
     probe: Annotated[int, typer.Option(
         min=0, help="Walks to try per workflow on the run's library (0: only list them).")] = 0,

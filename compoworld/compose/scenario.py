@@ -488,8 +488,11 @@ class _Scenario(_Goal):
                 # (what we text or email from)
             elif binding.kind == "visible" and is_sender_name(param, binding.type) \
                     and kind.entity == "message":
+                texts = any(b.kind == "hidden" and b.type == "phone"
+                            and not is_sender(p, b.type) for p, b in call.bindings.items())
                 self.settings.setdefault(self.title(call.service), []).append(
-                    ("sender name", quote(value)))  # (the name our texts go out under)
+                    ("text sender" if texts else "email sender", quote(value)))  # (the name
+                # our texts or emails go out under)
             else:
                 rest.append((param, binding, value))
         if not carried and not made:
@@ -605,14 +608,16 @@ class _Scenario(_Goal):
         (account "AC...")`), the one place the request names the texting app."""
         number = next((value for kind, value in ids if kind == "number"), None)
         address = next((value for kind, value in ids if kind == "address"), None)
-        name = next((value for kind, value in ids if kind == "sender name"), None)
+        named = next(((kind, value) for kind, value in ids if kind.endswith(" sender")), None)
         rest = [(kind, value) for kind, value in ids
-                if kind not in ("number", "address", "sender name")]
-        if name is not None and number is None and address is None:  # an SMS sender ID
+                if kind not in ("number", "address") and not kind.endswith(" sender")]
+        if named is not None and number is None and address is None:  # who it is from
             also = join_words([f"our {kind} is {value}" for kind, value in rest], self.rng)
-            form = self.rng.choice(("Our texts go out through {app} under the name {name}",
-                                    "We send through {app} under the sender name {name}"))
-            return form.format(app=app, name=name) + (f", and {also}." if also else ".")
+            what = "texts" if named[0] == "text sender" else "emails"
+            form = self.rng.choice(("Our {what} go out through {app} under the name {name}",
+                                    "We send our {what} through {app} as {name}"))
+            return form.format(what=what, app=app, name=named[1]) + (
+                f", and {also}." if also else ".")
         if address is not None:
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
             form = self.rng.choice(("We send our email from {address} through {app}{also}.",

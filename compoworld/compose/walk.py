@@ -1304,8 +1304,9 @@ def _bind_sender(service: Service, arguments: dict[str, Any], bindings: dict[str
     country = phone_country(to) if isinstance(to, str) else None
     for param, binding in bindings.items():
         if binding.kind == "visible" and is_sender_name(param, binding.type) \
-                and arguments.get(param) is None:
-            arguments[param] = _coerce(our_sender_name(world), properties.get(param, {}))
+                and arguments.get(param) is None:  # (a text's name is an SMS sender ID)
+            arguments[param] = _coerce(our_sender_name(world, text=to is not None),
+                                       properties.get(param, {}))
         elif binding.kind == "visible" and is_sender(param, binding.type) \
                 and arguments.get(param) is None and binding.type == "email":
             arguments[param] = our_address(world)  # an email goes out from our own address

@@ -108,7 +108,11 @@ def observed(messages: list[dict[str, Any]]) -> dict[str, Any]:
 def same_type(value: Any, like: Any) -> Any:
     """A discovered value in the JSON type its parameter takes (the schema says it: a
     string id `"42"` from a number 42, a number from a digit string), as an agent reads
-    the type off the tool's schema; types are not hidden, values are."""
+    the type off the tool's schema; types are not hidden, values are. An address found
+    for a parameter that takes a list of them goes in as a list of one (Gmail's
+    `to: ["ann@x.org"]`)."""
+    if isinstance(like, list) and len(like) == 1 and not isinstance(value, list | dict):
+        return [same_type(value, like[0])]
     if isinstance(like, str) and isinstance(value, int | float) and not isinstance(value, bool):
         return str(value)
     if isinstance(like, int) and not isinstance(like, bool) and isinstance(value, str) \

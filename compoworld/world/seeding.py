@@ -104,13 +104,22 @@ def our_address(seed: int) -> str:
     return f"hello@{draw_pool(seed).us.domain}"
 
 
-@lru_cache(maxsize=256)
-def our_sender_name(seed: int) -> str:
-    """The name the business of world `seed` sends texts under where an API takes a name
-    (an SMS sender ID: letters and digits, at most 11): its company's name run together
-    ("WillowFinch"), the same in every task of one business."""
-    words = re.findall(r"[A-Za-z0-9]+", draw_pool(seed).us.name)
-    return "".join(words)[:11] or "Us"
+@lru_cache(maxsize=512)
+def our_sender_name(seed: int, text: bool = False) -> str:
+    """The name the business of world `seed` sends its messages under where an API takes a
+    name: its company's name on an email ("Willow Finch"), and on a text an SMS sender ID
+    (letters and digits, at most 11): as many of its words run together as fit
+    ("WillowFinch", "Cobalt" of Cobalt Systems, never a cut "CobaltSyste")."""
+    name = draw_pool(seed).us.name
+    if not text:
+        return name
+    words = re.findall(r"[A-Za-z0-9]+", name) or ["Us"]
+    fitting = words[0][:11]
+    for word in words[1:]:
+        if len(fitting) + len(word) > 11:
+            break
+        fitting += word
+    return fitting
 
 
 def _our_name(seed: int, theirs: tuple[Company, ...]) -> str:

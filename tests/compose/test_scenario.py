@@ -578,9 +578,10 @@ def test_a_text_sent_under_our_name_says_the_name_once_as_ours():
 
     assert is_sender_name("from", "string") and is_sender_name("sender", "string")
     assert not is_sender_name("from", "phone") and not is_sender_name("from_date", "string")
-    name = our_sender_name(7)
-    assert name.isalnum() and len(name) <= 11 and name[:4] in draw_pool(7).us.name.replace(
-        " ", "")
+    company = draw_pool(7).us.name
+    name = our_sender_name(7, text=True)  # (an SMS sender ID: whole words, 11 at most)
+    assert name.isalnum() and len(name) <= 11 and company.replace(" ", "").startswith(name)
+    assert our_sender_name(7) == company  # (an email's from-name is the company's)
     calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
     calls[-1].arguments["From"] = name
     calls[-1].bindings["From"] = Binding(kind="visible", type="string")
@@ -592,8 +593,18 @@ def test_a_text_sent_under_our_name_says_the_name_once_as_ours():
         assert text is not None
         assert re.search(r"\b(text them|send them a text|drop them a text)\b", text), text
         assert text.count(f'"{name}"') == 1 and "with sender" not in text, text
-        assert re.search(rf'(under the name|under the sender name) "{name}"', text), text
+        assert re.search(rf'(texts go out through Telstra under the name|We send our texts '
+                         rf'through Telstra as) "{name}"', text), text
         assert '"AC42"' in text, text  # (the account it goes out on, said beside it)
+    email = welcome_calls()  # (an email under our name is said as our emails', not texts)
+    email[-1].arguments["from.name"] = company
+    email[-1].bindings["from.name"] = Binding(kind="visible", type="title")
+    text = write_scenario(email, [], {"jira": "Jira Cloud", "mail": "Mailer"},
+                          random.Random(1), BY_NAME["colleague_welcome"],
+                          resources={"jira__list_users": "users", "mail__send_email": "emails"})
+    assert text is not None and "texts" not in text and re.search(
+        rf'(emails go out through Mailer under the name|our emails through Mailer as) '
+        rf'"{company}"', text), text
 
 
 def test_a_meeting_in_the_only_app_that_books_them_names_no_app():

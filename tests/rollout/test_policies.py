@@ -194,6 +194,10 @@ def test_the_random_policy_stops_and_gives_up(mode: str):
 @pytest.mark.parametrize(("value", "like", "expected"), [
     (766.31, "766.31", "766.31"), (42, "x", "42"), ("42", 7, 42), ("-3", 1, -3),
     ("abc", 1, "abc"), (True, "x", True), (5, 5, 5), ("a", "b", "a"),
+    # an address into a list of them: the reference played `to: "ann@x.org"` where Gmail
+    # takes `["ann@x.org"]`, and scored 0 on every such task (`compoworld audit` found it)
+    ("ann@x.org", ["bo@x.org"], ["ann@x.org"]), (42, ["7"], ["42"]),
+    (["ann@x.org"], ["bo@x.org"], ["ann@x.org"]),
 ])
 def test_discovered_values_take_the_parameter_type(value, like, expected):
     from compoworld.rollout.policies import same_type
