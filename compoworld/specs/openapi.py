@@ -37,7 +37,7 @@ from compoworld.specs.limits import NO_DEADLINE, Deadline
 from compoworld.specs.paths import analyze_path, default_tool_name, infer_effect
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.specs.refs import SchemaResolver, is_object_schema
-from compoworld.specs.resources import derive_resources, unwrap_record
+from compoworld.specs.resources import bare_envelope, derive_resources, unwrap_record
 from compoworld.specs.text import TOOL_NAME_RE, clean_text, join_text, service_name, snake_words
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -308,6 +308,8 @@ def _resources(tools: list[ToolSpec], read_by_id: list[bool]) -> dict[str, dict[
                 continue
             if wanted == "read" and not by_id:
                 continue
+            if bare_envelope(tool.returns):
+                continue  # (its record's fields are for a list or a read to tell)
             record = record_schema(unwrap_record(tool.returns, tool.resource), tool.resource)
             if record is not None:
                 out[tool.resource] = json.loads(json.dumps(record))

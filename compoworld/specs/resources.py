@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from compoworld.graph.semtypes import singularize, snake_case, split_words
+from compoworld.graph.semtypes import pluralize, singularize, snake_case, split_words
 from compoworld.specs.fields import record_schema
 from compoworld.specs.records import ToolSpec
 
@@ -39,7 +39,7 @@ def list_keys(collection: str) -> tuple[str, ...]:
     """The snake_case property names a list of `collection` records may sit under, in
     order of preference (what `list_items` here and the compiler's `list_shape` try)."""
     own = snake_case(collection)
-    return (*LIST_KEYS[:3], own, singularize(own), *LIST_KEYS[3:])
+    return (*LIST_KEYS[:3], own, singularize(own), pluralize(own), *LIST_KEYS[3:])
 _SCALARS = frozenset({"string", "integer", "number", "boolean"})
 MAX_FIELDS = 60  # a derived record keeps at most this many fields
 
@@ -141,6 +141,21 @@ def unwrap_record(returns: Any, resource: str) -> Any:
     return returns
 
 
+def bare_envelope(returns: Any) -> bool:
+    """Whether a result is an envelope whose record object tells none of the record's fields
+    (api2cart's create answers `{"result": {"customer_id": ...}, "return_code": 0,
+    "return_message": ""}`): taken as the customers' record schema, every customer held a
+    `result` and a `return_code` and no name or email."""
+    props = _object_props(returns)
+    return any(snake_case(name) in _RECORD_KEYS and isinstance(inner, dict)
+               and inner.get("type", "object") == "object"
+               and len(_object_props(inner)) < 2 and all(
+                   (isinstance(s, dict) and s.get("type") in _SCALARS)
+                   or snake_case(other) in _ENVELOPE_NOTES
+                   for other, s in props.items() if other != name)
+               for name, inner in props.items())
+
+
 def list_items(returns: Any, resource: str) -> dict[str, Any] | None:
     """The item schema of the records a list result holds; None when it holds none."""
     if not isinstance(returns, dict):
@@ -182,7 +197,9 @@ def list_envelope(returns: dict[str, Any]) -> str | None:
 
 
 def _from_lists(group: list[ToolSpec], resource: str) -> dict[str, Any] | None:
-    for tool in group:
+    """The record a list of the collection holds, from its plainest list first (api2cart's
+    `customer_list` before `customer_attribute_list`, whose items are attributes)."""
+    for tool in sorted(group, key=lambda t: len(split_words(t.name.rsplit("__", 1)[-1]))):
         if tool.effect == "read":
             items = list_items(tool.returns, resource)
             if items is not None:

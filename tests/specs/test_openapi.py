@@ -278,3 +278,47 @@ def test_a_record_read_back_as_a_list_of_one_is_the_item():
     assert unwrap_record(returns, "contacts") is contact
     other = {"type": "object", "properties": {"Phones": {"type": "array", "items": contact}}}
     assert unwrap_record(other, "contacts") is other
+
+
+def test_a_create_that_answers_only_the_new_id_in_an_envelope_tells_no_record():
+    """api2cart's `customer.add` answers `{"result": {"customer_id": ...}, "return_code":
+    0, "return_message": ""}`: taken as the customers' record schema, every seeded customer
+    held a `result` and a `return_code`, and no name or email. The record is left to the
+    collection's list (`result.customer[]`)."""
+    from compoworld.specs.resources import bare_envelope
+
+    added = {"type": "object", "properties": {
+        "result": {"type": "object", "properties": {"customer_id": {"type": "string"}}},
+        "return_code": {"type": "integer"}, "return_message": {"type": "string"}}}
+    assert bare_envelope(added)
+    full = {"type": "object", "properties": {
+        "result": {"type": "object", "properties": {"id": {"type": "string"},
+                                                    "email": {"type": "string"}}},
+        "return_code": {"type": "integer"}}}
+    assert not bare_envelope(full)  # (a record in its envelope: unwrapped, and kept)
+    assert not bare_envelope({"type": "object", "properties": {
+        "id": {"type": "string"}, "name": {"type": "string"}}})
+
+
+def test_a_collection_s_record_comes_from_its_plainest_list():
+    """api2cart names its collections by the singular of its paths (`/customer.list.json`)
+    and lists them under the plural (`result.customer[]`, `result.subscribers[]`), and its
+    `customer_attribute_list` sorts first: the customers' record was an attribute's. The
+    record comes from the plainest list, its items found under the plural too."""
+    from compoworld.specs.records import ToolSpec
+    from compoworld.specs.resources import derive_resources
+
+    def lister(name: str, key: str, fields: list[str]) -> ToolSpec:
+        item = {"type": "object", "properties": {f: {"type": "string"} for f in fields}}
+        returns = {"type": "object", "properties": {
+            "result": {"type": "object", "properties": {
+                key: {"type": "array", "items": item}}},
+            "return_code": {"type": "integer"}}}
+        return ToolSpec(service="cart", name=f"cart__{name}", description="d",
+                        parameters={"type": "object", "properties": {}}, returns=returns,
+                        effect="read", resource="customer", source=f"openapi:cart#GET /{name}")
+
+    tools = [lister("customer_attribute_list", "attribute", ["attribute_id", "code"]),
+             lister("customer_list", "customers", ["id", "email", "first_name"])]
+    derived = derive_resources(tools, {})
+    assert {"email", "first_name"} <= set(derived["customer"]["properties"])
