@@ -35,9 +35,11 @@ SENDS = frozenset("send message messages email emails mail sms text chat convers
                   "comment notify".split())
 BOOKS = frozenset("payment transaction journal entry ledger deposit receipt sale income "
                   "charge".split())
-# Orders that are no sale: a hosted-number order, a certificate or domain order.
+# Orders that are no sale: a hosted-number order, a certificate or domain order, and a cart
+# or basket nobody has checked out yet (a Magento cart "came in" and was thanked for as an
+# order).
 NOT_SALES = frozenset("hosted number numbers domain domains certificate certificates sim "
-                      "sims".split())
+                      "sims cart carts basket baskets".split())
 COLLEAGUES = frozenset("user users employee employees staff member members team colleague "
                        "colleagues".split())  # no shop customer, nor a sales app's `people`
 # ... nor an app's end user, a vendor's user or a lead: `invite_end_user` is for customers

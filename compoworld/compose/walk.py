@@ -179,6 +179,7 @@ class Walk:
     pattern: str = ""  # the workflow's name (`Workflow.name`)
     situation: str = ""  # how its request opens (`Workflow.situation`)
     headline: str = ""  # the subject line of its email (`Workflow.subject`)
+    channels: tuple[str, ...] = ()  # the channels its post may go to (`Workflow.channels`)
 
 
 def random_walk(
@@ -195,7 +196,7 @@ def random_walk(
                 gist=gist_for(plan, record_noun(start, node.effect, node.resource))
                 if plan else "", pattern=plan.name if plan else "",
                 situation=plan.situation if plan else "",
-                headline=plan.subject if plan else "")
+                headline=plan.subject if plan else "", channels=plan.channels if plan else ())
     found: list[list[Found]] = []
     called: set[bytes] = set()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
@@ -333,6 +334,22 @@ def _step(
     return False
 
 
+def _channel(service: Service, kind: str, schema: dict[str, Any], names: tuple[str, ...],
+             rng: random.Random) -> Any:
+    """The channel a workflow's post goes to: one of its `names`, as the parameter takes it
+    (a channel record's id where it takes one, looked up by name later: `_look_up_ids`);
+    "" (no fact anyone states, so no walk) where the app keeps none of them."""
+    state = service.state
+    collection = next((c for c in sorted(state.schemas)
+                       if entity_id_type(service.name, c) == kind), None) \
+        if is_entity_id(kind) else None
+    if collection is None:
+        return _coerce(rng.choice(names), schema)
+    ids = [key for key, record in sorted(state.records(collection).items())
+           if any(isinstance(v, str) and v.lstrip("#") in names for v in record.values())]
+    return _coerce(rng.choice(ids), schema) if ids else ""
+
+
 def _by_app(graph: DependencyGraph, options: list[tuple[str, str]], rng: random.Random,
             spread: Mapping[str, int] | None = None) -> tuple[str, str]:
     """One of `options` (tool, parameter), its app drawn first, each app alike: an app of
@@ -377,6 +394,42 @@ def _honoured(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any
     text = json_text(data)
     return all(not isinstance(value, str) or len(value) < 3 or json_text(value)[1:-1] in text
                for param, value in arguments.items() if param in bindings)
+
+
+_ADDRESSES = {"email": re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.I),
+              "phone": re.compile(r"^\+\d{7,15}$")}
+
+
+def _contradicts(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any) -> bool:
+    """Whether a write's result names another address than the one it was given: a text
+    sent to +1 917 ... whose answer says it went to +254 718 ... contradicts the call it
+    answers (a modeled answer that echoes nothing of it). The sender's own address may
+    stand beside the recipient's."""
+    found: dict[str, set[str]] = {kind: set() for kind in _ADDRESSES}
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str):
+            for kind, pattern in _ADDRESSES.items():
+                if pattern.match(value):
+                    found[kind].add(value.lower())
+    walk(data)
+    senders = {str(v).lower() for p, v in arguments.items()
+               if p in bindings and is_sender(p, bindings[p].type)}
+    for param, binding in bindings.items():
+        if binding.kind != "hidden" or binding.type not in _ADDRESSES or is_sender(
+                param, binding.type):
+            continue
+        given = {str(v).lower() for v in _entries(arguments.get(param))}
+        theirs = found[binding.type] - senders
+        if given and theirs and not given & theirs:
+            return True
+    return False
 
 
 def _taken_by(graph: DependencyGraph, tool: str, value: Found, step: Step,
@@ -612,6 +665,8 @@ def _attempt(
             return False  # a write that changed nothing cannot be checked
         if strict and _says_failed(result["data"]):
             return False  # `{"status": 404}`: no one would count that as done
+        if strict and _contradicts(arguments, bindings, result["data"]):
+            return False  # a text "sent" to another number than the one it was given
     elif not values:
         return False
     elif strict and _says_failed(result["data"]):
@@ -693,6 +748,10 @@ def _bind(
         elif meeting and walk.meeting and (said := _meeting_fact(walk, param, kind, properties)):
             arguments[param] = _coerce(said, properties[param])  # its title, the agent's
             bindings[param] = Binding(kind="aside", type=PURPOSE)  # words, checked by its topic
+        elif patterned and walk.channels and node.effect != "read" \
+                and "channel" in split_words(param):  # the team channel it is for, by name
+            arguments[param] = _channel(service, kind, properties[param], walk.channels, rng)
+            bindings[param] = Binding(kind="visible", type=kind or "string")
         elif required or (patterned and _worth_stating(node, param, kind)):
             if draft is None:  # one draw of the whole call: its address, person agree
                 draft = _draft(world, service, node, random.Random(rng.random()))

@@ -128,6 +128,10 @@ class Workflow:
     # of its situation kind do not say why this workflow is asked for
     opens: tuple[str, ...] = ()
     facts: tuple[str, ...] = ()  # attributes of its subject the person knows and states
+    # the team channels its post may go to, by name (a customer's issue to "support", a
+    # new order to "sales"): a post into a channel it names no other (a customer's delivery
+    # problem posted to "announcements" read as made up)
+    channels: tuple[str, ...] = ()
     guards: frozenset[str] = frozenset()  # instances that would be wrong (compose/guards.py)
     checks: frozenset[str] = frozenset()  # what its checks hold beyond the state diff
     operators: tuple[Operator, ...] = ()
@@ -145,6 +149,8 @@ class Workflow:
             raise ValueError(f"{where}: two steps at least, the first a read")
         if any("{s}" not in text for text in self.opens):
             raise ValueError(f"{where}: every opening names its subject, {{s}}")
+        if self.channels and not any(step.into == "channel" for step in self.steps):
+            raise ValueError(f"{where}: names channels, but no step posts into one")
         if untold := [fact for fact in self.tells if fact not in self.gist]:
             raise ValueError(f"{where}: tells {untold}, which its gist does not say")
         if unknown := self.checks - CHECKS:

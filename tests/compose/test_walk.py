@@ -977,3 +977,23 @@ def test_a_message_to_a_list_of_addresses_is_to_the_person_named():
     assert not _another_person({"to": ["vera@x.org"]}, {"to": to})
     assert _another_person({"to": ["samir@y.org"]}, {"to": to})
     assert not _another_person({"to": "vera@x.org"}, {"to": to})
+
+
+def test_a_send_whose_answer_names_another_address_contradicts_it():
+    """Telnyx's modeled answer to a text sent to +19174580962 said it went to
+    +254718113569 (by "FedEx"): a world whose answer contradicts the call it answers. The
+    sender's own number beside the recipient's, or an answer naming no address, is fine."""
+    from compoworld.compose.walk import _contradicts
+
+    bindings = {"to": Binding(kind="hidden", type="phone", step=0, field="phone",
+                              path="phone"),
+                "from": Binding(kind="visible", type="phone")}
+    arguments = {"to": "+19174580962", "from": "+14155550100"}
+    assert _contradicts(arguments, bindings, {"to": [{"carrier": "FedEx"},
+                                                     {"phone_number": "+254718113569"}]})
+    assert not _contradicts(arguments, bindings, {"to": [{"phone_number": "+19174580962"}],
+                                                  "from": "+14155550100"})
+    assert not _contradicts(arguments, bindings, {"id": "msg_1", "from": "+14155550100"})
+    emails = {"to": Binding(kind="hidden", type="email", step=0, field="e", path="e")}
+    assert not _contradicts({"to": ["ann@x.org"]}, emails, {"to": ["Ann@x.org"]})
+    assert _contradicts({"to": ["ann@x.org"]}, emails, {"to": ["bo@x.org"]})

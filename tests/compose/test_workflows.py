@@ -444,6 +444,51 @@ def test_hr_finds_a_colleague_among_the_company_s_people_not_a_code_host_s_users
         assert BY_NAME[name].steps[0] == PERSONNEL, name
 
 
+def test_a_contract_renews_with_a_customer_who_has_one_and_a_cart_is_no_sale():
+    """A shop's customer "up for renewal next month" has no contract to renew, and a Magento
+    cart that "came in" was thanked for as an order: the renewal reads no shop's customers,
+    and a sale is never a cart."""
+    from compoworld.compose.patterns import Apps, fits
+    from compoworld.compose.steps import SALE
+    from compoworld.graph.depgraph import ToolNode
+
+    renewal = BY_NAME["renewal_reminder"].steps[0]
+    apps = Apps(work=frozenset({"shop", "crm"}), customers=frozenset({"shop", "crm"}),
+                categories={"shop": "ecommerce", "crm": "customer_relation"})
+    assert apps.allow("crm", renewal) and not apps.allow("shop", renewal)
+
+    def reader(name: str, resource: str) -> ToolNode:
+        return ToolNode(name=f"m__{name}", service="m", effect="read", implementation="compiled",
+                        resource=resource, params={}, required=(),
+                        outputs={"items[].email": "email"})
+    assert fits(reader("list_orders", "orders"), SALE)
+    assert not fits(reader("quote_cart_repository_get", "carts"), SALE)
+
+
+def test_a_post_goes_to_a_channel_its_workflow_names():
+    """A customer's delivery problem was posted to "announcements": a workflow names the
+    channels its post goes to, and the walk posts into one of them, by name or by the id of
+    the app's channel of that name; an app that keeps none of them makes no such post."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.walk import _channel
+    from compoworld.world.state import State
+
+    with pytest.raises(ValueError, match="no step posts into one"):
+        Workflow("x", "chat", "p", (Step(("read",), "ticket"), Step(("create",), "message")),
+                 channels=("support",))
+    issue = BY_NAME["issue_to_channel"]
+    assert issue.channels and any(step.into == "channel" for step in issue.steps)
+    state = State.load({"collections": {"channels": {
+        "C1": {"id": "C1", "name": "general"}, "C2": {"id": "C2", "name": "support"}}}},
+        schemas={"channels": {"type": "object"}})
+    chat = SimpleNamespace(name="chat", state=state)
+    rng = random.Random(0)
+    assert _channel(chat, "string", {"type": "string"}, ("support",), rng) == "support"
+    assert _channel(chat, "chat.channels.id", {"type": "string"}, ("support",), rng) == "C2"
+    assert _channel(chat, "chat.channels.id", {"type": "string"}, ("sales",), rng) == ""
+
+
 def test_a_draft_is_no_message_sent():
     """"Send them an email via Gmail" was made and checked as Gmail's `draft_email`: an
     agent that sent the email failed. A message step takes no draft tool."""

@@ -15,5 +15,6 @@ WORKFLOW = Workflow(
              into="channel"),
     ),
     opens=("The team should know about {s}.", "{s} needs more eyes on it."),
+    channels=("support", "engineering"),
     trial=True,
 )

@@ -1,14 +1,16 @@
 """Remind a customer that their contract renews soon."""
 
-from compoworld.compose.steps import CUSTOMER, send
-from compoworld.compose.workflow import Workflow
+from compoworld.compose.steps import BUYERS, send
+from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
     name="renewal_reminder",
     domain="sales",
     purpose="remind a customer of their renewal",
     steps=(
-        CUSTOMER,
+        # a customer with a contract: a CRM's, the books', a billing app's, never a shop's
+        # (an online store's customer "up for renewal" has no contract to renew)
+        Step(READ, "person", words=BUYERS, not_in=frozenset({"ecommerce"})),
         send("email", "phone", "name"),
     ),
     gist="reminding them that their contract renews next month",
