@@ -98,6 +98,43 @@ def phone_rule(types: dict[str, str], required: set[str]) -> Rule | None:
     return rule
 
 
+_DIAL_WORDS = (("countrycode",), ("dialcode",), ("callingcode",), ("country", "code"),
+               ("dial", "code"), ("calling", "code"))
+
+
+def dial_rule(types: dict[str, str]) -> Rule | None:
+    """A rule that makes a phone's calling-code field its phone's (Apacta's
+    `mobile_countrycode` "+41" beside a `mobile` of "+61452405978" contradicted itself): the
+    field named for the phone (`mobile_countrycode` for `mobile`), else the record's one
+    phone. A code field of no phone (a company's `country_code` "CH") is left alone."""
+    phones = [key for key, kind in types.items() if kind == "phone"]
+    codes = {}
+    for key in types:
+        words = tuple(split_words(key))
+        if not any(words[-len(d):] == d for d in _DIAL_WORDS) or not phones:
+            continue
+        head = words[:-2] if words[-2:] in (("country", "code"), ("dial", "code"),
+                                            ("calling", "code")) else words[:-1]
+        named = [p for p in phones if head and tuple(split_words(p))[:len(head)] == head]
+        if named:
+            codes[key] = named[0]
+        elif len(phones) == 1 and set(words) & {"mobile", "phone", "dial", "calling", "tel"}:
+            codes[key] = phones[0]
+    if not codes:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        for key, phone in codes.items():
+            code = _calling_code(out.get(phone))
+            if key not in out or code is None or (overrides and key in overrides):
+                continue
+            was = out[key]  # (in the field's own form: "+61", "61" or 61)
+            out[key] = int(code) if isinstance(was, int) and not isinstance(was, bool) \
+                else code if isinstance(was, str) and was.isdigit() else f"+{code}"
+
+    return rule
+
+
 def _phone_of(ext: str, phones: list[str]) -> str | None:
     """The phone field an extension field belongs to (`businessPhoneExt` ->
     `businessPhone`): the one whose words its own start with."""

@@ -74,7 +74,7 @@ from compoworld.world.namekinds import (
     pair_keys,
     value_type,
 )
-from compoworld.world.phonelines import other_line, phone_rule
+from compoworld.world.phonelines import dial_rule, other_line, phone_rule
 from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
@@ -396,6 +396,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
                                text_rule(leaf_props, leaf_types, noun, flags.product),
                                phone_rule(leaf_types, required),
+                               dial_rule(leaf_types),
                                whole_address_rule(leaf_props, leaf_types, required)) if rule]
     staff = head in _STAFF_NOUNS  # a company's contact works there
     # its own id, and its children's keys to it (a company's contacts' `CompanyIDFK`)

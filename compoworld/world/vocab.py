@@ -459,6 +459,8 @@ def fallback(field: str, noun: str = "") -> Maker:
         return lambda rng: rng.choice(SENTENCES)
     if words and words[-1] in _NUMBER_WORDS:
         return lambda rng: str(rng.randint(1, 500))
+    if words[-1:] == ["visibility"]:  # Gitea's repository: "private", never "Finance
+        return lambda rng: rng.choice(_VISIBILITY)  # Visibility"
     if (words[-1:] in (["countrycode"], ["dialcode"], ["callingcode"]) or words[-2:] in (
             ["country", "code"], ["dial", "code"], ["calling", "code"])) \
             and set(words) & _PHONE_WORDS:
@@ -470,6 +472,7 @@ def fallback(field: str, noun: str = "") -> Maker:
     return _name(" ".join(words[-2:]) or noun)
 
 
+_VISIBILITY = ("public", "private", "internal")
 # A phone's country calling code, and the words of a field that says it is a phone's.
 _DIAL_CODES = tuple(sorted({f"+{row[2]}" for row in COUNTRIES.values()}))  # (the world's)
 _PHONE_WORDS = frozenset("mobile phone tel telephone cell dial calling".split())

@@ -83,3 +83,19 @@ def test_a_companys_line_is_a_landline_and_its_fax_another_line_of_its_country()
         # no phone with its last digit changed (review: +33638656408 beside +33638656402)
         assert fax[:-1] != phone[:-1]
         assert sum(a != b for a, b in zip(fax, phone, strict=False)) >= 3
+
+
+def test_a_phone_s_calling_code_field_is_its_phone_s():
+    """Apacta's user had `"mobile": "+61452405978"` beside `"mobile_countrycode": "+41"`:
+    a record that contradicts itself. The calling-code field named for a phone (or beside
+    the record's one phone) holds that phone's code; a company's `country_code` stays."""
+    schema = {"type": "object", "required": ["mobile", "mobile_countrycode", "country_code"],
+              "properties": {"mobile": {"type": "string"},
+                             "mobile_countrycode": {"type": "string"},
+                             "country_code": {"type": "string"}}}
+    from compoworld.world.phonelines import _calling_code
+
+    for seed in range(20):
+        user = value_from_schema(schema, random.Random(seed), name="user", service="apacta")
+        assert user["mobile_countrycode"] == f"+{_calling_code(user['mobile'])}", user
+        assert not str(user["country_code"]).startswith("+"), user

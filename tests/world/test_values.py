@@ -540,3 +540,13 @@ def test_a_whole_number_that_is_a_moment_is_near_now():
         assert now - 365 * 86400 < value["updated_at"] <= now, value
         assert now < value["expires_at"] < now + 400 * 86400, value
         assert value["count"] < 1000, value
+
+
+def test_a_visibility_is_a_visibility():
+    """Gitea's repositories had `"visibility": "Finance Visibility"`: a label made of the
+    field's name, which reviewers read as a placeholder."""
+    schema = {"type": "object", "required": ["visibility"],
+              "properties": {"visibility": {"type": "string"}}}
+    seen = {value_from_schema(schema, random.Random(seed), name="repository",
+                              service="gitea")["visibility"] for seed in range(12)}
+    assert seen <= {"public", "private", "internal"} and seen, seen
