@@ -29,10 +29,13 @@ def test_a_short_run_is_topped_up_in_fresh_worlds_and_resumes(prefect_harness, t
     count = len(rows)
     assert count > 1 and [row[0] for row in rows] == list(range(count)), rows
     assert done["shards"] == done["ran"] == count
-    _, rows = run_query(store, "select count(*) filter (where verified), count(distinct "
-                               "world_seed) filter (where verified) from tasks")
-    verified, worlds = rows[0]
-    assert worlds == count and 0 < verified <= 20  # each shard in a world of its own
+    _, rows = run_query(store, "select count(*) filter (where verified) from tasks")
+    verified = rows[0][0]
+    assert 0 < verified <= 20
+    _, rows = run_query(store, "select distinct w.shard, t.world_seed from tasks t join walks w "
+                               "using (task_id) where t.verified")
+    assert len({world for _, world in rows}) == len({shard for shard, _ in rows}) == len(
+        rows) > 1  # each shard in a world of its own
     again = compose_flow(run_id="t", tasks=20, tasks_per_shard=20, worlds=1, home=home)
     assert (again["shards"], again["ran"], again["skipped"]) == (count, 0, count)
     # a smaller plan for the same run (one task, which its first world makes) drops the
@@ -48,13 +51,18 @@ def test_a_short_run_is_topped_up_in_fresh_worlds_and_resumes(prefect_harness, t
     assert rows == [(0,)]
     _, rows = run_query(store, "select count(distinct world_seed) from tasks")
     assert rows == [(1,)]
-    # past its first shards a run walks only from the start tools that verified a task
-    wide = compose_flow(run_id="t", tasks=24, tasks_per_shard=2, worlds=200, home=home)
-    assert wide["shards"] >= 12
-    _, rows = run_query(store, "select distinct start_tool from walks where shard < 10 and "
-                               "outcome = 'verified'")
-    productive = {row[0] for row in rows}
-    _, rows = run_query(store, "select distinct start_tool from walks where shard >= 10")
-    assert productive and {row[0] for row in rows} <= productive
+    # past its first shards a run of free walks walks only from the start tools that
+    # verified a task; a patterned run keeps every start in every shard (its walks draw a
+    # workflow, then an app: the apps that verified first would otherwise carry the run)
+    for walks in ("free", "pattern"):
+        wide = compose_flow(run_id="t", tasks=24, tasks_per_shard=2, worlds=200, walks=walks,
+                            home=home)
+        assert wide["shards"] >= 12
+        _, rows = run_query(store, "select distinct start_tool from walks where shard < 10 "
+                                   "and outcome = 'verified'")
+        productive = {row[0] for row in rows}
+        _, rows = run_query(store, "select distinct start_tool from walks where shard >= 10")
+        later = {row[0] for row in rows}
+        assert productive and (later <= productive) == (walks == "free"), (walks, later)
     _, rows = run_query(store, "select count(distinct start_tool) from walks where shard < 10")
     assert rows[0][0] > len(productive)  # the first shards tried every start tool
