@@ -76,9 +76,10 @@ DEAL = Step(READ, "task", words=DEALS)
 ISSUES = frozenset("issue issues ticket tickets bug bugs".split())
 COLLEAGUE = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES)  # one of our staff
 # ... as HR knows them: their pay, benefits, leave or contract are no business of a code
-# host's or a file store's user list (a payslip notice to a Gitea user read as made up)
+# host's, a till's or a sales tool's user list (a payslip notice to a Gitea user, a
+# contract reminder to a SalesLoft user read as made up)
 PERSONNEL = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES,
-                 not_in=frozenset({"developer_tools"}))
+                 not_in=frozenset({"developer_tools", "payment", "customer_relation"}))
 NEW_COLLEAGUE = Step(MAKE, "person", CONTACT, words=COLLEAGUES, avoid=NOT_COLLEAGUES)
 # A direct message to a colleague: no address added to an account (`user_add_email`), nor
 # a task app's email record whose only address is its reply-to (`emails_create`), nor a

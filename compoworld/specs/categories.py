@@ -43,6 +43,10 @@ CATEGORY_BY_API: dict[str, str] = {
     # a business's shared files, filed under where they are hosted
     "box.com": "collaboration",
 }
+# Providers whose every API is one kind of app, whatever the directory files a version
+# under: GitHub Enterprise Server 2.18 sat in `collaboration`, so HR's colleagues (a
+# holiday balance, a payslip) were looked up among a code host's users.
+CATEGORY_BY_PROVIDER: dict[str, str] = {"github.com": "developer_tools"}
 
 # Corpus categories no business workflow runs through: public data sets, entertainment,
 # media, infrastructure. The same set as compose's NON_WORK_DOMAINS (a test holds them
@@ -64,9 +68,12 @@ WORK_APPS = frozenset({
 def corpus_category(doc_id: str, categories: Any) -> str:
     """The category a document is filed under: `CATEGORY_BY_API` for the work apps the
     directory files elsewhere, else its first `x-apisguru-categories` entry, else
-    `other` (not yet snake-cased)."""
+    `other` (not yet snake-cased); every API of a provider of `CATEGORY_BY_PROVIDER` its
+    category."""
     if doc_id in CATEGORY_BY_API:
         return CATEGORY_BY_API[doc_id]
+    if doc_id.split("/", 1)[0] in CATEGORY_BY_PROVIDER:
+        return CATEGORY_BY_PROVIDER[doc_id.split("/", 1)[0]]
     return str(categories[0]) if isinstance(categories, list) and categories else "other"
 
 

@@ -438,6 +438,10 @@ def test_hr_finds_a_colleague_among_the_company_s_people_not_a_code_host_s_users
                 staff=frozenset({"gitea", "slack"}),
                 categories={"gitea": "developer_tools", "slack": "collaboration"})
     assert apps.allow("slack", PERSONNEL) and not apps.allow("gitea", PERSONNEL)
+    tills = Apps(work=frozenset({"square", "salesloft"}), customers=frozenset(),
+                 staff=frozenset({"square", "salesloft"}),
+                 categories={"square": "payment", "salesloft": "customer_relation"})
+    assert not tills.allow("square", PERSONNEL) and not tills.allow("salesloft", PERSONNEL)
     assert apps.allow("gitea", COLLEAGUE)  # (a two-factor reminder may go to an engineer)
     for name in ("payslip_notice", "benefits_enrollment", "holiday_balance",
                  "timesheet_reminder", "self_review_reminder"):

@@ -39,6 +39,14 @@ def test_other_documents_keep_their_first_category_or_other():
     assert is_work_app("mcp:@hubspot/mcp-server@0.4.0")  # (each pinned for its work app)
 
 
+def test_every_version_of_a_code_host_is_a_developer_tool():
+    """GitHub Enterprise Server 2.18 is filed under `collaboration` in the directory, so HR's
+    workflows looked up a colleague's holiday balance among its users."""
+    assert corpus_category("github.com/ghes-2.18", ["collaboration"]) == "developer_tools"
+    assert corpus_category("github.com/api.github.com", ["collaboration"]) == "developer_tools"
+    assert corpus_category("gitlab.com", ["developer_tools"]) == "developer_tools"
+
+
 def test_every_re_filed_api_is_a_work_app():
     google = {api for api in CATEGORY_BY_API if api.startswith("googleapis.com/")}
     assert google <= WORK_APPS
