@@ -176,6 +176,8 @@ def compose_task(
             return Rejected("a request too nested to read")
     if plan and (wrong := rejection(library, plan.guards, walk.calls)):
         return Rejected(wrong)  # an instance its definition guards against
+    if plan and _someone_else(walk.calls):
+        return Rejected("the request names one person and the address is another's")
     if plan and _relabelled(walk.calls):
         return Rejected("an amount carried into a currency the request makes up")
     if plan and _plumbing(walk.calls):
@@ -216,6 +218,32 @@ def _nested(text: str) -> bool:
     whose id is the channel id of the message in the channel whose member email is ...
     whose author email is ..."): a long free walk's lookups, said as one riddle."""
     return any(sentence.count(" whose ") > 2 for sentence in _SENTENCE.split(text))
+
+
+# Names of a record that are no person's (a company's, a product's, an account's).
+_NOT_A_PERSON = frozenset("company organization organisation org business account trading "
+                          "legal product item file project team group channel".split())
+
+
+def _someone_else(calls: list[GoldCall]) -> bool:
+    """Whether a call writes to an email address carried from a record the request names by
+    a person's name that the address is not theirs: "Victor Horvat's order" whose email is
+    sofia.lee@... (a record of two people) sent Sofia the thanks meant for Victor."""
+    for call in calls:
+        for binding in call.bindings.values():
+            selector = binding.selector
+            if binding.kind != "hidden" or binding.type != "email" or selector is None \
+                    or not isinstance(selector.value, str) or " " not in selector.value \
+                    or split_words(selector.field)[-1:] != ["name"] \
+                    or set(split_words(selector.field)) & _NOT_A_PERSON:
+                continue
+            local = str(call.arguments.get(next(
+                (p for p, b in call.bindings.items() if b is binding), ""), "")).lower()
+            names = [w.lower() for w in selector.value.split() if len(w) > 2]
+            if "@" in local and names and not any(
+                    w in local.split("@")[0] for w in names):
+                return True
+    return False
 
 
 def _sole_makers(library: ServiceLibrary, calls: list[GoldCall], offered: list[str]

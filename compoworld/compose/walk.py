@@ -200,7 +200,7 @@ def random_walk(
     found: list[list[Found]] = []
     called: set[bytes] = set()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
-    if plan is not None and not _sayable(arguments, bindings):
+    if plan is not None and (not _sayable(arguments, bindings) or _searched(bindings)):
         walk.failure = START_FAILED  # `name is ["Spring Name"]`: no filter anyone states
         return walk
     if not _attempt(world, node, arguments, bindings, walk, found, called,
@@ -505,6 +505,20 @@ def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
         if kind == "phone" and len(re.sub(r"\D", "", str(value))) < 8:
             return False  # "+73" is a schema's cut, no phone number
     return True
+
+
+# A read's free-text search parameters: a search term is how a tool finds records, never
+# a fact of the record ("the user in GitHub whose q is "roadmap"" names nobody).
+_SEARCH_TERMS = frozenset({("q",), ("query",), ("search",), ("term",), ("keyword",),
+                           ("keywords",), ("search", "term"), ("search", "query"),
+                           ("search", "text")})
+
+
+def _searched(bindings: dict[str, Binding]) -> bool:
+    """Whether a workflow's first read states a free-text search term: the request would
+    name its subject by it."""
+    return any(b.kind == "visible" and tuple(split_words(p)) in _SEARCH_TERMS
+               for p, b in bindings.items())
 
 
 def _look_up_ids(

@@ -1126,3 +1126,18 @@ def test_a_person_looked_up_elsewhere_is_also_there():
     assert said
     for text in said:
         assert "also" in text and "should be in Books" not in text, text
+
+
+def test_a_person_named_in_the_request_is_the_one_written_to():
+    """"Victor Horvat's order" whose email was sofia.lee@...: the thanks meant for Victor
+    went to Sofia. A chain that writes to an address carried from a record named by a
+    person's name that is not theirs is refused; a company's name proves nothing."""
+    from compoworld.compose.build import _someone_else
+
+    calls = welcome_calls()
+    assert not _someone_else(calls)  # (rosa.okafor@ for Rosa Okafor)
+    calls[-1].arguments["to"] = ["sofia.lee@ourco.com"]
+    assert _someone_else(calls)
+    calls[-1].bindings["to"] = calls[-1].bindings["to"].model_copy(update={
+        "selector": Selector(field="company_name", value="Pinecrest Software")})
+    assert not _someone_else(calls)

@@ -997,3 +997,14 @@ def test_a_send_whose_answer_names_another_address_contradicts_it():
     emails = {"to": Binding(kind="hidden", type="email", step=0, field="e", path="e")}
     assert not _contradicts({"to": ["ann@x.org"]}, emails, {"to": ["Ann@x.org"]})
     assert _contradicts({"to": ["ann@x.org"]}, emails, {"to": ["bo@x.org"]})
+
+
+def test_a_search_term_names_nobody():
+    """"The user in GitHub whose q is "roadmap"": a workflow's first read that states a
+    free-text search term names its subject by it, which no person does."""
+    from compoworld.compose.walk import _searched
+
+    assert _searched({"q": Binding(kind="visible", type="string")})
+    assert _searched({"search_term": Binding(kind="visible", type="string")})
+    assert not _searched({"email": Binding(kind="visible", type="email")})
+    assert not _searched({"q": Binding(kind="free", type="string")})
