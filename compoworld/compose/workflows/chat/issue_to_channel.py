@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     ),
     opens=("The team should know about {s}.", "{s} needs more eyes on it."),
     channels=("support", "engineering"),
-    trial=True,
 )
