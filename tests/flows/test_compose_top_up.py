@@ -31,7 +31,7 @@ def test_a_short_run_is_topped_up_in_fresh_worlds_and_resumes(prefect_harness, t
     assert done["shards"] == done["ran"] == count
     _, rows = run_query(store, "select count(*) filter (where verified) from tasks")
     verified = rows[0][0]
-    assert 0 < verified <= 20
+    assert verified > 0  # (a wave's shards each take the full quota: a run may pass 20)
     _, rows = run_query(store, "select distinct w.shard, t.world_seed from tasks t join walks w "
                                "using (task_id) where t.verified")
     assert len({world for _, world in rows}) == len({shard for shard, _ in rows}) == len(
