@@ -230,15 +230,14 @@ def _someone_else(calls: list[GoldCall]) -> bool:
     a person's name that the address is not theirs: "Victor Horvat's order" whose email is
     sofia.lee@... (a record of two people) sent Sofia the thanks meant for Victor."""
     for call in calls:
-        for binding in call.bindings.values():
+        for param, binding in call.bindings.items():
             selector = binding.selector
             if binding.kind != "hidden" or binding.type != "email" or selector is None \
                     or not isinstance(selector.value, str) or " " not in selector.value \
                     or split_words(selector.field)[-1:] != ["name"] \
                     or set(split_words(selector.field)) & _NOT_A_PERSON:
                 continue
-            local = str(call.arguments.get(next(
-                (p for p, b in call.bindings.items() if b is binding), ""), "")).lower()
+            local = str(call.arguments.get(param, "")).lower()
             names = [w.lower() for w in selector.value.split() if len(w) > 2]
             if "@" in local and names and not any(
                     w in local.split("@")[0] for w in names):

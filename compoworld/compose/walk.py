@@ -92,7 +92,7 @@ from compoworld.world.seeding import (
     our_page,
     our_sender_name,
 )
-from compoworld.world.state import canonical_json, json_text
+from compoworld.world.state import canonical_json, json_text, string_leaves
 from compoworld.world.vocab import stand_in_name
 from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
 from compoworld.worldmodel.offline import succeeded
@@ -339,15 +339,21 @@ def _channel(service: Service, kind: str, schema: dict[str, Any], names: tuple[s
     """The channel a workflow's post goes to: one of its `names`, as the parameter takes it
     (a channel record's id where it takes one, looked up by name later: `_look_up_ids`);
     "" (no fact anyone states, so no walk) where the app keeps none of them."""
-    state = service.state
-    collection = next((c for c in sorted(state.schemas)
-                       if entity_id_type(service.name, c) == kind), None) \
-        if is_entity_id(kind) else None
+    collection = _collection_of(service, kind)
     if collection is None:
         return _coerce(rng.choice(names), schema)
-    ids = [key for key, record in sorted(state.records(collection).items())
+    ids = [key for key, record in sorted(service.state.records(collection).items())
            if any(isinstance(v, str) and v.lstrip("#") in names for v in record.values())]
     return _coerce(rng.choice(ids), schema) if ids else ""
+
+
+def _collection_of(service: Service, kind: str) -> str | None:
+    """The collection of `service` whose records an id of type `kind` names (None for no
+    entity id, or one of another service)."""
+    if not is_entity_id(kind):
+        return None
+    return next((c for c in sorted(service.state.schemas)
+                 if entity_id_type(service.name, c) == kind), None)
 
 
 def _by_app(graph: DependencyGraph, options: list[tuple[str, str]], rng: random.Random,
@@ -405,20 +411,8 @@ def _contradicts(arguments: dict[str, Any], bindings: dict[str, Binding], data: 
     sent to +1 917 ... whose answer says it went to +254 718 ... contradicts the call it
     answers (a modeled answer that echoes nothing of it). The sender's own address may
     stand beside the recipient's."""
-    found: dict[str, set[str]] = {kind: set() for kind in _ADDRESSES}
-
-    def walk(value: Any) -> None:
-        if isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, str):
-            for kind, pattern in _ADDRESSES.items():
-                if pattern.match(value):
-                    found[kind].add(value.lower())
-    walk(data)
+    found = {kind: {text.lower() for _, text in string_leaves(data) if pattern.match(text)}
+             for kind, pattern in _ADDRESSES.items()}
     senders = {str(v).lower() for p, v in arguments.items()
                if p in bindings and is_sender(p, bindings[p].type)}
     for param, binding in bindings.items():
@@ -1563,8 +1557,7 @@ def _literal(
     state = service.state
     kind = node.params.get(param, "")
     if is_entity_id(kind):
-        collection = next((c for c in sorted(state.schemas)
-                           if entity_id_type(service.name, c) == kind), None)
+        collection = _collection_of(service, kind)
         if collection and state.records(collection):
             return _coerce(rng.choice(sorted(state.records(collection))), schema)
     if draft and param in draft and node.effect != "read":

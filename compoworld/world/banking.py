@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from compoworld.graph.semtypes import split_words
+from compoworld.world.state import string_leaves
 from compoworld.world.words import (
     CITIES,
     CITY_POSTAL,
@@ -321,8 +322,7 @@ def record_country(record: dict[str, Any]) -> str | None:
     found = _find_country(record, [k for k in record if "country" in split_words(k)])
     if found:
         return found
-    for value in _leaves(record):
-        key, text = value
+    for key, text in string_leaves(record):
         words = set(split_words(key))
         if "country" in words and (found := country_code(text)):  # in a list of addresses
             return found
@@ -331,17 +331,6 @@ def record_country(record: dict[str, Any]) -> str | None:
         if words & {"postal", "zip", "postcode", "zipcode"} and (city := _postal_city(text)):
             return _CITY_OF[city][0]
     return _phone_country(record)
-
-
-def _leaves(value: Any, key: str = ""):
-    if isinstance(value, dict):
-        for inner, sub in value.items():
-            yield from _leaves(sub, inner)
-    elif isinstance(value, list):
-        for sub in value:
-            yield from _leaves(sub, key)
-    elif isinstance(value, str):
-        yield key, value
 
 
 # Ids only one country issues (an Australian ABN, ACN or TFN; a Brazilian CNPJ or CPF).

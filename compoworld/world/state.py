@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import fastjsonschema
@@ -169,6 +169,19 @@ def json_text(value: Any) -> str:
         return orjson.dumps(value).decode()
     except TypeError:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def string_leaves(value: Any, key: str = "") -> Iterator[tuple[str, str]]:
+    """(key, text) of every string of a JSON value, the key its nearest object key (a
+    list's strings share the key of the list)."""
+    if isinstance(value, dict):
+        for inner, sub in value.items():
+            yield from string_leaves(sub, inner)
+    elif isinstance(value, list):
+        for sub in value:
+            yield from string_leaves(sub, key)
+    elif isinstance(value, str):
+        yield key, value
 
 
 class State:
