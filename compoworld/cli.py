@@ -755,6 +755,24 @@ def sql(
     print_rows(columns, rows, format)
 
 
+def _verified_ids(store: Any, run_id: str, doing: str, names: list[str] | None = None
+                  ) -> list[str]:
+    """The ids of run `run_id`'s verified tasks (of the workflows `names`, when given), or
+    one line saying why there are none to `doing` (sample, audit)."""
+    from storage.catalog import run_query
+
+    try:
+        _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run"
+                            " and ($names is null or list_contains($names, pattern))",
+                            {"run": run_id, "names": names})
+    except ValueError as error:
+        raise fail(f"no tasks to {doing} in run {run_id}: {error}") from None
+    if not rows:
+        raise fail(f"run {run_id} has no verified tasks" + (
+            f" of {', '.join(names)}" if names else "") + ": run `compoworld compose` first")
+    return [row[0] for row in rows]
+
+
 @app.command("review-pack")
 def review_pack(
     count: Annotated[int, typer.Option("--tasks", min=1, help="Tasks in the pack.")] = 40,
@@ -784,16 +802,7 @@ def review_pack(
     names = [w.name for w in WORKFLOWS if w.trial] if workflow == ["trial"] else workflow
     if unknown := sorted(set(names or ()) - BY_NAME.keys()):
         raise fail(f"no workflow named {', '.join(unknown)}: see `compoworld workflows`")
-    try:
-        _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run"
-                            " and ($names is null or list_contains($names, pattern))",
-                            {"run": run_id, "names": names})
-    except ValueError as error:
-        raise fail(f"no tasks to sample in run {run_id}: {error}") from None
-    if not rows:
-        raise fail(f"run {run_id} has no verified tasks" + (
-            f" of {', '.join(names)}" if names else "") + ": run `compoworld compose` first")
-    ids = sample_ids([row[0] for row in rows], count, seed)
+    ids = sample_ids(_verified_ids(store, run_id, "sample", names), count, seed)
     columns, rows = run_query(
         store, "select task_id, services, instruction, gold_calls, answer, rubric from tasks "
         "where run_id = $run and list_contains($ids, task_id)", {"run": run_id, "ids": ids})
@@ -839,15 +848,9 @@ def audit(
 
     store = Store.open(home)
     run_id = resolve_run_id(run_id)
-    try:
-        _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run",
-                            {"run": run_id})
-    except ValueError as error:
-        raise fail(f"no tasks to audit in run {run_id}: {error}") from None
-    if not rows:
-        raise fail(f"run {run_id} has no verified tasks: run `compoworld compose` first")
-    total = len(rows)
-    ids = sample_ids([row[0] for row in rows], count, seed)
+    verified = _verified_ids(store, run_id, "audit")
+    total = len(verified)
+    ids = sample_ids(verified, count, seed)
     columns, rows = run_query(store, "select * from tasks where run_id = $run and "
                               "list_contains($ids, task_id)", {"run": run_id, "ids": ids})
     tasks = sorted((task_from_row(dict(zip(columns, row, strict=True))) for row in rows),
