@@ -552,18 +552,27 @@ def texted_ann(account: Binding, sid: str, *between: GoldCall) -> list[GoldCall]
     ]
 
 
+def asked_to_text(calls: list[GoldCall], app: str, seeds: int) -> list[str]:
+    """The lead-welcome requests of `texted_ann`'s `calls` in seeds 0 to `seeds` - 1, the
+    texting app titled `app`: each one asks for a text."""
+    titles = {"shop": "Shop", "sms": app}
+    resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
+    texts = []
+    for seed in range(seeds):
+        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
+                              resources=resources)
+        assert text is not None
+        assert re.search(r"\b(text them|send them a text|drop them a text)\b", text), text
+        texts.append(text)
+    return texts
+
+
 def test_a_text_is_asked_for_as_a_text_and_its_app_named_with_our_number():
     """"text them ... We text from our Twilio number "+44..." on the "AC..." account": the app is
     named once, where the number is ("send them a message via Twilio ... For Twilio, our
     account is ... and our number is ..." reads as a form's settings)."""
     calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
-    titles = {"shop": "Shop", "sms": "Twilio"}
-    resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
-    for seed in range(12):
-        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
-                              resources=resources)
-        assert text is not None
-        assert re.search(r"\b(text them|send them a text|drop them a text)\b", text), text
+    for text in asked_to_text(calls, "Twilio", 12):
         assert text.count("Twilio") == 1 and "via Twilio" not in text, text
         assert re.search(r'(We text from|Texts go out from|Our) (our )?Twilio number '
                          r'(is )?"\+447700900999" on the "AC42" account\.$', text), text
@@ -585,13 +594,7 @@ def test_a_text_sent_under_our_name_says_the_name_once_as_ours():
     calls = texted_ann(Binding(kind="visible", type="sms.accounts.id"), "AC42")
     calls[-1].arguments["From"] = name
     calls[-1].bindings["From"] = Binding(kind="visible", type="string")
-    titles = {"shop": "Shop", "sms": "Telstra"}
-    resources = {"shop__list_customers": "customers", "sms__create_message": "messages"}
-    for seed in range(8):
-        text = write_scenario(calls, [], titles, random.Random(seed), BY_NAME["lead_welcome"],
-                              resources=resources)
-        assert text is not None
-        assert re.search(r"\b(text them|send them a text|drop them a text)\b", text), text
+    for text in asked_to_text(calls, "Telstra", 8):
         assert text.count(f'"{name}"') == 1 and "with sender" not in text, text
         assert re.search(rf'(texts go out through Telstra under the name|We send our texts '
                          rf'through Telstra as) "{name}"', text), text
