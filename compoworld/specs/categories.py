@@ -42,6 +42,23 @@ CATEGORY_BY_API: dict[str, str] = {
     "googleapis.com/classroom": "education",
     # a business's shared files, filed under where they are hosted
     "box.com": "collaboration",
+    # Apideck's unified APIs are each one kind of work app (a CRM, a help desk, an HR
+    # system), but the directory files all of them under `developer_tools`: HR's
+    # colleagues were never looked up in its HRIS, nor a lead in its lead API.
+    "apideck.com/crm": "customer_relation",
+    "apideck.com/lead": "customer_relation",
+    "apideck.com/customer-support": "support",
+    "apideck.com/hris": "enterprise",
+    "apideck.com/ats": "enterprise",
+    "apideck.com/accounting": "financial",
+    "apideck.com/ecommerce": "ecommerce",
+    "apideck.com/pos": "payment",
+    "apideck.com/file-storage": "collaboration",
+    "apideck.com/sms": "messaging",
+    # HubSpot's APIs are filed under `other`
+    "hubapi.com/crm": "customer_relation",
+    "hubapi.com/marketing": "marketing",
+    "hubapi.com/files": "collaboration",
 }
 # Providers whose every API is one kind of app, whatever the directory files a version
 # under: GitHub Enterprise Server 2.18 sat in `collaboration`, so HR's colleagues (a

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from compoworld.compose.patterns import Apps
+from compoworld.compose.steps import PERSONNEL
 from compoworld.specs import load_openapi
 from compoworld.specs.categories import CATEGORY_BY_API, WORK_APPS, corpus_category, is_work_app
 
@@ -50,3 +52,22 @@ def test_every_version_of_a_code_host_is_a_developer_tool():
 def test_every_re_filed_api_is_a_work_app():
     google = {api for api in CATEGORY_BY_API if api.startswith("googleapis.com/")}
     assert google <= WORK_APPS
+
+
+@pytest.mark.parametrize(("doc_id", "category"), [
+    ("apideck.com/hris", "enterprise"),
+    ("apideck.com/lead", "customer_relation"),
+    ("apideck.com/customer-support", "support"),
+    ("hubapi.com/marketing", "marketing"),
+])
+def test_a_unified_api_gets_the_category_of_its_own_kind_of_app(doc_id: str, category: str):
+    """The directory files every Apideck API under `developer_tools`: an HR workflow's
+    colleague (kept out of developer tools, whose users are a code host's) was never looked
+    up in Apideck's HRIS, and no lead workflow began at its lead API."""
+    spec = load_openapi(document(["developer_tools"]), doc_id)
+    assert spec.domain == category
+    apps = Apps(frozenset({"hris"}), frozenset(), staff=frozenset({"hris"}),
+                categories={"hris": corpus_category("apideck.com/hris", ["developer_tools"])})
+    assert apps.allow("hris", PERSONNEL)
+    assert not Apps(frozenset({"hris"}), frozenset(), staff=frozenset({"hris"}),
+                    categories={"hris": "developer_tools"}).allow("hris", PERSONNEL)
