@@ -324,6 +324,12 @@ _ACCOUNT_QUALIFIERS = ("Marketing", "Sales", "Support", "Finance", "Operations",
 
 
 def _name(noun: str) -> Maker:
+    """A record's name: a title of its kind where its kind has titles (a release is
+    "Release 2.3.1", a ticket "Billing issue"), else a label that names the thing. A release
+    named "Marketing Release" is nothing anyone shipped, and twenty of them shared eight
+    such names, so a request named one by its creator's email instead."""
+    if noun in TITLES_BY_NOUN:
+        return _titled(noun)
     label = noun.replace("_", " ").title() if noun else ""
     if not label:
         return lambda rng: f"{rng.choice(TITLE_HEADS)} {rng.choice(TITLE_TOPICS)}"

@@ -198,8 +198,10 @@ _DEALS = (("Enterprise", "Annual", "Team", "Starter", "Premium"),
 _CHANGES = (("Fix", "Add", "Refactor", "Update", "Remove", "Speed up"),
             ("login redirect", "checkout validation", "invoice export", "search indexing",
              "payment retries", "email templates", "API rate limits", "mobile navigation"))
-_VERSIONS = (("Release", "Version"),
-             ("1.4.0", "1.5.0", "2.0.0", "2.1.0", "2.3.1", "3.0.0", "3.2.0", "4.1.2"))
+# (one head: "Release 2.1.0" and "Version 2.1.0" would be one version twice)
+_VERSIONS = (("Release",),
+             tuple(f"{major}.{minor}.{patch}" for major in (1, 2, 3, 4)
+                   for minor in (0, 2, 4, 7, 9) for patch in (0, 1, 3)))
 TITLES_BY_NOUN = {
     **dict.fromkeys(("event", "meeting", "appointment", "call", "webinar", "session",
                      "booking", "activity"), _MEETINGS),

@@ -319,3 +319,19 @@ def test_a_repository_is_named_as_a_team_names_it():
     assert field_kind("repo", {"type": "string"}) == "repo"
     names = {maker("repo", "issues", "repo")(random.Random(s)) for s in range(10)}
     assert all(" " not in n and n == n.lower() for n in names), names
+
+
+def test_a_record_of_a_titled_kind_is_named_by_a_title_of_its_kind():
+    """Twenty Linear releases shared eight names such as "Marketing Release", so none was
+    named by its name, and a request asked to post "the release whose creator email is
+    ..." in the team channel. A release is named by its version, a ticket by its
+    problem; a record of a kind without titles keeps its label."""
+    import random
+
+    from compoworld.world.vocab import maker
+
+    releases = [maker("name", "release", "name")(random.Random(s)) for s in range(20)]
+    assert all(re.fullmatch(r"Release \d+\.\d+\.\d+", r) for r in releases), releases
+    assert len(set(releases)) >= 15  # (so most of a list's releases are named by name)
+    assert "Release" not in maker("name", "ticket", "name")(random.Random(1))
+    assert maker("name", "warehouse", "name")(random.Random(1)).endswith(" Warehouse")
