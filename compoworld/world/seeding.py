@@ -233,8 +233,8 @@ def seed_state(
     own = own_people(pool, spec.name)
     ours = keeps_staff(spec.domain, spec.title)
     for collection, schema in spec.resources.items():
-        companies, people = _our_staff(pool, count) if ours and is_staff_list(collection) \
-            else _cast(rng, pool, own, count)
+        companies, people = _our_staff(pool, count, spec.name) \
+            if ours and is_staff_list(collection) else _cast(rng, pool, own, count)
         casts = {
             "person": people,
             "company": companies,
@@ -360,17 +360,27 @@ def _cast(rng: random.Random, pool: Pool, own: list[Person], count: int
     return companies + [p.company for p in mine], people + mine
 
 
-def _our_staff(pool: Pool, count: int) -> tuple[list[Company], list[Person]]:
+def _our_staff(pool: Pool, count: int, service: str = "") -> tuple[list[Company], list[Person]]:
     """The people of an app where a business keeps its own (a team chat's users, an HR
-    app's employees): our colleagues, then more people of ours, all at our company and its
-    domain. A new colleague "keiko.mensah@copperleaf-foods.com" from a customer's company
-    was welcomed to the team."""
+    app's employees): our colleagues, then (the last `LOCAL_RECORDS` of more than two)
+    people of ours only this app knows yet, all at our company and its domain. A new
+    colleague "keiko.mensah@copperleaf-foods.com" from a customer's company was welcomed to
+    the team; and with the same staff in every app, every colleague was known everywhere,
+    so no one was new to set up in another tool (onboarding made no task)."""
     if pool.us is None:
         return [], []
-    people = list(pool.colleagues)[:count]
-    people += [make_person(random.Random(derive_seed("our-staff", pool.seed, index)),
-                           company=pool.us, place=pool.us.place)
-               for index in range(count - len(people))]
+    newcomers = LOCAL_RECORDS if count > 2 else 0
+    people = list(pool.colleagues)[:count - newcomers]
+    # (a joiner is nobody else of the cast, and shares no last name with a colleague: an
+    # email at our domain names one person)
+    taken = {p.name for p in pool.everyone} | {p.last_name for p in pool.colleagues}
+    for index in range(count - len(people)):
+        rng = random.Random(derive_seed("our-staff", pool.seed, service, index))
+        person = make_person(rng, company=pool.us, place=pool.us.place)
+        while person.name in taken or person.last_name in taken:
+            person = make_person(rng, company=pool.us, place=pool.us.place)
+        taken |= {person.name, person.last_name}
+        people.append(person)
     return [pool.us] * len(people), people
 
 

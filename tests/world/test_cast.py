@@ -95,3 +95,27 @@ def test_a_team_app_s_users_are_our_colleagues_at_our_domain():
     members = [u["email"] for u in seed_state(projects, seed).records(
         "project_members").values() if "email" in u]
     assert members and all(email.endswith("@" + ours) for email in members), members
+
+
+def test_each_team_app_also_knows_colleagues_the_others_do_not_yet():
+    """Every team app held the same five colleagues, so a colleague read in one was known
+    in every other, and no onboarding workflow ("set them up as a user in our project
+    tool") found anyone new to set up: 0 of 20 walks. Two team apps share our colleagues,
+    and each also holds joiners of its own, at our domain, named like nobody else."""
+    from compoworld.world.seeding import seed_state
+
+    seed = 5
+    pool = draw_pool(seed)
+    teams = [load_openapi(_team_app("collaboration"), f"team{i}.example/openapi")
+             for i in (1, 2)]
+    people = [{u["email"] for u in seed_state(team, seed).records("users").values()}
+              for team in teams]
+    shared, (first, second) = people[0] & people[1], people
+    assert shared and shared <= {p.email for p in pool.colleagues}
+    joiners = (first | second) - shared
+    assert len(joiners) >= 2 and all(email.endswith("@" + pool.us.domain)
+                                     for email in joiners), joiners
+    assert not {email.split("@")[0] for email in joiners} & {
+        p.email.split("@")[0] for p in pool.everyone}
+    assert people == [{u["email"] for u in seed_state(team, seed).records("users").values()}
+                      for team in teams]  # (the same seed: the same people)
