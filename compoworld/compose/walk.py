@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -98,6 +99,10 @@ from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_co
 from compoworld.worldmodel.offline import succeeded
 
 START_FAILED = "start call failed or returned nothing usable"
+# Why a workflow's step found no call, said after its failure ("no tool for step 2 (...)"),
+# so that a team whose tools compose nothing learns what they lack
+_NOTHING_FEEDS = "nothing the last call found is a value it takes"
+_NO_TAKER = "no tool of an app it may use takes what was found"
 # How strongly a value of a type ties two calls together: an email or an id names one
 # thing; a timestamp fits any date parameter, so date links are followed less often.
 TYPE_WEIGHTS = {"email": 4.0, "person_name": 4.0, "phone": 4.0, "url": 3.0, "company": 3.0,
@@ -180,6 +185,7 @@ class Walk:
     situation: str = ""  # how its request opens (`Workflow.situation`)
     headline: str = ""  # the subject line of its email (`Workflow.subject`)
     channels: tuple[str, ...] = ()  # the channels its post may go to (`Workflow.channels`)
+    blocked: str = ""  # why its last step found no call (`_step`), for its failure
 
 
 def random_walk(
@@ -219,7 +225,8 @@ def random_walk(
                 and len(walk.calls) >= config.min_calls and rng.random() < config.end_on_write:
             break
     if plan is not None and done < target:
-        walk.failure = f"pattern {plan.name}: no tool for step {done + 1}"
+        walk.failure = f"pattern {plan.name}: no tool for step {done + 1}" + (
+            f" ({walk.blocked})" if walk.blocked else "")
         return walk
     if len(walk.calls) < config.min_calls:
         walk.failure = "no next step"
@@ -261,7 +268,9 @@ def _step(
     if plan and walk.calls[-1].effect == "read" and len(walk.calls) > 1:
         steps = [i for i in steps if i == len(walk.calls) - 1]  # a read feeds what follows
     if not steps:
+        walk.blocked = _NOTHING_FEEDS
         return False
+    why: Counter[str] = Counter()  # why each try failed: the commonest says why the step did
     for _ in range(config.tries):
         step = rng.choices(steps, weights=[(i + 1) ** 2 for i in steps])[0]
         sources = passable[step]
@@ -299,38 +308,49 @@ def _step(
         if plan and plan.home:
             options = same  # a refund is made where the payment was
         if not options:
+            why[_NO_TAKER] += 1
             continue
         target, param = _by_app(graph, options, rng, config.spread) if plan \
             else rng.choice(options)
         node = graph.nodes[target]
         if param in _environment_params(world.service(node.service), node):
+            why["what was found would fill a setting"] += 1
             continue  # an api key or a page size never carries a found value
         if not _same_units(source, _schema(world, node, param)):
+            why["its amounts are in other units"] += 1
             continue  # Velo's 84470 (minor units) is no Avaza amount of 84,470
         if plan and not _textable(walk, step, source, node):
+            why["the number found takes no texts"] += 1
             continue  # (the value the step is linked by, too: no text to a business line)
         if plan and copy:  # a lead copied where they are already known adds nobody new
             source = _newcomer(world, node, found[step], sources, source, rng,
                                _WHO_KEYS.get(walk.about, _WHO_KEYS[""]))
             if source is None:
+                why["everyone found is known there already"] += 1
                 continue
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
         if plan and not _sayable(arguments, bindings):
+            why["its call needs values nobody would state"] += 1
             continue  # "amount {}", or a twelve-field order item: no fact anyone would state
         if plan and node.effect == "read" and any(
                 b.kind == "visible" and b.type in PERSON_TYPES for b in bindings.values()):
+            why["its read would look up somebody else"] += 1
             continue  # the order's customer looked up by somebody else's email
         if plan and not _substantial(graph, walk, plan, node, arguments, bindings):
+            why["its call would carry too little of the record"] += 1
             continue  # a refund without its amount, a contact made of one phone number
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
                                      called, rng):
+            why["an id its call needs has no list to find it by name"] += 1
             continue  # "forward the message mes_0006": nobody knows a record by its id
         if _attempt(world, node, arguments, bindings, walk, found, called,
                     strict=plan is not None):
             return True
+        why["its call failed, changed nothing or answered for another record"] += 1
         _undo(walk, found, called, mark)
+    walk.blocked = why.most_common(1)[0][0] if why else ""
     return False
 
 

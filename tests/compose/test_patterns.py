@@ -18,8 +18,9 @@ from compoworld.compose.patterns import (
 )
 from compoworld.compose.records import Task
 from compoworld.compose.stage import start_tools
+from compoworld.compose.steps import CONTACT, LEAD
 from compoworld.compose.walk import random_walk
-from compoworld.compose.workflow import Step
+from compoworld.compose.workflow import MAKE, Step, Workflow
 from compoworld.compose.workflows import BY_NAME, WORKFLOWS
 from compoworld.graph.depgraph import EDGE_THRESHOLD
 from compoworld.graph.semtypes import is_entity_id
@@ -419,3 +420,18 @@ def test_a_receipt_that_thanks_them_is_checked_as_a_receipt():
 
     assert topic_of("Thank you for your payment of 184.26 SGD: here is your receipt.")[0] == \
         "receipt"
+
+
+def test_a_step_that_finds_no_call_says_why(library):
+    """"no tool for step 2" was all a team whose tools composed nothing learnt: the failure
+    now says why the step's tries failed (no app's tool takes what was found, a call needs
+    values nobody would state, everyone found is already there...)."""
+    plan = Workflow(name="lead_ticket", domain="support", purpose="open a ticket for a lead",
+                    steps=(LEAD, Step(MAKE, "ticket", CONTACT)))
+    starts = sorted(t for t in start_tools(library.graph) if fits(library.graph.nodes[t],
+                                                                  plan.steps[0]))
+    failures = {random_walk(library.graph, library.world(7), starts[seed % len(starts)],
+                            random.Random(seed), plan=plan, apps=library.apps()).failure
+                for seed in range(12)}
+    stuck = [f for f in failures if f and "no tool for step 2" in f]
+    assert stuck and all(f.endswith(")") and " (" in f for f in stuck), failures
