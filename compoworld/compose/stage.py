@@ -32,7 +32,7 @@ from compoworld.compose.paraphrase import paraphrase_instruction
 from compoworld.compose.patterns import feasible, patterns_from, tool_entity
 from compoworld.compose.records import Task
 from compoworld.compose.verify import CHECKS, Deduper, verify_task
-from compoworld.compose.walk import START_FAILED, WalkConfig
+from compoworld.compose.walk import START_FAILED, WalkConfig, needs_a_search
 from compoworld.compose.workflow import Workflow
 from compoworld.compose.workflows import WORKFLOWS, run_workflows
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
@@ -83,9 +83,9 @@ def start_tools(graph: DependencyGraph, *, patterned: bool = False) -> list[str]
     return [
         name for name, node in graph.nodes.items()
         if node.effect == "read" and any(is_link_type(t) for t in node.outputs.values())
-        and (not patterned or (not _asks_for_an_id(node)
+        and (not patterned or (not _asks_for_an_id(node) and not needs_a_search(node)
                                and any(feasible(graph, name, p)
-                                                       for p in patterns_from(node, WORKFLOWS))))
+                                       for p in patterns_from(node, WORKFLOWS))))
     ]
 
 
@@ -94,9 +94,10 @@ def planned_starts(library: ServiceLibrary) -> list[str]:
     workflows in an app the workflow may use (`ServiceLibrary.patterns_at`), as its shards
     see them. A plan that counted every start the graph allows walked, over a library of
     telecom and travel tools, 61 shards from starts no shard could use, and said nothing."""
-    return [name for name in start_tools(library.graph)  # (its feasibility once: in
-            if not _asks_for_an_id(library.graph.nodes[name])  # patterns_at, the apps'
-            and library.patterns_at(name)]  # filter applied)
+    # (its feasibility once: in patterns_at, the apps' filter applied)
+    return [name for name in start_tools(library.graph)
+            if not _asks_for_an_id(library.graph.nodes[name])
+            and not needs_a_search(library.graph.nodes[name]) and library.patterns_at(name)]
 
 
 def unfit(graph: DependencyGraph, library: ServiceLibrary | None = None) -> str:

@@ -19,10 +19,10 @@ from compoworld.compose.patterns import (
 from compoworld.compose.records import Task
 from compoworld.compose.stage import start_tools
 from compoworld.compose.steps import CONTACT, LEAD
-from compoworld.compose.walk import random_walk
+from compoworld.compose.walk import needs_a_search, random_walk
 from compoworld.compose.workflow import MAKE, Step, Workflow
 from compoworld.compose.workflows import BY_NAME, WORKFLOWS
-from compoworld.graph.depgraph import EDGE_THRESHOLD
+from compoworld.graph.depgraph import EDGE_THRESHOLD, ToolNode
 from compoworld.graph.semtypes import is_entity_id
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
 from tests.compose.walk_parts import reader
@@ -435,3 +435,18 @@ def test_a_step_that_finds_no_call_says_why(library):
                 for seed in range(12)}
     stuck = [f for f in failures if f and "no tool for step 2" in f]
     assert stuck and all(f.endswith(")") and " (" in f for f in stuck), failures
+
+
+def test_a_read_that_needs_a_search_term_begins_no_workflow():
+    """Stripe's `get_customers_search` (a required `query`) began 9 walks of a run and every
+    one failed: a request would name its customer by a search term, which no person says,
+    so the walker refuses it. Such a read is no start of a patterned run; one whose term
+    may be left out still is."""
+    def node(required: tuple[str, ...]) -> ToolNode:
+        return ToolNode("shop__search_customers", "shop", "read", "compiled", "customers",
+                        {"query": "string", "limit": "integer"}, required,
+                        {"data[].email": "email"})
+
+    assert needs_a_search(node(("query",)))
+    assert not needs_a_search(node(()))
+    assert not needs_a_search(node(("limit",)))
