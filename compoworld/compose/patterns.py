@@ -181,6 +181,9 @@ class Apps:
         if step.not_in and self.categories is not None \
                 and self.categories.get(service) in step.not_in:
             return False  # (a payslip's colleague is no code host's user)
+        if step.only_in and self.categories is not None \
+                and self.categories.get(service) not in step.only_in:
+            return False  # (a code reviewer is no sales tool's user)
         if for_customers(step):
             return service in self.customers
         if step.entity == "person" and self.staff is not None:

@@ -80,6 +80,12 @@ COLLEAGUE = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES)  # one 
 # contract reminder to a SalesLoft user read as made up)
 PERSONNEL = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES,
                  not_in=frozenset({"developer_tools", "payment", "customer_relation"}))
+# ... as engineering knows them: in a code host, an issue tracker, a project tool or the
+# team chat (a code review asked of a SalesLoft user, or an incident handed over to a
+# Files.com user, reads as made up)
+ENGINEER = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES,
+                only_in=frozenset({"developer_tools", "project_management", "messaging",
+                                   "collaboration"}))
 NEW_COLLEAGUE = Step(MAKE, "person", CONTACT, words=COLLEAGUES, avoid=NOT_COLLEAGUES)
 # A direct message to a colleague: no address added to an account (`user_add_email`), nor
 # a task app's email record whose only address is its reply-to (`emails_create`), nor a

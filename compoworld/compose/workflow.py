@@ -78,6 +78,10 @@ class Step:
     # corpus categories of the apps the step may not use: a colleague whose payslip is ready
     # is found in a directory of the company's people, not among a code host's users
     not_in: frozenset[str] = frozenset()
+    # ... and the only ones it may use, where it must be one kind of app: the colleague a
+    # code review is asked of is found in a code host, a tracker or the team chat, not
+    # among a sales tool's users
+    only_in: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@ new workflow is one file, and a shard's walks draw workflows, each within its sh
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sys
@@ -508,3 +509,62 @@ def test_a_draft_is_no_message_sent():
     for step in (send("email"), COLLEAGUE_MESSAGE):
         assert fits(mailer("send_email"), step)
         assert not fits(mailer("draft_email"), step)
+
+
+def test_engineering_finds_a_colleague_where_engineers_work():
+    """A code review asked of "the user in SalesLoft Platform Ben Silva", and an incident
+    handed over to a Files-style app's user, read as made up: a step may name the only
+    kinds of app it uses (`Step.only_in`), and the engineering workflows read their
+    colleague from a code host, a tracker, a project tool or the team chat."""
+    from compoworld.compose.patterns import Apps
+    from compoworld.compose.steps import COLLEAGUE, ENGINEER
+
+    apps = Apps(work=frozenset({"gitea", "salesloft", "slack"}), customers=frozenset(),
+                staff=frozenset({"gitea", "salesloft", "slack"}),
+                categories={"gitea": "developer_tools", "salesloft": "customer_relation",
+                            "slack": "messaging"})
+    assert apps.allow("gitea", ENGINEER) and apps.allow("slack", ENGINEER)
+    assert not apps.allow("salesloft", ENGINEER) and apps.allow("salesloft", COLLEAGUE)
+    for name in ("code_review_request", "code_freeze_notice", "incident_handover",
+                 "dependency_upgrade"):
+        assert BY_NAME[name].domain == "engineering" and BY_NAME[name].steps[0] == ENGINEER
+
+
+# (real documents of the corpus, whose team apps keep our colleagues and whose shops keep
+# customers; the built-in CRM keeps leads)
+WORK_DOCUMENTS = ["gitea.io.json", "postmarkapp.com/server.json", "apacta.com.json",
+                  "billbee.io.json"]
+
+
+@pytest.fixture(scope="module")
+def work_library(corpus: Path) -> ServiceLibrary:
+    from compoworld.specs.sources import load_document
+
+    return ServiceLibrary.from_specs([*(load_document(corpus, doc) for doc in WORK_DOCUMENTS),
+                                      builtin_spec("crm")], seed=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [
+    "code_review_request", "code_freeze_notice", "incident_handover", "dependency_upgrade",
+    "document_review_request", "drive_access_granted", "nda_signature_reminder",
+    "card_expiry_notice", "vat_number_request", "back_in_stock", "loyalty_reward",
+    "outage_apology", "callback_confirmation", "webinar_thank_you", "project_kickoff_notice"])
+def test_a_message_workflow_composes_requests_that_say_its_purpose(name: str, work_library):
+    """Each message workflow added by one definition composes over real apps into verified
+    tasks whose request asks for its message and whose check wants its topic."""
+    workflow = BY_NAME[name]
+    starts = sorted(s for s in start_tools(work_library.graph, patterned=True)
+                    if workflow in work_library.patterns_at(s))
+    assert starts, name
+    made = [compose_task(work_library, 7, starts[seed % len(starts)], random.Random(seed),
+                         f"t{seed}", patterned=True, workflow=workflow) for seed in range(8)]
+    tasks = [t for t in made if isinstance(t, Task)]
+    assert tasks, {str(t) for t in made}
+    for task in tasks:
+        assert task.pattern == name and all(
+            verify_task(task, work_library, Deduper()).values())
+        words = [w.lower() for w in workflow.says]
+        assert any(w in task.instruction.lower() for w in words), task.instruction
+        assert any(w in json.dumps([r.description for r in task.rubric]).lower()
+                   for w in words), task.rubric

@@ -1,0 +1,20 @@
+"""Ask a customer for their VAT number for their invoices."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="vat_number_request",
+    domain="billing",
+    purpose="ask a customer for their VAT number",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="asking for their VAT number so that we can add it to their invoices",
+    subject="Your VAT number for our invoices",
+    says=("VAT",),
+    tells=("VAT",),
+    opens=("{s}'s invoices are missing their VAT number.",
+           "Our accountant noticed that {s} has no VAT number on file."),
+)

@@ -1,0 +1,19 @@
+"""Tell a customer that the item they asked about is back in stock."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="back_in_stock",
+    domain="commerce",
+    purpose="tell a customer an item is back in stock",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="letting them know the item they asked about is back in stock",
+    subject="Back in stock",
+    says=("stock",),
+    opens=("{s} asked us to tell them when the item they wanted is back.",
+           "The item {s} was waiting for has just come back in stock."),
+)

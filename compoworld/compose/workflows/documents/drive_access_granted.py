@@ -1,0 +1,21 @@
+"""Tell a colleague they now have access to a shared drive."""
+
+from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="drive_access_granted",
+    domain="documents",
+    purpose="tell a colleague their access to a shared drive is granted",
+    steps=(
+        PERSONNEL,
+        COLLEAGUE_MESSAGE,
+    ),
+    gist="letting them know they now have access to the Finance shared drive",
+    subject="You now have access to the Finance shared drive",
+    says=("access",),
+    tells=("Finance",),
+    opens=("{s} asked for access to the Finance shared drive, and it has been granted.",
+           "IT has just given {s} access to the Finance shared drive."),
+    guards=frozenset({"gone"}),
+)

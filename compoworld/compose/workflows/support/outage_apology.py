@@ -1,0 +1,19 @@
+"""Apologise to a customer for a service outage."""
+
+from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.workflow import Workflow
+
+WORKFLOW = Workflow(
+    name="outage_apology",
+    domain="support",
+    purpose="apologise to a customer for an outage",
+    steps=(
+        CUSTOMER,
+        send("email", "phone", "name"),
+    ),
+    gist="apologising for yesterday's service outage and saying it is fixed",
+    subject="Sorry about yesterday's outage",
+    says=("outage", "sorry", "apologise", "apologize", "apologies"),
+    opens=("{s} was affected by yesterday's outage.",
+           "{s} could not reach our service during yesterday's outage."),
+)
