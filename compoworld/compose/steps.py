@@ -88,10 +88,12 @@ ENGINEER = Step(READ, "person", words=COLLEAGUES, avoid=NOT_COLLEAGUES,
                                    "collaboration"}))
 NEW_COLLEAGUE = Step(MAKE, "person", CONTACT, words=COLLEAGUES, avoid=NOT_COLLEAGUES)
 # A direct message to a colleague: no address added to an account (`user_add_email`), nor
-# a task app's email record whose only address is its reply-to (`emails_create`), nor a
-# chat post made under their username (`username` names the bot that posts).
-COLLEAGUE_MESSAGE = Step(MAKE, "message", ("email", "phone"), words=SENDS,
-                         avoid=STATEMENTS | {"emails"})
+# a chat post made under their username (`username` names the bot that posts). (A task
+# app's email record whose only address is its reply-to, `emails_create`, takes no
+# colleague's address: a reply-to is ours, `walk._from_us`. Leaving out every tool over
+# `emails` for it left Gmail's `send_email` out too, and three apps carried every email to
+# a colleague.)
+COLLEAGUE_MESSAGE = Step(MAKE, "message", ("email", "phone"), words=SENDS, avoid=STATEMENTS)
 SALE = Step(READ, "order", avoid=NOT_SALES)  # the order a workflow begins at is a sale
 NEW_CONTACT = Step(MAKE, "person", CONTACT, words=CUSTOMERS)  # a lead made a contact
 LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project member

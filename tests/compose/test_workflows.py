@@ -568,3 +568,22 @@ def test_a_message_workflow_composes_requests_that_say_its_purpose(name: str, wo
         assert any(w in task.instruction.lower() for w in words), task.instruction
         assert any(w in json.dumps([r.description for r in task.rubric]).lower()
                    for w in words), task.rubric
+
+
+def test_a_colleague_s_email_may_go_out_through_any_mail_app():
+    """Every tool over `emails` was kept out of a colleague's message (for a task app's
+    email record whose only address is its reply-to), and with it Gmail's `send_email`:
+    three apps carried every email to a colleague. Gmail's send fits; the reply-to is
+    still ours, and takes no colleague's address."""
+    from compoworld.compose.patterns import fits
+    from compoworld.compose.steps import COLLEAGUE_MESSAGE
+    from compoworld.compose.walk import _from_us
+    from compoworld.graph.depgraph import ToolNode
+
+    gmail = ToolNode("gmail__send_email", "gmail", "action", "compiled", "emails",
+                     {"to": "email", "subject": "title", "body": "text"},
+                     ("to", "subject", "body"), {"id": "gmail.emails.id"})
+    tasks = ToolNode("tasks__emails_create", "tasks", "create", "compiled", "emails",
+                     {"reply_to_email": "email", "message": "text"}, ("message",), {})
+    assert fits(gmail, COLLEAGUE_MESSAGE) and not _from_us(COLLEAGUE_MESSAGE, gmail, "to")
+    assert _from_us(COLLEAGUE_MESSAGE, tasks, "reply_to_email")
