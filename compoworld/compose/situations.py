@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass
 
-from compoworld.compose.workflow import Workflow
+from compoworld.compose.workflow import Purpose, Workflow
 from compoworld.graph.semtypes import split_words
 
 # What the user says first: the situation the workflow answers (`Workflow.situation` names
@@ -99,17 +98,6 @@ KNOWN = {
     "": ("{s} should be set up in our other tools as well.",
          "I'd like {s} set up everywhere they need to be."),
 }
-@dataclass(frozen=True, slots=True)
-class Purpose:
-    """What a meeting with a person is for: how the request names it (`an account
-    review`: "book an account review with them"), the booking's own title ("Account
-    review") and why the user asks (`{s}` the person, named in full)."""
-
-    what: str
-    title: str
-    why: tuple[str, ...]
-
-
 # A meeting's purpose, by the kind of app (`app_kind`) we know the person from: a lead of
 # the CRM gets an intro call, a customer of the books an account review. One "meet X to
 # talk about what we can do for them" for every meeting, booked as a bare email and two

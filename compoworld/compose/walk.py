@@ -186,6 +186,7 @@ class Walk:
     headline: str = ""  # the subject line of its email (`Workflow.subject`)
     channels: tuple[str, ...] = ()  # the channels its post may go to (`Workflow.channels`)
     blocked: str = ""  # why its last step found no call (`_step`), for its failure
+    booking: Purpose | None = None  # what its meeting is for, where it says (`Workflow.meeting`)
 
 
 def random_walk(
@@ -202,7 +203,8 @@ def random_walk(
                 gist=gist_for(plan, record_noun(start, node.effect, node.resource))
                 if plan else "", pattern=plan.name if plan else "",
                 situation=plan.situation if plan else "",
-                headline=plan.subject if plan else "", channels=plan.channels if plan else ())
+                headline=plan.subject if plan else "", channels=plan.channels if plan else (),
+                booking=plan.meeting if plan else None)
     found: list[list[Found]] = []
     called: set[bytes] = set()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
@@ -1426,6 +1428,8 @@ def _books_meeting(walk: Walk, node: ToolNode) -> bool:
 def _purpose(walk: Walk, kind: str, rng: random.Random) -> Purpose:
     """What a walk's meeting is for: a new colleague's induction, else a purpose by the kind
     of app we know the person from (an intro call for a lead of the CRM)."""
+    if walk.booking is not None:
+        return walk.booking
     return INDUCTION if walk.situation == "hire" else meeting_purpose(kind, rng)
 
 

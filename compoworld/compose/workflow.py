@@ -107,6 +107,17 @@ class Operator:
 
 
 @dataclass(frozen=True, slots=True)
+class Purpose:
+    """What a meeting with a person is for: how the request names it (`an account
+    review`: "book an account review with them"), the booking's own title ("Account
+    review") and why the user asks (`{s}` the person, named in full)."""
+
+    what: str
+    title: str
+    why: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Workflow:
     """A workflow: its name, its domain, what it is for, its steps, and how it is asked
     for, checked and guarded (see the module docstring)."""
@@ -139,6 +150,9 @@ class Workflow:
     guards: frozenset[str] = frozenset()  # instances that would be wrong (compose/guards.py)
     checks: frozenset[str] = frozenset()  # what its checks hold beyond the state diff
     operators: tuple[Operator, ...] = ()
+    # what the meeting it books is for, where the workflow says (a postmortem, a quarterly
+    # business review); else one by the kind of app the person is known from
+    meeting: Purpose | None = None
     # on trial: composed only when a run asks for trial workflows (`--trial-workflows`) and
     # by `compoworld workflows --probe`, until a blind review of its tasks keeps it
     trial: bool = False
@@ -153,6 +167,12 @@ class Workflow:
             raise ValueError(f"{where}: two steps at least, the first a read")
         if any("{s}" not in text for text in self.opens):
             raise ValueError(f"{where}: every opening names its subject, {{s}}")
+        if self.meeting is not None and (
+                not self.meeting.why or any("{s}" not in text for text in self.meeting.why)
+                or not any(step.entity == "event" and step.effects != READ
+                           for step in self.steps)):
+            raise ValueError(f"{where}: a meeting's reasons each name its subject, {{s}}, "
+                             "and a step books it")
         if self.channels and not any(step.into == "channel" for step in self.steps):
             raise ValueError(f"{where}: names channels, but no step posts into one")
         if untold := [fact for fact in self.tells if fact not in self.gist]:

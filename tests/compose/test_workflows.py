@@ -20,12 +20,13 @@ from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
 from compoworld.compose.stage import Draws, candidates, start_tools
 from compoworld.compose.verify import Deduper, verify_task
-from compoworld.compose.workflow import READ, Operator, Step, Workflow
+from compoworld.compose.workflow import READ, Operator, Purpose, Step, Workflow
 from compoworld.compose.workflows import BY_NAME, WORKFLOWS, WorkflowError, collect
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
 from tests.compose.walk_parts import read_then_message, reader
 
 ENGINE = Path(compoworld.__file__).parent
+READ_PERSON = Step(READ, "person")
 
 
 @pytest.fixture(scope="module")
@@ -530,10 +531,10 @@ def test_engineering_finds_a_colleague_where_engineers_work():
         assert BY_NAME[name].domain == "engineering" and BY_NAME[name].steps[0] == ENGINEER
 
 
-# (real documents of the corpus, whose team apps keep our colleagues and whose shops keep
-# customers; the built-in CRM keeps leads)
+# (real documents of the corpus, whose team apps keep our colleagues, whose shops keep
+# customers and whose booking app keeps appointments; the built-in CRM keeps leads)
 WORK_DOCUMENTS = ["gitea.io.json", "postmarkapp.com/server.json", "apacta.com.json",
-                  "billbee.io.json"]
+                  "onsched.com/consumer.json", "billbee.io.json"]
 
 
 @pytest.fixture(scope="module")
@@ -587,3 +588,39 @@ def test_a_colleague_s_email_may_go_out_through_any_mail_app():
                      {"reply_to_email": "email", "message": "text"}, ("message",), {})
     assert fits(gmail, COLLEAGUE_MESSAGE) and not _from_us(COLLEAGUE_MESSAGE, gmail, "to")
     assert _from_us(COLLEAGUE_MESSAGE, tasks, "reply_to_email")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [
+    "incident_postmortem", "performance_review", "one_on_one", "business_review",
+    "renewal_call", "onboarding_call", "project_planning", "architecture_review"])
+def test_a_meeting_workflow_books_what_it_says_it_is_for(name: str, work_library):
+    """A workflow may say what its meeting is for (`Workflow.meeting`): a postmortem with
+    an engineer, not "an intro call" drawn by the kind of app they are known from. Its
+    request gives the reason and asks for that meeting; its check wants the booking to
+    say what it is for."""
+    workflow = BY_NAME[name]
+    starts = sorted(s for s in start_tools(work_library.graph, patterned=True)
+                    if workflow in work_library.patterns_at(s))
+    assert starts and workflow.meeting is not None, name
+    made = [compose_task(work_library, 7, starts[seed % len(starts)], random.Random(seed),
+                         f"t{seed}", patterned=True, workflow=workflow) for seed in range(8)]
+    tasks = [t for t in made if isinstance(t, Task)]
+    assert tasks, {str(t) for t in made}
+    reasons = [why.split("{s}") for why in workflow.meeting.why]
+    for task in tasks:
+        assert all(verify_task(task, work_library, Deduper()).values())
+        assert workflow.meeting.what in task.instruction, task.instruction
+        assert any(all(part.strip(" .,") in task.instruction for part in parts)
+                   for parts in reasons), task.instruction
+        assert "what it is for" in json.dumps([r.description for r in task.rubric])
+
+
+def test_a_meeting_s_reasons_name_their_subject_and_a_step_books_it():
+    with pytest.raises(ValueError, match="a step books it"):
+        Workflow(name="x", domain="hr", purpose="x", steps=(READ_PERSON, READ_PERSON),
+                 meeting=Purpose("a chat", "Chat", ("{s} wants a chat.",)))
+    with pytest.raises(ValueError, match="name its subject"):
+        Workflow(name="x", domain="hr", purpose="x",
+                 steps=(READ_PERSON, Step(("create",), "event")),
+                 meeting=Purpose("a chat", "Chat", ("They want a chat.",)))
