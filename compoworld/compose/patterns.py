@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
+from compoworld.compose.references import is_sender, is_sender_name
 from compoworld.compose.steps import COLLEAGUES
 from compoworld.compose.workflow import Step, Workflow
 from compoworld.graph.depgraph import (
@@ -231,6 +232,9 @@ def fits(node: ToolNode, step: Step) -> bool:
     """Whether a tool can be the call of `step` (its effect and its entity)."""
     if node.effect not in step.effects:
         return False
+    if step.personal and any(is_sender_name(p, t) or (is_sender(p, t) and t == "email")
+                             for p, t in node.params.items()):
+        return False  # (a transactional sender's mail goes out as the company)
     words = set(split_words(node.name.rsplit("__", 1)[-1])) | set(split_words(node.resource or ""))
     if words & _PLUMBING:
         return False

@@ -92,8 +92,9 @@ NEW_COLLEAGUE = Step(MAKE, "person", CONTACT, words=COLLEAGUES, avoid=NOT_COLLEA
 # app's email record whose only address is its reply-to, `emails_create`, takes no
 # colleague's address: a reply-to is ours, `walk._from_us`. Leaving out every tool over
 # `emails` for it left Gmail's `send_email` out too, and three apps carried every email to
-# a colleague.)
-COLLEAGUE_MESSAGE = Step(MAKE, "message", ("email", "phone"), words=SENDS, avoid=STATEMENTS)
+# a colleague.) It goes out as the user (`Step.personal`), never as the company's brand.
+COLLEAGUE_MESSAGE = Step(MAKE, "message", ("email", "phone"), words=SENDS, avoid=STATEMENTS,
+                         personal=True)
 SALE = Step(READ, "order", avoid=NOT_SALES)  # the order a workflow begins at is a sale
 NEW_CONTACT = Step(MAKE, "person", CONTACT, words=CUSTOMERS)  # a lead made a contact
 LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project member

@@ -82,6 +82,10 @@ class Step:
     # code review is asked of is found in a code host, a tracker or the team chat, not
     # among a sales tool's users
     only_in: frozenset[str] = frozenset()
+    # a message sent as the user, from their own mailbox or number: no tool that sends
+    # under the company's name or shared address (a code-freeze notice to a colleague from
+    # "hello@..." through Postmark, or a text to them from the brand "Redwood")
+    personal: bool = False
 
 
 @dataclass(frozen=True, slots=True)

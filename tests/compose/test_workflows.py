@@ -532,7 +532,8 @@ def test_engineering_finds_a_colleague_where_engineers_work():
 
 
 # (real documents of the corpus, whose team apps keep our colleagues, whose shops keep
-# customers and whose booking app keeps appointments; the built-in CRM keeps leads)
+# customers and whose booking app keeps appointments; the built-in CRM keeps leads, and the
+# built-in mailbox sends as the user)
 WORK_DOCUMENTS = ["gitea.io.json", "postmarkapp.com/server.json", "apacta.com.json",
                   "onsched.com/consumer.json", "billbee.io.json"]
 
@@ -542,7 +543,7 @@ def work_library(corpus: Path) -> ServiceLibrary:
     from compoworld.specs.sources import load_document
 
     return ServiceLibrary.from_specs([*(load_document(corpus, doc) for doc in WORK_DOCUMENTS),
-                                      builtin_spec("crm")], seed=5)
+                                      builtin_spec("crm"), builtin_spec("email")], seed=5)
 
 
 @pytest.mark.slow
@@ -624,3 +625,26 @@ def test_a_meeting_s_reasons_name_their_subject_and_a_step_books_it():
         Workflow(name="x", domain="hr", purpose="x",
                  steps=(READ_PERSON, Step(("create",), "event")),
                  meeting=Purpose("a chat", "Chat", ("They want a chat.",)))
+
+
+def test_a_colleague_s_message_goes_out_as_the_user_not_as_the_company():
+    """A code-freeze notice to a colleague went out "from hello@willow-finch.com" through
+    Postmark, and a welcome texted to a new colleague from the brand sender "Redwood": a
+    colleague's message (`Step.personal`) takes no tool that sends under the company's
+    address or name; a text from our number, and a customer's message, still may."""
+    from compoworld.compose.patterns import fits
+    from compoworld.compose.steps import COLLEAGUE_MESSAGE, send
+    from compoworld.graph.depgraph import ToolNode
+
+    def sender(name: str, params: dict[str, str]) -> ToolNode:
+        return ToolNode(f"app__{name}", "app", "action", "compiled", "messages", params,
+                        tuple(params), {"id": "app.messages.id"})
+
+    postmark = sender("send_email", {"From": "email", "To": "email", "TextBody": "text"})
+    branded = sender("send_sms", {"from": "string", "to": "phone", "body": "text"})
+    numbered = sender("send_sms", {"from": "phone", "to": "phone", "body": "text"})
+    mailbox = sender("send_email", {"to": "email", "subject": "title", "body": "text"})
+    assert not fits(postmark, COLLEAGUE_MESSAGE) and not fits(branded, COLLEAGUE_MESSAGE)
+    assert fits(numbered, COLLEAGUE_MESSAGE) and fits(mailbox, COLLEAGUE_MESSAGE)
+    assert fits(postmark, send()) and fits(branded, send())
+    assert BY_NAME["employee_welcome"].steps[1] == COLLEAGUE_MESSAGE

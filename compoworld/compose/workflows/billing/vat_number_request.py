@@ -13,8 +13,7 @@ WORKFLOW = Workflow(
     ),
     gist="asking for their VAT number so that we can add it to their invoices",
     subject="Your VAT number for our invoices",
-    says=("VAT",),
-    tells=("VAT",),
+    says=("VAT number",),
     opens=("{s}'s invoices are missing their VAT number.",
            "Our accountant noticed that {s} has no VAT number on file."),
 )

@@ -1,6 +1,6 @@
 """Check in with a new colleague at the end of their first week."""
 
-from compoworld.compose.steps import COLLEAGUE, send
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -9,7 +9,7 @@ WORKFLOW = Workflow(
     purpose="check in with a new colleague",
     steps=(
         COLLEAGUE,
-        send("email", "phone", "name"),
+        COLLEAGUE_MESSAGE,
     ),
     gist="checking in on how their first week went",
     subject="How is your first week going?",

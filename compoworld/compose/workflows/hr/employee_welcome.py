@@ -1,6 +1,6 @@
 """Welcome a new colleague to the team with a message."""
 
-from compoworld.compose.steps import COLLEAGUE, send
+from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -9,7 +9,7 @@ WORKFLOW = Workflow(
     purpose="welcome a new colleague",
     steps=(
         COLLEAGUE,
-        send("email", "phone", "name"),
+        COLLEAGUE_MESSAGE,
     ),
     gist="welcoming them to the team",
     subject="Welcome to the team",

@@ -13,7 +13,7 @@ WORKFLOW = Workflow(
     ),
     gist="letting them know the website relaunch project kicks off on Monday",
     subject="The website relaunch kicks off on Monday",
-    says=("kicks", "kickoff", "kick-off"),
+    says=("kick", "kicks", "kickoff", "kick-off", "starts", "start"),
     tells=("Monday",),
     opens=("{s} is on the team for the website relaunch.",
            "The website relaunch is about to start, and {s} is part of it."),

@@ -11,9 +11,10 @@ WORKFLOW = Workflow(
         CUSTOMER,
         send("email", "phone", "name"),
     ),
-    gist="apologising for yesterday's service outage and saying it is fixed",
+    gist="apologising for yesterday's service outage, which is now fixed",
     subject="Sorry about yesterday's outage",
-    says=("outage", "sorry", "apologise", "apologize", "apologies"),
+    says=("outage",),
+    tells=("fixed",),
     opens=("{s} was affected by yesterday's outage.",
            "{s} could not reach our service during yesterday's outage."),
 )
