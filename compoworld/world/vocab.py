@@ -475,7 +475,24 @@ def fallback(field: str, noun: str = "") -> Maker:
     real = REAL_KINDS.get(singularize(words[-1].lower())) if words else None
     if real is not None:  # `Region1`, `nation`: a real one, never "Design Region"
         return _real(real)
+    lower = {w.lower() for w in words}
+    if lower & _PICTURES:  # `avatarLarge`: a picture's link, never "Finance Avatar Large"
+        return lambda rng: (f"https://images.example.com/{noun or 'item'}/"
+                            f"{rng.randint(1000, 9999)}.jpg")
+    if lower & {"ip", "ips"}:  # `allowed_ips`: an address, never "Engineering Allowed Ips"
+        return lambda rng: f"203.0.113.{rng.randint(2, 254)}"
+    if site := next((w for w in words if w.lower() in _SOCIAL), None):
+        return lambda rng: f"https://www.{site.lower()}.com/{rng.choice(_HANDLES)}"
+    if words[-1:] and words[-1].lower() == "namespace":
+        return _pick("custom global billing marketing support")
     return _name(" ".join(words[-2:]) or noun)
+
+
+# Words of a field that holds a picture, a social profile, and what such fields hold.
+_PICTURES = frozenset("avatar avatars image images photo photos picture logo thumbnail "
+                      "icon".split())
+_SOCIAL = frozenset("facebook twitter linkedin instagram youtube".split())
+_HANDLES = ("ourcompany", "teamupdates", "hello.shop", "thestudio", "news.desk")
 
 
 _VISIBILITY = ("public", "private", "internal")

@@ -335,3 +335,20 @@ def test_a_record_of_a_titled_kind_is_named_by_a_title_of_its_kind():
     assert len(set(releases)) >= 15  # (so most of a list's releases are named by name)
     assert "Release" not in maker("name", "ticket", "name")(random.Random(1))
     assert maker("name", "warehouse", "name")(random.Random(1)).endswith(" Warehouse")
+
+
+@pytest.mark.parametrize(("field", "shape"), [
+    ("avatarLarge", r"https://images\.example\.com/user/\d+\.jpg"),
+    ("allowed_ips", r"203\.0\.113\.\d+"),
+    ("facebook", r"https://www\.facebook\.com/[a-z.]+"),
+    ("namespace", r"[a-z]+"),
+])
+def test_a_field_with_no_kind_of_its_own_still_holds_what_its_name_says(field: str, shape: str):
+    """A blind review quoted "avatarLarge": "Finance Avatar Large", "allowed_ips":
+    "Engineering Allowed Ips", "facebook": "Marketing Facebook" and "namespace": "Q3
+    Namespace": labels where a picture's link, an address, a profile and a plain name
+    belong."""
+    from compoworld.world.vocab import fallback
+
+    for seed in range(5):
+        assert re.fullmatch(shape, fallback(field, "user")(random.Random(seed)))
