@@ -542,8 +542,10 @@ WORK_DOCUMENTS = ["gitea.io.json", "postmarkapp.com/server.json", "apacta.com.js
 def work_library(corpus: Path) -> ServiceLibrary:
     from compoworld.specs.sources import load_document
 
-    return ServiceLibrary.from_specs([*(load_document(corpus, doc) for doc in WORK_DOCUMENTS),
-                                      builtin_spec("crm"), builtin_spec("email")], seed=5)
+    library = ServiceLibrary.from_specs([*(load_document(corpus, doc) for doc in WORK_DOCUMENTS),
+                                         builtin_spec("crm"), builtin_spec("email")], seed=5)
+    library.use_workflows(WORKFLOWS)  # (those on trial too)
+    return library
 
 
 @pytest.mark.slow

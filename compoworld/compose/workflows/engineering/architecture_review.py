@@ -17,4 +17,5 @@ WORKFLOW = Workflow(
                     ("{s} wrote the design for the new billing service, and it needs a review.",
                      "Before we build the new billing service, I'd like to review its design "
                      "with {s}.")),
+    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

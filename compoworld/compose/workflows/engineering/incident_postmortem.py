@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     meeting=Purpose("a postmortem", "Incident postmortem",
                     ("{s} handled last night's payments incident, and we need a postmortem.",
                      "I'd like to go through last night's outage with {s} in a postmortem.")),
+    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

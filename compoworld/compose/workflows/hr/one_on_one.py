@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     meeting=Purpose("a one-on-one", "One-on-one",
                     ("I haven't had a one-on-one with {s} yet this quarter.",
                      "{s} asked for a one-on-one to talk about their goals.")),
+    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

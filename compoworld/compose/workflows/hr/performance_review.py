@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     meeting=Purpose("a performance review", "Performance review",
                     ("It's time for {s}'s yearly performance review.",
                      "{s} is due their annual performance review.")),
+    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     meeting=Purpose("a planning session for the website relaunch", "Website relaunch planning",
                     ("{s} is leading the website relaunch, and we need to plan it.",
                      "I'd like to plan the website relaunch milestones with {s}.")),
+    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )
