@@ -1146,6 +1146,9 @@ def _taken(value: Found, step: int, bindings: dict[str, Binding]) -> bool:
 # a number no text reaches (no text to a businessPhone beside a mobile)
 _LANDLINES = frozenset("business work office home landline fax company main".split())
 _NO_CONTACT = frozenset("unsubscribed opted optout dnc".split())
+# an address kept for when the usual one fails: a notice to a colleague's `recoveryEmail`
+# made the directory's lookup pointless, and one to their `primaryEmail` failed the check
+_SPARE_ADDRESSES = frozenset("recovery backup alternate alternative fallback".split())
 _TURNED_DOWN = frozenset({"declined", "rejected", "unsubscribed", "bounced"})
 
 
@@ -1160,6 +1163,8 @@ def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
         return True
     if value.type == "phone" and set(split_words(value.field or "")) & _LANDLINES:
         return False
+    if value.type == "email" and set(split_words(value.field or "")) & _SPARE_ADDRESSES:
+        return False  # (a user's `recoveryEmail` is for their password, not our notes)
     try:
         item = value_at(walk.calls[step].result, item_head(value.path))
     except KeyError:

@@ -569,6 +569,29 @@ def test_a_text_goes_to_a_mobile_of_someone_who_may_be_texted():
     assert ok({"name": "Ben Garcia", "phone": "+34631656302"}, "phone")
 
 
+def test_a_note_goes_to_a_colleague_s_own_address_not_their_recovery_address():
+    """A VPN notice went to a Google Workspace user's `recoveryEmail`, the address the
+    request named them by: the directory lookup did nothing, and an agent that wrote to
+    their `primaryEmail` failed the check."""
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import Walk, _textable
+    from compoworld.graph.depgraph import ToolNode
+
+    send = ToolNode(name="mail__send_email", service="mail", effect="action",
+                    implementation="builtin", resource="messages", params={}, required=(),
+                    outputs={})
+    user = {"primaryEmail": "ana.ruiz@acme.test", "recoveryEmail": "ana.r@acme.test"}
+    walk = Walk(calls=[GoldCall(tool="admin__list_users", service="admin", effect="read",
+                                arguments={}, bindings={}, result={"users": [user]})])
+
+    def ok(field: str) -> bool:
+        found = Found(field=f"users[].{field}", path=f"users[0].{field}", value=user[field],
+                      type="email", selector=None)
+        return _textable(walk, 0, found, send)
+
+    assert ok("primaryEmail") and not ok("recoveryEmail")
+
+
 def test_a_company_account_carries_more_than_the_name_the_request_says():
     """A company set up from the record the workflow read takes something of it besides
     the name the request already says: "only the name, already in the request, is
