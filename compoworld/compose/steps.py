@@ -103,7 +103,10 @@ LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project
 # should be set up in our other tools as well" then asked only for a note that they were
 # "all set up", with nothing set up anywhere); a referral is asked of a customer.
 BUYERS = frozenset("customer customers client clients buyer buyers".split())
-PROSPECT = Step(READ, "person", words=CUSTOMERS, avoid=BUYERS)
+# ... kept where leads are, never in the books or a till, whose contacts bought from us or
+# sold to us (a prospect "who went quiet after our first call" read from Xero's contacts)
+PROSPECT = Step(READ, "person", words=CUSTOMERS, avoid=BUYERS,
+                not_in=frozenset({"financial", "payment"}))
 CUSTOMER = Step(READ, "person", words=BUYERS)
 INVOICE = Step(MAKE, "invoice", PAY + ("company",), needs=("amount",), avoid=SALES_INVOICE,
                party=PARTY)  # a sale's invoice, to its customer

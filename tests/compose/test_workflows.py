@@ -650,3 +650,18 @@ def test_a_colleague_s_message_goes_out_as_the_user_not_as_the_company():
     assert fits(numbered, COLLEAGUE_MESSAGE) and fits(mailbox, COLLEAGUE_MESSAGE)
     assert fits(postmark, send()) and fits(branded, send())
     assert BY_NAME["employee_welcome"].steps[1] == COLLEAGUE_MESSAGE
+
+
+def test_a_prospect_is_no_contact_of_the_books():
+    """A prospect "who went quiet after our first call" was read from Xero Accounting's
+    contacts, who buy from us or sell to us: the prospect workflows read no app of the
+    books or a till, and still read a CRM's or a lead list's people."""
+    from compoworld.compose.patterns import Apps
+    from compoworld.compose.steps import LEAD, PROSPECT
+
+    apps = Apps(work=frozenset({"xero", "crm"}), customers=frozenset({"xero", "crm"}),
+                categories={"xero": "financial", "crm": "customer_relation"})
+    assert apps.allow("crm", PROSPECT) and not apps.allow("xero", PROSPECT)
+    assert apps.allow("xero", LEAD)  # (a customer of the books may still be written to)
+    for name in ("lead_reengage", "demo_offer", "webinar_invite", "nda_signature_reminder"):
+        assert BY_NAME[name].steps[0] == PROSPECT, name
