@@ -83,7 +83,7 @@ def start_tools(graph: DependencyGraph, *, patterned: bool = False) -> list[str]
     return [
         name for name, node in graph.nodes.items()
         if node.effect == "read" and any(is_link_type(t) for t in node.outputs.values())
-        and (not patterned or (not _asks_for_an_id(node) and not needs_a_search(node)
+        and (not patterned or (_startable(node)
                                and any(feasible(graph, name, p)
                                        for p in patterns_from(node, WORKFLOWS))))
     ]
@@ -96,8 +96,7 @@ def planned_starts(library: ServiceLibrary) -> list[str]:
     telecom and travel tools, 61 shards from starts no shard could use, and said nothing."""
     # (its feasibility once: in patterns_at, the apps' filter applied)
     return [name for name in start_tools(library.graph)
-            if not _asks_for_an_id(library.graph.nodes[name])
-            and not needs_a_search(library.graph.nodes[name]) and library.patterns_at(name)]
+            if _startable(library.graph.nodes[name]) and library.patterns_at(name)]
 
 
 def unfit(graph: DependencyGraph, library: ServiceLibrary | None = None) -> str:
@@ -146,6 +145,12 @@ def unfit(graph: DependencyGraph, library: ServiceLibrary | None = None) -> str:
 def _listed(entities: set[str]) -> str:
     return ", ".join(sorted(e.replace("_", " ") for e in entities)) or \
         "nothing the ontology names"
+
+
+def _startable(node: ToolNode) -> bool:
+    """Whether a workflow may begin at a read: one that needs neither a record's id nor a
+    search term, which no request states."""
+    return not _asks_for_an_id(node) and not needs_a_search(node)
 
 
 def _asks_for_an_id(node: ToolNode) -> bool:

@@ -177,7 +177,8 @@ class Walk:
     about: str = ""  # the entity of a pattern's first step: what the workflow is about
     gist: str = ""  # what the workflow's message says (`Workflow.gist`)
     apps: Apps | None = None  # the services a patterned walk may call, per step
-    # a meeting booked with the person a workflow is about: what it is for, and where they
+    # a meeting booked with the person a workflow is about: what it is for (the workflow's
+    # own `Workflow.meeting`, else drawn when it is booked: `_purpose`), and where they
     # are (their time zone: the request and the invitation say its time as theirs)
     meeting: Purpose | None = None
     place: Any = None
@@ -186,7 +187,6 @@ class Walk:
     headline: str = ""  # the subject line of its email (`Workflow.subject`)
     channels: tuple[str, ...] = ()  # the channels its post may go to (`Workflow.channels`)
     blocked: str = ""  # why its last step found no call (`_step`), for its failure
-    booking: Purpose | None = None  # what its meeting is for, where it says (`Workflow.meeting`)
 
 
 def random_walk(
@@ -204,7 +204,7 @@ def random_walk(
                 if plan else "", pattern=plan.name if plan else "",
                 situation=plan.situation if plan else "",
                 headline=plan.subject if plan else "", channels=plan.channels if plan else (),
-                booking=plan.meeting if plan else None)
+                meeting=plan.meeting if plan else None)
     found: list[list[Found]] = []
     called: set[bytes] = set()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
@@ -530,18 +530,21 @@ _SEARCH_TERMS = frozenset({("q",), ("query",), ("search",), ("term",), ("keyword
                            ("search", "text")})
 
 
+def _search_term(param: str) -> bool:
+    return tuple(split_words(param)) in _SEARCH_TERMS
+
+
 def needs_a_search(node: ToolNode) -> bool:
     """Whether a read cannot be called without a free-text search term: no workflow begins
     there, since its request would name the subject by the term (`_searched`). Stripe's
     `get_customers_search` began 9 walks of a run, and every one failed."""
-    return any(tuple(split_words(p)) in _SEARCH_TERMS for p in node.required)
+    return any(_search_term(p) for p in node.required)
 
 
 def _searched(bindings: dict[str, Binding]) -> bool:
     """Whether a workflow's first read states a free-text search term: the request would
     name its subject by it."""
-    return any(b.kind == "visible" and tuple(split_words(p)) in _SEARCH_TERMS
-               for p, b in bindings.items())
+    return any(b.kind == "visible" and _search_term(p) for p, b in bindings.items())
 
 
 def _look_up_ids(
@@ -1433,8 +1436,6 @@ def _books_meeting(walk: Walk, node: ToolNode) -> bool:
 def _purpose(walk: Walk, kind: str, rng: random.Random) -> Purpose:
     """What a walk's meeting is for: a new colleague's induction, else a purpose by the kind
     of app we know the person from (an intro call for a lead of the CRM)."""
-    if walk.booking is not None:
-        return walk.booking
     return INDUCTION if walk.situation == "hire" else meeting_purpose(kind, rng)
 
 

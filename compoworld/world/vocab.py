@@ -357,6 +357,10 @@ def _titled(noun: str) -> Maker:
     return lambda rng: f"{rng.choice(heads)} {rng.choice(topics)}"
 
 
+def _image_url(noun: str) -> Maker:
+    return lambda rng: f"https://images.example.com/{noun or 'item'}/{rng.randint(1000, 9999)}.jpg"
+
+
 def _arn(rng: random.Random) -> str:
     service = rng.choice(_AWS_SERVICES.split())
     region = "" if service in ("s3", "iam") else rng.choice(_CLOUD_REGIONS.split())
@@ -415,8 +419,7 @@ def maker(kind: str, noun: str = "", field: str = "") -> Maker:
         "query": lambda rng: rng.choice(_QUERY_TOPICS),
         "path": lambda rng: f"/{rng.choice(('reports', 'shared', 'projects', 'archive'))}/"
                             f"{rng.choice(TITLE_TOPICS).replace(' ', '-')}",
-        "image_url": lambda rng: f"https://images.example.com/{noun or 'item'}/"
-                                 f"{rng.randint(1000, 9999)}.jpg",
+        "image_url": _image_url(noun),
         "url": lambda rng: f"https://hooks.example.com/{noun or 'events'}/{rng.randint(1, 999)}",
         "user_agent": lambda rng: "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) "
                                   "AppleWebKit/605.1.15 (KHTML, like Gecko) Safari/605.1.15",
@@ -477,8 +480,7 @@ def fallback(field: str, noun: str = "") -> Maker:
         return _real(real)
     lower = {w.lower() for w in words}
     if lower & _PICTURES:  # `avatarLarge`: a picture's link, never "Finance Avatar Large"
-        return lambda rng: (f"https://images.example.com/{noun or 'item'}/"
-                            f"{rng.randint(1000, 9999)}.jpg")
+        return _image_url(noun)
     if lower & {"ip", "ips"}:  # `allowed_ips`: an address, never "Engineering Allowed Ips"
         return lambda rng: f"203.0.113.{rng.randint(2, 254)}"
     if site := next((w for w in words if w.lower() in _SOCIAL), None):

@@ -548,6 +548,21 @@ def work_library(corpus: Path) -> ServiceLibrary:
     return library
 
 
+def verified_tasks(library: ServiceLibrary, workflow: Workflow) -> list[Task]:
+    """The tasks 8 walks of `workflow` compose over `library`, each checked to verify; at
+    least one start and one task, or the assertion says why."""
+    starts = sorted(s for s in start_tools(library.graph, patterned=True)
+                    if workflow in library.patterns_at(s))
+    assert starts, workflow.name
+    made = [compose_task(library, 7, starts[seed % len(starts)], random.Random(seed),
+                         f"t{seed}", patterned=True, workflow=workflow) for seed in range(8)]
+    tasks = [t for t in made if isinstance(t, Task)]
+    assert tasks, {str(t) for t in made}
+    for task in tasks:
+        assert all(verify_task(task, library, Deduper()).values()), task.task_id
+    return tasks
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [
     "code_review_request", "code_freeze_notice", "incident_handover", "dependency_upgrade",
@@ -558,16 +573,8 @@ def test_a_message_workflow_composes_requests_that_say_its_purpose(name: str, wo
     """Each message workflow added by one definition composes over real apps into verified
     tasks whose request asks for its message and whose check wants its topic."""
     workflow = BY_NAME[name]
-    starts = sorted(s for s in start_tools(work_library.graph, patterned=True)
-                    if workflow in work_library.patterns_at(s))
-    assert starts, name
-    made = [compose_task(work_library, 7, starts[seed % len(starts)], random.Random(seed),
-                         f"t{seed}", patterned=True, workflow=workflow) for seed in range(8)]
-    tasks = [t for t in made if isinstance(t, Task)]
-    assert tasks, {str(t) for t in made}
-    for task in tasks:
-        assert task.pattern == name and all(
-            verify_task(task, work_library, Deduper()).values())
+    for task in verified_tasks(work_library, workflow):
+        assert task.pattern == name
         words = [w.lower() for w in workflow.says]
         assert any(w in task.instruction.lower() for w in words), task.instruction
         assert any(w in json.dumps([r.description for r in task.rubric]).lower()
@@ -603,16 +610,9 @@ def test_a_meeting_workflow_books_what_it_says_it_is_for(name: str, work_library
     request gives the reason and asks for that meeting; its check wants the booking to
     say what it is for."""
     workflow = BY_NAME[name]
-    starts = sorted(s for s in start_tools(work_library.graph, patterned=True)
-                    if workflow in work_library.patterns_at(s))
-    assert starts and workflow.meeting is not None, name
-    made = [compose_task(work_library, 7, starts[seed % len(starts)], random.Random(seed),
-                         f"t{seed}", patterned=True, workflow=workflow) for seed in range(8)]
-    tasks = [t for t in made if isinstance(t, Task)]
-    assert tasks, {str(t) for t in made}
+    assert workflow.meeting is not None, name
     reasons = [why.split("{s}") for why in workflow.meeting.why]
-    for task in tasks:
-        assert all(verify_task(task, work_library, Deduper()).values())
+    for task in verified_tasks(work_library, workflow):
         assert workflow.meeting.what in task.instruction, task.instruction
         assert any(all(part.strip(" .,") in task.instruction for part in parts)
                    for parts in reasons), task.instruction
