@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from compoworld.compose.arguments import call_arguments
 from compoworld.compose.distractors import choose_distractors
 from compoworld.compose.guards import rejection
 from compoworld.compose.instruction import (
@@ -237,7 +238,7 @@ def _someone_else(calls: list[GoldCall]) -> bool:
                     or split_words(selector.field)[-1:] != ["name"] \
                     or set(split_words(selector.field)) & _NOT_A_PERSON:
                 continue
-            local = str(call.arguments.get(param, "")).lower()
+            local = str(call_arguments(call).get(param, "")).lower()
             names = [w.lower() for w in selector.value.split() if len(w) > 2]
             if "@" in local and names and not any(
                     w in local.split("@")[0] for w in names):
@@ -382,7 +383,7 @@ def _echoed(calls: list[GoldCall], item: AnswerItem) -> bool:
     """Whether an answer is a value the call it is read from was given ("the shared with
     of the file whose shared with email is farid@..." is farid@...): no finding, and an
     agent that read everything passes it without knowing which one was meant."""
-    given = calls[item.step].arguments.values() if 0 <= item.step < len(calls) else ()
+    given = call_arguments(calls[item.step]).values() if 0 <= item.step < len(calls) else ()
     return any(json_text(value) == json_text(item.value) for value in given)
 
 

@@ -23,6 +23,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from compoworld.compose.arguments import call_arguments
 from compoworld.compose.naming import (
     GENERIC,
     article,
@@ -532,7 +533,7 @@ class _Goal(Carried):
         return (self.titles.get(service) or service).rstrip(".") or service
 
     def args(self, call: GoldCall) -> list[Arg]:
-        return [(p, b, v) for p, v in call.arguments.items()
+        return [(p, b, v) for p, v in call_arguments(call).items()
                 if (b := call.bindings.get(p)) and b.kind not in ("free", "aside")]
 
     def _stated(self, step: int) -> bool:

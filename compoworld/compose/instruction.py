@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from compoworld.compose.arguments import call_arguments
 from compoworld.compose.goal import write_goal
 from compoworld.compose.naming import (
     GENERIC,
@@ -72,7 +73,7 @@ _RULES = (
 def visible_values(calls: list[GoldCall], answer: list[AnswerItem]) -> list[Any]:
     """Every visible argument and selector value, in call order, without duplicates."""
     values = [value if b.kind == "visible" else b.selector.value
-              for call in calls for param, value in call.arguments.items()
+              for call in calls for param, value in call_arguments(call).items()
               if (b := call.bindings.get(param))
               and (b.kind == "visible" or b.selector is not None)]
     values += [item.selector.value for item in answer if item.selector is not None]
@@ -85,7 +86,7 @@ def hidden_values(calls: list[GoldCall], answer: list[AnswerItem]) -> list[Any]:
     new user, or the first name of a person named in full) hides nothing; an answer
     always does."""
     stated = [render_value(v) for v in visible_values(calls, answer)]
-    values = [value for call in calls for param, value in call.arguments.items()
+    values = [value for call in calls for param, value in call_arguments(call).items()
               if (b := call.bindings.get(param)) is not None and b.kind == "hidden"
               and not any(render_value(value) == text or mentions(text, value)
                           for text in stated)]
@@ -183,7 +184,7 @@ class _Writer:
         """One call as an imperative clause (no capital, no full stop)."""
         verb, noun = tool_words(call.tool, call.effect)
         title, pick, effect = self.title(call.service), self.rng.choice, call.effect
-        args = [(p, b, v) for p, v in call.arguments.items()
+        args = [(p, b, v) for p, v in call_arguments(call).items()
                 if (b := call.bindings.get(p)) and b.kind != "aside"]
         thing = _noun(call)
         if effect == "read":

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from compoworld.compose.arguments import call_arguments
 from compoworld.compose.instruction import render_value
 from compoworld.compose.paraphrase import ChatClient
 from compoworld.compose.records import Task
@@ -85,7 +86,7 @@ def chain_view(task: Task, titles: Mapping[str, str] | None = None) -> str:
     lines = []
     for index, call in enumerate(task.gold_calls, start=1):
         arguments = []
-        for name, value in call.arguments.items():
+        for name, value in call_arguments(call).items():
             binding = call.bindings.get(name)
             shown = _short(render_value(value))
             if binding is not None and binding.kind == "hidden" and binding.step is not None:

@@ -37,12 +37,13 @@ from compoworld.compose.patterns import (
 from compoworld.compose.references import is_sender
 from compoworld.compose.workflow import Workflow
 from compoworld.compose.workflows import DEFAULT_WORKFLOWS
-from compoworld.graph.depgraph import DependencyGraph, ToolNode
+from compoworld.graph.depgraph import CONTENT_TYPES, DependencyGraph, ToolNode, is_link_type
 from compoworld.services.compiler import action_tool
 from compoworld.services.runtime import Service, Tool, error
 from compoworld.services.selection import narrowed_spec
 from compoworld.services.synthesize import build_service
 from compoworld.specs.categories import keeps_staff
+from compoworld.specs.fields import nested_param_types, nested_required
 from compoworld.specs.infra import infrastructure_names
 from compoworld.specs.records import ServiceSpec, ToolSpec
 from compoworld.world.seeding import Pool, draw_pool
@@ -88,17 +89,41 @@ def tool_node(spec: ToolSpec, implementation: str, param_types: dict[str, str] |
     left out of its inputs: no edge leads into an api key, a callback or a page size."""
     types = spec.param_types if param_types is None else param_types
     infra = set(infrastructure_names(spec.parameters))
+    nested = nested_params(spec)
+    required = set(spec.parameters.get("required", [])) | (
+        nested_required(spec.parameters) & nested.keys())
     return ToolNode(
         name=spec.name,
         service=spec.service,
         effect=spec.effect,
         implementation=implementation,
         resource=spec.resource,
-        params={p: t for p, t in types.items() if p not in infra},
-        required=tuple(sorted(spec.parameters.get("required", []))),
+        params={p: t for p, t in types.items() if p not in infra} | nested,
+        required=tuple(sorted(required)),
         outputs=spec.return_types,
         description=spec.description,
     )
+
+
+# The objects a write's nested values are bound inside: who a message or an invitation goes
+# to (and from), what it says, a new customer, an event's times. The rest (attachments,
+# tracking settings, an event's organizer) keep what the call's draw gave them.
+_NESTED_HOLDERS = frozenset("message messages personalizations to from sender recipient "
+                            "recipients content attendees guests invitees participants "
+                            "customer contact person start end events".split())
+
+
+def nested_params(spec: ToolSpec) -> dict[str, str]:
+    """The link- or content-typed leaves inside a write's object parameters that a walk
+    binds by path (`message.to[0].email`: specs/fields.py `nested_param_types`)."""
+    if spec.effect == "read":
+        return {}
+    types = nested_param_types(spec.parameters, service=spec.service, resource=spec.resource)
+    top = spec.parameters.get("properties") or {}
+    return {path: kind for path, kind in types.items()
+            if (is_link_type(kind) or kind in CONTENT_TYPES)
+            and path.rsplit(".", 1)[-1] not in top  # (SendGrid's one `subject`, not two)
+            and all(part.split("[")[0] in _NESTED_HOLDERS for part in path.split(".")[:-1])}
 
 
 def tool_nodes(specs: Iterable[dict[str, Any]], builds: Iterable[dict[str, Any]]) -> list[ToolNode]:

@@ -278,7 +278,8 @@ def app_name(service: str, title: str) -> str:
 # an app as its users call it (a user says "Square", not "Square Connect"); a unified API
 # by the system it connects ("Our Apideck CRM lead", "They're in Apideck Accounting" name a
 # connector as if it were the user's own system)
-_AS_SAID = {"Square Connect": "Square", "Apideck CRM": "our CRM",
+_AS_SAID = {"Square Connect": "Square", "SendGrid Email Activity": "SendGrid",
+            "Apideck CRM": "our CRM",
             "Apideck Accounting": "our accounting system",
             "Apideck Ecommerce": "our online store",
             "Apideck Customer Support": "our support desk", "Apideck Lead": "our lead list",

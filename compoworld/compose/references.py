@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from compoworld.compose.arguments import call_arguments
 from compoworld.compose.naming import field_words, join_words, quote, render_value
 from compoworld.compose.records import Binding, GoldCall, Selector
 from compoworld.compose.values import primary_list, value_at
@@ -100,7 +101,7 @@ def mentioning(mentions: list[str], read: dict[str, str] | None = None) -> str:
 
 def own_words(call: GoldCall) -> list[str]:
     """The text of a call that the agent writes itself (its `free` arguments)."""
-    return [v for p, v in call.arguments.items() if isinstance(v, str)
+    return [v for p, v in call_arguments(call).items() if isinstance(v, str)
             and (b := call.bindings.get(p)) is not None and b.kind == "free"]
 
 
@@ -110,7 +111,7 @@ def mentioned(own: list[str], calls: list[GoldCall]) -> list[str]:
     ticket "Login delay" says so, and its check asks for it."""
     if not own:
         return []
-    stated = [v for c in calls for p, v in c.arguments.items() if isinstance(v, str)
+    stated = [v for c in calls for p, v in call_arguments(c).items() if isinstance(v, str)
               and (b := c.bindings.get(p)) is not None and b.kind == "visible"]
     stated += [b.selector.value for c in calls for b in c.bindings.values()
                if b.selector is not None and isinstance(b.selector.value, str)]
@@ -136,7 +137,7 @@ def clocks_said(mentions: list[str], own: list[str], calls: list[GoldCall]) -> l
     time the request states (a meeting's start): "on March 17, 2025 at 15:00 Sao Paulo
     time" of 2025-03-17T18:00:00Z, so an invitation's check wants its hour as well as its
     day (an invitation checked by its date alone passes one at the wrong hour)."""
-    stated = {v for c in calls for p, v in c.arguments.items() if isinstance(v, str)
+    stated = {v for c in calls for p, v in call_arguments(c).items() if isinstance(v, str)
               and (b := c.bindings.get(p)) is not None and b.kind == "visible"}
     out: list[str] = []
     for value in mentions:
@@ -158,16 +159,29 @@ _SENDER_NAMES = frozenset({("from",), ("sender",), ("sender", "name"), ("from", 
 def is_sender_name(param: str, kind: str) -> bool:
     """Whether a message's parameter is the name it is sent under (`from`, `sender`) typed as
     plain text: the business's own, which the user knows, never a drawn "Annual From"."""
-    return kind in ("string", "title") and tuple(split_words(param)) in _SENDER_NAMES
+    names = _named_parts(param)
+    if len(names) > 1 and kind in ("title", "person_name") and _sends(names[-2]):
+        return names[-1] == "name"  # inside an object: SendGrid's `from.name`
+    return kind in ("string", "title") and tuple(split_words(names[-1])) in _SENDER_NAMES
 
 
 def is_sender(param: str, kind: str) -> bool:
-    """Whether a message's parameter is who sends it (`From`, `from_number`, `sender`): the
-    business's own number or email address, which the user knows as they know their
-    account."""
-    words = split_words(param)
-    return kind in ("phone", "email") and bool(words) and (
-        words[0] == "from" or words[-1] == "sender")
+    """Whether a message's parameter is who sends it (`From`, `from_number`, `sender`, and
+    inside an object `message.from_email`, SendGrid's `from.email`): the business's own
+    number or email address, which the user knows as they know their account."""
+    return kind in ("phone", "email") and any(_sends(part) for part in _named_parts(param)[-2:])
+
+
+def _named_parts(param: str) -> list[str]:
+    """A parameter's names, a path's too (`personalizations[0].from.email` -> ...,
+    `from`, `email`)."""
+    return [part for part in re.split(r"[.\[\]]+", param) if part and not part.isdigit()] \
+        or [param]
+
+
+def _sends(name: str) -> bool:
+    words = split_words(name)
+    return bool(words) and (words[0] == "from" or words[-1] == "sender")
 
 
 _STARTS = frozenset("start starts begin begins".split())
@@ -383,7 +397,7 @@ class Carried:
         self.facts_first: list[str] = []  # people said as facts before the request
         self.people: dict[tuple[int, str, str], str] = {}  # (step, item, role) -> handle
         self.persons = {key for c in self.calls for p, b in c.bindings.items()
-                        if (key := self._person_key(self.resolve(b, c.arguments.get(p))))}
+                        if (key := self._person_key(self.resolve(b, call_arguments(c).get(p))))}
 
     def resolve(self, binding: Binding, value: Any = None) -> Binding:
         """Where a carried value was first found: a value that a call was given (a read's
@@ -397,7 +411,7 @@ class Carried:
             call, words = self.calls[step], field_words(binding.field or binding.path or "")
             given = next((b for p, b in call.bindings.items() if b.kind == "hidden"
                           and " ".join(split_words(p)) == words
-                          and (value is None or call.arguments.get(p) == value)), None)
+                          and (value is None or call_arguments(call).get(p) == value)), None)
             if given is None:
                 break
             binding = given

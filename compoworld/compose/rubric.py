@@ -31,6 +31,7 @@ from typing import Any
 
 import orjson
 
+from compoworld.compose.arguments import call_arguments, head, is_path
 from compoworld.compose.instruction import render_value
 from compoworld.compose.patterns import topic_of
 from compoworld.compose.records import PURPOSE, AnswerItem, Criterion, GoldCall
@@ -46,6 +47,7 @@ from compoworld.reward.rubric import (
     json_equal,
     value_in_text,
     whole_name,
+    with_leaves,
 )
 from compoworld.services.modeled import ACTION_LOG
 from compoworld.specs.infra import is_infrastructure
@@ -88,7 +90,7 @@ def _argument_values(calls: list[GoldCall], service: str
     for call in calls:
         if call.service != service or call.effect == "read":
             continue
-        for name, value in call.arguments.items():
+        for name, value in call_arguments(call).items():
             binding = call.bindings.get(name)
             if binding is None and is_infrastructure(name):
                 continue  # what the environment fills in (an api key, our sender's id): no
@@ -110,7 +112,7 @@ def _purposes(calls: list[GoldCall], service: str) -> set[tuple[str, str]]:
     for (`PURPOSE`: "Account review"), by the argument's snake-case name."""
     return {(snake_case(name), value) for call in calls
             if call.service == service and call.effect != "read"
-            for name, value in call.arguments.items()
+            for name, value in call_arguments(call).items()
             if isinstance(value, str) and (b := call.bindings.get(name)) is not None
             and b.kind == "aside" and b.type == PURPOSE}
 
@@ -224,9 +226,10 @@ def _alternatives(fields: dict[str, Any], kinds: dict[str, str]) -> dict[str, li
     out = {}
     for name in fields:
         kind = kinds.get(name)
-        if _sum_field(name, kind):
+        if _sum_field(name, kind) and not is_path(name):  # (a leaf of an object: where
             others = [other for other, k in kinds.items() if k == kind and other != name
-                      and other not in fields and _sum_field(other, k)
+                      and other not in fields and _sum_field(other, k)  # it is: a
+                      and not is_path(other)  # recipient's `to[0].email` is no `from.email`)
                       and party(other) == party(name)]
             if others:
                 out[name] = others
@@ -254,6 +257,8 @@ def _key_fields(record: dict[str, Any], id_field: str, given: list[tuple[str, An
                 generated: set[str]) -> dict[str, Any]:
     fields = {name: value for name, value in record.items()
               if name != id_field and _given(name, value, given, generated)}
+    fields = {name: value for name, value in fields.items()  # (an object given whole is
+              if not (is_path(name) and head(name) in fields)}  # checked whole)
     return fields or _fallback_fields(record, id_field, generated)
 
 
@@ -319,7 +324,16 @@ def describe_fields(fields: dict[str, Any], alternatives: dict[str, list[str]] |
 
 def _field(name: str, value: Any, alternatives: dict[str, list[str]]) -> str:
     """`mobile (or phone) '+41...'`: a key field, where else it may sit, and its value."""
-    return f"{name.replace('_', ' ')}{_or(alternatives.get(name, []))} {_show(value)}"
+    return f"{_field_name(name)}{_or(alternatives.get(name, []))} {_show(value)}"
+
+
+def _field_name(name: str) -> str:
+    """How a check names a field: `first_name` -> `first name`; a leaf inside an object by
+    it and its holder (`message.to[0].email` -> `to email`)."""
+    if not is_path(name):
+        return name.replace("_", " ")
+    parts = [p for p in re.split(r"[.\[\]]+", name) if p and not p.isdigit()]
+    return " ".join(w for part in parts[-2:] for w in split_words(part))
 
 
 def _shaped(fields: dict[str, Any], shapes: dict[str, Any],
@@ -375,7 +389,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
     for collection in sorted(changes):
         change, noun = changes[collection], _singular(collection)
         id_field = after.id_field(collection)
-        for record in change["created"]:
+        for record in map(with_leaves, change["created"]):
             fields = _distinguish(_key_fields(record, id_field, given, generated), record,
                                   [o for o in change["created"] if o is not record],
                                   id_field, generated)
@@ -619,7 +633,7 @@ def _carry(call: GoldCall, targets: list[_Target], generated: set[str]) -> None:
     Raises `ValueError` when no owned record holds the value (nothing checks it was used).
     """
     for param, binding in sorted(call.bindings.items()):
-        value = call.arguments.get(param)
+        value = call_arguments(call).get(param)
         if binding.kind == "visible" and isinstance(value, str) and \
                 split_words(param)[-1:] in _TITLES and _holder(targets, value) is None:
             raise ValueError(f"{call.tool} is asked for its {param} {value!r}, but no record "

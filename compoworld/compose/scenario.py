@@ -620,6 +620,8 @@ class _Scenario(_Goal):
                 f", and {also}." if also else ".")
         if address is not None:
             also = join_words([f"{kind} {value}" for kind, value in rest], self.rng)
+            if named is not None:  # (Mandrill's `from_name` beside its `from_email`)
+                address = f"{address} as {named[1]}"
             form = self.rng.choice(("We send our email from {address} through {app}{also}.",
                                     "Our emails go out through {app}, from {address}{also}.",
                                     "We send email from {address} with {app}{also}."))

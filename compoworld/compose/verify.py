@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from compoworld.compose.arguments import call_arguments
 from compoworld.compose.instruction import render_value
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.naming import stated
@@ -112,7 +113,7 @@ def _subject(task: Task) -> tuple[str, ...] | None:
     if task.pattern is None or not task.gold_calls:
         return None
     first = task.gold_calls[0]
-    named = [render_value(value) for param, value in sorted(first.arguments.items())
+    named = [render_value(value) for param, value in sorted(call_arguments(first).items())
              if (b := first.bindings.get(param)) is not None and b.kind == "visible"]
     named += [render_value(b.selector.value) for call in task.gold_calls
               for b in call.bindings.values()

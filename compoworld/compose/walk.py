@@ -35,6 +35,14 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
+from compoworld.compose.arguments import (
+    call_arguments,
+    head,
+    is_path,
+    nest,
+    required_part,
+    schema_at,
+)
 from compoworld.compose.instruction import render_value, visible_values
 from compoworld.compose.naming import app_name, record_noun
 from compoworld.compose.notes import reference_note, reference_subject
@@ -290,7 +298,8 @@ def _step(
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
             # (Twilio sends texts, though most of its tools are about calls)
             takers = [c for c in takers if (plan.entity == "message"
-                                            or _business(graph, graph.nodes[c[0]].service))
+                                            or _business(graph, graph.nodes[c[0]].service)
+                                            or _a_calendar(walk, plan, graph.nodes[c[0]]))
                       and not _from_us(plan, graph.nodes[c[0]], c[1])
                       and (walk.apps is None or walk.apps.allow(graph.nodes[c[0]].service, plan))
                       and not (copy and vendor(graph.nodes[c[0]].service) == vendor(here))
@@ -465,6 +474,14 @@ def _business(graph: DependencyGraph, service: str) -> bool:
     shares = _per_graph(_BUSINESS, graph,  # one pass over the graph, not per service
                         lambda: business_shares(graph.nodes.values()))
     return shares.get(service, 0.0) >= BUSINESS_SHARE
+
+
+def _a_calendar(walk: Walk, step: Step, node: ToolNode) -> bool:
+    """Whether an event step's tool is in an app the run keeps as a calendar: Google
+    Calendar is one, though most of its tools are about calendars, access lists and
+    settings rather than events (`_business` would count it out)."""
+    calendars = walk.apps.calendars if walk.apps is not None else None
+    return step.entity == "event" and calendars is not None and node.service in calendars
 
 
 # What tells that an app knows the person (or the company) a copy would add: a new contact
@@ -662,8 +679,7 @@ def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
 
 
 def _schema(world: WalkWorld, node: ToolNode, param: str) -> dict[str, Any]:
-    properties = world.service(node.service).tools[node.name].spec.parameters
-    return properties.get("properties", {}).get(param, {})
+    return schema_at(world.service(node.service).tools[node.name].spec.parameters, param)
 
 
 def _undo(walk: Walk, found: list[list[Found]], called: set[bytes], mark: int) -> None:
@@ -691,22 +707,27 @@ def _attempt(
     world: WalkWorld, node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],
     walk: Walk, found: list[list[Found]], called: set[bytes], strict: bool = False,
 ) -> bool:
-    key = canonical_json([node.name, arguments])
+    sent = nest(arguments)  # (a nested parameter's bound leaves, in their object)
+    key = canonical_json([node.name, sent])
     if key in called:
         return False
     service = world.service(node.service)
     before = service.state.digest() if node.writes else None
-    result = world.call(node.name, arguments)
+    kept = service.state.copy() if node.writes and strict else None
+    result = world.call(node.name, sent)
     if not result["success"]:
         return False
     values = find_values(result["data"], node.outputs)
     if node.writes:
         if service.state.digest() == before:
             return False  # a write that changed nothing cannot be checked
-        if strict and _says_failed(result["data"]):
-            return False  # `{"status": 404}`: no one would count that as done
-        if strict and _contradicts(arguments, bindings, result["data"]):
-            return False  # a text "sent" to another number than the one it was given
+        if kept is not None and (_says_failed(result["data"])  # `{"status": 404}`: no one
+                                 # would count that as done; a text "sent" to another
+                                 # number than the one it was given
+                                 or _contradicts(arguments, bindings, result["data"])):
+            service.state.collections, service.state.next_ids = kept.collections, \
+                kept.next_ids  # (what it changed is undone: a later check wants none of it)
+            return False
     elif not values:
         return False
     elif strict and _says_failed(result["data"]):
@@ -718,7 +739,7 @@ def _attempt(
         if binding.kind == "hidden" and binding.step is not None and binding.path:
             walk.subject.setdefault(binding.step, item_head(binding.path))
     walk.calls.append(GoldCall(tool=node.name, service=node.service, effect=node.effect,
-                               arguments=arguments, bindings=bindings, result=result["data"]))
+                               arguments=sent, bindings=bindings, result=result["data"]))
     found.append(values)
     return True
 
@@ -729,7 +750,10 @@ def _bind(
     rng: random.Random, config: WalkConfig, patterned: bool = False,
 ) -> tuple[dict[str, Any], dict[str, Binding]]:
     service = world.service(node.service)
-    properties = service.tools[node.name].spec.parameters.get("properties", {})
+    spec = service.tools[node.name].spec.parameters
+    properties = spec.get("properties", {}) | {
+        p: schema_at(spec, p) for p in node.params if is_path(p)}
+    holders = {head(p) for p in properties if is_path(p)}  # bound after their leaves
     arguments: dict[str, Any] = {}
     bindings: dict[str, Binding] = {}
     used = {link[1]} if link else set()
@@ -743,8 +767,14 @@ def _bind(
     meeting = patterned and _books_meeting(walk, node)
     if meeting and walk.meeting is None:  # what we meet them for, by where we know them from
         walk.meeting = _purpose(walk, _kind(world, walk.calls[0].service), rng)
-    for param in sorted(properties):
+    for param in sorted(properties, key=lambda p: (p in holders, p)):
         if param in arguments:
+            continue
+        if param in holders and any(is_path(p) and head(p) == param for p in arguments):
+            if param in node.required:  # what else the object requires, as drawn
+                if draft is None:
+                    draft = _draft(world, service, node, random.Random(rng.random()))
+                arguments[param] = required_part(properties[param], draft.get(param))
             continue
         kind = node.params.get(param, "")
         required = param in node.required
@@ -879,7 +909,7 @@ def _event_facts(graph: DependencyGraph, walk: Walk,
             continue
         named = start = ""
         for param, binding in call.bindings.items():
-            value = call.arguments.get(param)
+            value = call_arguments(call).get(param)
             if binding.kind != "visible" or not isinstance(value, str):
                 continue
             role = role_of(param, binding.type, node.resource)
@@ -931,7 +961,7 @@ def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
     named = [b.selector.value for call in _with_pending(walk, bindings)[1:]
              for b in call.bindings.values() if b.kind == "hidden" and b.step == 0
              and b.selector is not None]
-    named += [first.arguments[p] for p, b in first.bindings.items()
+    named += [call_arguments(first)[p] for p, b in first.bindings.items()
               if b.kind == "visible" and b.type in ("title", "string")]
     return next((v for v in named if isinstance(v, str) and len(v.split()) >= 1
                  and sum(c.isalpha() for c in v) >= 3 and "@" not in v
@@ -1115,7 +1145,7 @@ def _matches_filters(call: GoldCall, value: Found) -> bool:
     """Whether the list item a value sits in holds the values its read was filtered by: a
     search for Nadia's email that also lists Farid is about Nadia, not Farid."""
     head = item_head(value.path)
-    filters = [v for p, v in call.arguments.items() if p in call.bindings
+    filters = [v for p, v in call_arguments(call).items() if p in call.bindings
                and isinstance(v, str) and len(v) >= 3]
     if not head or not filters:
         return True
@@ -1194,8 +1224,9 @@ def _looked_up_by(call: GoldCall, value: Found) -> bool:
     """Whether a found value is what its read was looked up by: a customer found by their
     email gives back that email, so a message to it needed no lookup (review of this stop:
     "You'll find their email address in OnSched Consumer (same email address)")."""
+    given = call_arguments(call)
     return call.effect == "read" and any(
-        b.kind == "hidden" and canonical_json(call.arguments.get(p)) == canonical_json(value.value)
+        b.kind == "hidden" and canonical_json(given.get(p)) == canonical_json(value.value)
         for p, b in call.bindings.items())
 
 
@@ -1371,6 +1402,8 @@ def _identity(node: ToolNode, kind: str) -> bool:
     """Whether a patterned write carries a value of `kind` when the tool does not require
     it: a new contact, company or meeting takes who it is of (name, email; a meeting its
     time and title too), not their phone, address or (a person's) company."""
+    if node.effect != "read" and tool_entity(node) == "message":  # an email to Ana's
+        return kind not in NAME_TYPES  # address, not "with their name" (Mandrill's `to[0].name`)
     if node.effect == "read" or tool_entity(node) not in _WHO_ENTITIES:
         return True
     if tool_entity(node) == "org":  # a company's account: who it is, not its money
@@ -1650,7 +1683,7 @@ def _answer(walk: Walk, values: list[Found], rng: random.Random,
             types: tuple[str, ...] = ANSWER_TYPES) -> AnswerItem | None:
     """A value of the last result to report: one of `types` that the task does not state."""
     known = ("visible", "hidden") if walk.about else ("visible",)
-    stated = {canonical_json(v) for c in walk.calls for k, v in c.arguments.items()
+    stated = {canonical_json(v) for c in walk.calls for k, v in call_arguments(c).items()
               if (b := c.bindings.get(k)) is not None and b.kind in known}
     # (to a workflow, a value the chain already carried is no news: the payee email of
     # the contact's payment is the contact's email)

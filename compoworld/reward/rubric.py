@@ -304,6 +304,33 @@ def _texts(value: Any, depth: int = 3) -> list[str]:
     return []
 
 
+_LEAF_DEPTH = 4
+_LEAF_ITEMS = 20
+
+
+def with_leaves(record: dict[str, Any]) -> dict[str, Any]:
+    """A record with the leaves of its objects beside it, by concrete path: a sent
+    message's `message.to[0].email`, an event's `attendees[0].email`. What a call gave
+    inside an object parameter is checked where the call put it."""
+    out = dict(record)
+
+    def add(path: str, value: Any, depth: int) -> None:
+        if isinstance(value, dict) and depth:
+            for key, inner in value.items():
+                add(f"{path}.{key}", inner, depth - 1)
+        elif isinstance(value, list) and depth and any(isinstance(v, dict) for v in value):
+            for index, inner in enumerate(value[:_LEAF_ITEMS]):
+                add(f"{path}[{index}]", inner, depth - 1)
+        elif path not in out:
+            out[path] = value
+
+    for name, value in record.items():
+        if isinstance(value, dict | list):
+            add(name, value, _LEAF_DEPTH)
+    out.update((name, record[name]) for name in record)
+    return out
+
+
 def _record_created(criterion: Criterion, start: States, end: States, answer: str) -> bool:
     before, after = _states(criterion, start, end)
     collection = _name(criterion.params, "collection")
@@ -363,7 +390,7 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
                               for name in written for word in topic))
         and (not about or any(value_in_text(word, text)
                               for text in _texts(record) for word in about))
-        for key, record in new.items() if key not in old
+        for key, record in ((k, with_leaves(r)) for k, r in new.items()) if key not in old
     )
 
 
@@ -376,6 +403,7 @@ def _field_equals(criterion: Criterion, start: States, end: States, answer: str)
     _, after = _states(criterion, start, end)
     record = after.records(_name(criterion.params, "collection")).get(
         _name(criterion.params, "id"))
+    record = with_leaves(record) if record is not None else None
     fields = _fields(criterion.params)
     return record is not None and bool(fields) and all(
         json_equal(record.get(name), value) for name, value in fields.items()

@@ -21,6 +21,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any, Literal, Protocol
 
+from compoworld.compose.arguments import call_arguments, nest
 from compoworld.compose.instruction import render_value
 from compoworld.compose.records import Selector, Task
 from compoworld.compose.references import in_item
@@ -224,7 +225,7 @@ class ReferencePolicy:
         out when they cannot be found), then the plan's change if any."""
         call = self.task.gold_calls[plan.step]
         arguments: dict[str, Any] = {}
-        for param, gold in call.arguments.items():
+        for param, gold in call_arguments(call).items():
             binding = call.bindings.get(param)
             if binding is None or binding.kind in ("visible", "free", "aside"):
                 arguments[param] = gold
@@ -234,7 +235,7 @@ class ReferencePolicy:
                 arguments[param] = same_type(value, gold)
         if plan.change is not None:
             arguments[plan.change[0]] = plan.change[1]
-        return arguments
+        return nest(arguments, call.arguments)  # (a path's value in its object)
 
     def answer_text(self, results: dict[int, Any], withhold: bool = False) -> str:
         """The final answer: every asked-for value found, or none when withheld."""
@@ -289,7 +290,8 @@ class NoisyPolicy(ReferencePolicy):
         calls = self.task.gold_calls
         writable = [(i, param) for i, call in enumerate(calls) if call.effect != "read"
                     for param, binding in call.bindings.items()
-                    if binding.kind == "visible" and _perturbable(call.arguments.get(param))]
+                    if binding.kind == "visible"
+                    and _perturbable(call_arguments(call).get(param))]
         reads = sorted({call.tool for call in calls if call.effect == "read"})
         possible = {"wrong_argument": bool(writable), "skipped_step": bool(calls),
                     "early_stop": bool(calls), "extra_calls": bool(reads),
@@ -300,7 +302,7 @@ class NoisyPolicy(ReferencePolicy):
         answer = Turn("answer")
         if "wrong_argument" in chosen:
             step, param = rng.choice(writable)
-            value = _perturb(calls[step].arguments[param], rng)
+            value = _perturb(call_arguments(calls[step])[param], rng)
             gold[step] = replace(gold[step], change=(param, value))
         if "skipped_step" in chosen:
             del gold[rng.randrange(len(gold))]

@@ -124,3 +124,97 @@ def record_schema(schema: dict[str, Any], resource: str) -> dict[str, Any] | Non
         out["properties"] = {"id": {"type": "string"}, **props}
     out["x-id-field"] = id_field
     return out
+
+
+MAX_PARAM_DEPTH = 3  # property names deep, the top-level parameter's included
+
+
+def nested_param_types(
+    parameters: dict[str, Any], *, service: str, resource: str | None
+) -> dict[str, str]:
+    """Type of each leaf inside an object parameter, by concrete path: Mandrill's
+    `message.to[0].email`, SendGrid's `personalizations[0].to[0].email`, a calendar's
+    `attendees[0].email`. A list of objects is addressed by its first item: a message
+    goes to one recipient, an event has one guest. A leaf is typed by its own name, and
+    inside a property named after a thing by that thing (`customer.id`); a generic leaf
+    (`value`, `content`) of a message's body (`content[0].value`) is its text."""
+    out: dict[str, str] = {}
+    props = parameters.get("properties") or {}
+    for name, schema in props.items():
+        if not isinstance(schema, dict):
+            continue
+        if not _holds_objects(schema):
+            continue
+        queue: deque[tuple[str, str, dict[str, Any], int]] = deque([(name, name, schema, 1)])
+        while queue:
+            path, key, node, level = queue.popleft()
+            items = node.get("items")
+            if node.get("type") == "array" and isinstance(items, dict):
+                if isinstance(items.get("properties"), dict):
+                    queue.appendleft((f"{path}[0]", key, items, level))
+                continue
+            sub = node.get("properties")
+            if isinstance(sub, dict):
+                if level >= MAX_PARAM_DEPTH and path != name:
+                    continue
+                for child, schema_of in sub.items():
+                    if isinstance(schema_of, dict):
+                        queue.append((f"{path}.{child}", child, schema_of, level + 1))
+                continue
+            if path == name or "type" not in node:
+                continue  # (an untyped leaf, Mandrill's `auto_text`, is no known value)
+            owner = path.rsplit(".", 1)[0].rsplit(".", 1)[-1].split("[")[0]
+            typed = semantic_type(_body_leaf(owner, key), node, service=service,
+                                  resource=owner if owner not in _WRAPPERS else resource)
+            out[path] = typed
+    return out
+
+
+_BODY_PARENTS = frozenset("content contents body message text".split())
+_BODY_LEAVES = frozenset("value content".split())
+
+
+_PERSON_PARENTS = frozenset("to from sender recipient recipients attendees guests invitees "
+                            "participants".split())
+
+
+def _body_leaf(owner: str, key: str) -> str:
+    """The name a nested leaf is typed by: `text` for a message body's generic `value`,
+    `person_name` for the `name` of a message's recipient (`to[0].name`)."""
+    if key in _BODY_LEAVES and owner in _BODY_PARENTS:
+        return "text"
+    if split_words(key) in (["name"], ["display", "name"]) and owner in _PERSON_PARENTS:
+        return "full_name"
+    return key
+
+
+def _holds_objects(schema: dict[str, Any]) -> bool:
+    items = schema.get("items")
+    return isinstance(schema.get("properties"), dict) or (
+        isinstance(items, dict) and isinstance(items.get("properties"), dict))
+
+
+def nested_required(parameters: dict[str, Any]) -> set[str]:
+    """The concrete paths of `nested_param_types` a call cannot leave out: every property
+    on the way is required (`personalizations[0].to[0].email`)."""
+    out: set[str] = set()
+
+    def walk(path: str, node: dict[str, Any], level: int) -> None:
+        items = node.get("items")
+        if node.get("type") == "array" and isinstance(items, dict):
+            walk(f"{path}[0]", items, level)
+            return
+        sub = node.get("properties")
+        if not isinstance(sub, dict) or level > MAX_PARAM_DEPTH:
+            if path.count(".") or "[" in path:
+                out.add(path)
+            return
+        for child in node.get("required") or []:
+            if isinstance(sub.get(child), dict):
+                walk(f"{path}.{child}", sub[child], level + 1)
+
+    props = parameters.get("properties") or {}
+    for name in parameters.get("required") or []:
+        if isinstance(props.get(name), dict) and _holds_objects(props[name]):
+            walk(name, props[name], 1)
+    return out

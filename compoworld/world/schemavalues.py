@@ -10,6 +10,7 @@ and name agree).
 from __future__ import annotations
 
 import random
+import re
 from hashlib import sha256
 from typing import TYPE_CHECKING, Any
 
@@ -239,6 +240,8 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         return _compile_object(schema, service, resource, depth, in_array, flags, inherit)
     if kind == "array":
         return _compile_array(schema, name, service, resource, depth, flags)
+    if kind == "string" and (mime := _said_mime(schema)):  # an email body's `type`: what
+        return lambda ctx, scope: mime  # its description names ("text/plain"), not "custom"
     if isinstance(schema.get("x-parent"), str):  # a link field the compiler added
         type_name = entity_id_type(service, schema["x-parent"])
     type_name = type_name or value_type(name or "", schema, semantic_type(
@@ -266,6 +269,17 @@ def _compile(schema: Any, name: str | None, service: str, resource: str | None, 
         return conform(value, type_name, schema, ctx.rng)
 
     return sample
+
+
+_MIME_SAID = re.compile(r"\bmime[ -]?type\b", re.I)
+_MIME_EXAMPLE = re.compile(r"\b(?:text|application|image|audio|video)/[a-z0-9.+-]*[a-z0-9]")
+
+
+def _said_mime(schema: dict[str, Any]) -> str | None:
+    """The first MIME type the description of a field it calls a MIME type names."""
+    text = str(schema.get("description") or "")
+    found = _MIME_EXAMPLE.search(text) if _MIME_SAID.search(text) else None
+    return found.group(0) if found else None
 
 
 def _compile_branches(schema, word, name, service, resource, depth, flags, in_array,

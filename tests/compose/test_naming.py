@@ -28,7 +28,9 @@ from compoworld.compose.naming import app_name, spoken_time, stated
     # a title that names a product's part alone is led by its maker ("contact in Reference:
     # Billing", "an email through Email Activity" named no app a person knows)
     ("zuora_com", "API Reference: Billing", "Zuora Billing"),
-    ("sendgrid_com", "Email Activity (beta)", "SendGrid Email Activity"),
+    # ... and the maker alone where the document is its whole API under one part's title
+    # (SendGrid's v3 API, mail sends and all, is titled "Email Activity (beta)")
+    ("sendgrid_com", "Email Activity (beta)", "SendGrid"),
 ])
 def test_a_document_title_is_said_as_the_app_s_name(service, title, said):
     assert app_name(service, title) == said

@@ -8,6 +8,8 @@ loads every corpus document once (a few minutes) and caches the candidate rows.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bench.values import argument_failures, default_selection, token_share
@@ -51,3 +53,16 @@ def test_a_chat_messages_channel_is_a_chat_channel():
     medium = {maker("channel", "subscriptions", "channel")(rng) for _ in range(20)}
     assert chat and not chat & {"email", "sms", "web", "phone", "chat"}
     assert medium <= {"email", "sms", "web", "phone", "chat"}
+
+
+def test_a_field_described_as_a_mime_type_takes_the_type_its_description_names():
+    """SendGrid's `content[].type` ("The MIME type of the content ... (e.g., "text/plain"
+    or "text/html")") was drawn as "custom" or "internal": no email body's type."""
+    from compoworld.world.schemavalues import value_from_schema
+
+    schema = {"type": "object", "required": ["type"], "properties": {"type": {
+        "type": "string", "description": "The MIME type of the content you are including "
+        "in your email (e.g., “text/plain” or “text/html”)."}}}
+    drawn = {value_from_schema(schema, random.Random(seed), service="sendgrid_com")["type"]
+             for seed in range(5)}
+    assert drawn == {"text/plain"}
