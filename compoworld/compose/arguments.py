@@ -11,6 +11,7 @@ was sent.
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from typing import Any
 
 from compoworld.compose.records import Binding, GoldCall
@@ -18,7 +19,9 @@ from compoworld.compose.values import value_at
 
 
 def is_path(param: str) -> bool:
-    """Whether a parameter name is a path into an object parameter (`message.subject`)."""
+    """Whether a name reads as a path into an object (`message.subject`). Some APIs' own
+    top-level names read so too (Twilio's `Bindings.Email.Address`, `filter[status]`): a
+    name a call or a tool has at its top level is never a path (`nest`, `named`)."""
     return "." in param or "[" in param
 
 
@@ -36,7 +39,7 @@ def _segments(path: str) -> list[str | int]:
         while rest:
             number, _, rest = rest.partition("]")
             rest = rest.removeprefix("[")
-            out.append(int(number))
+            out.append(int(number) if number.isdigit() else number)
     return out
 
 
@@ -80,12 +83,15 @@ def schema_at(parameters: dict[str, Any], path: str) -> dict[str, Any]:
     return node
 
 
-def nest(flat: dict[str, Any], base: dict[str, Any] | None = None) -> dict[str, Any]:
+def nest(flat: dict[str, Any], top: Collection[str], base: dict[str, Any] | None = None
+         ) -> dict[str, Any]:
     """The arguments a call sends: each path's value put into its object parameter, over
     the parameter's own value where one was drawn (what else the object requires) or, from
-    `base` (a gold call's arguments), where `flat` has none."""
-    out = {name: copy.deepcopy(value) for name, value in flat.items() if not is_path(name)}
-    for name in sorted((n for n in flat if is_path(n)), key=lambda n: (n.count("."), n)):
+    `base` (a gold call's arguments), where `flat` has none. `top`: the tool's top-level
+    parameters, which stay as they are whatever their names."""
+    paths = {n for n in flat if is_path(n) and n not in top}
+    out = {name: copy.deepcopy(value) for name, value in flat.items() if name not in paths}
+    for name in sorted(paths, key=lambda n: (n.count("."), n)):
         holder = head(name)
         if holder not in out and base is not None and holder in base:
             out[holder] = copy.deepcopy(base[holder])
@@ -99,16 +105,16 @@ def named(arguments: dict[str, Any], bindings: dict[str, Binding]) -> dict[str, 
     """A call's arguments by the names its bindings use: the value of each bound path, and
     every top-level argument that holds no bound path, as sent."""
     out: dict[str, Any] = {}
-    heads = {head(p) for p in bindings if is_path(p)}
+    paths = [p for p in bindings if is_path(p) and p not in arguments]
+    heads = {head(p) for p in paths}
     for name, value in arguments.items():
         if name not in heads:
             out[name] = value
-    for param in bindings:
-        if is_path(param):
-            try:
-                out[param] = value_at(arguments, param)
-            except KeyError:
-                continue
+    for param in paths:
+        try:
+            out[param] = value_at(arguments, param)
+        except KeyError:
+            continue
     return out
 
 

@@ -678,8 +678,15 @@ def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
     return listed[key]
 
 
+def _top(world: WalkWorld, node: ToolNode) -> dict[str, Any]:
+    """A tool's top-level parameters (by name: their schemas)."""
+    return world.service(node.service).tools[node.name].spec.parameters.get("properties", {})
+
+
 def _schema(world: WalkWorld, node: ToolNode, param: str) -> dict[str, Any]:
-    return schema_at(world.service(node.service).tools[node.name].spec.parameters, param)
+    top = _top(world, node)
+    return top[param] if param in top else schema_at(
+        world.service(node.service).tools[node.name].spec.parameters, param)
 
 
 def _undo(walk: Walk, found: list[list[Found]], called: set[bytes], mark: int) -> None:
@@ -707,7 +714,8 @@ def _attempt(
     world: WalkWorld, node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],
     walk: Walk, found: list[list[Found]], called: set[bytes], strict: bool = False,
 ) -> bool:
-    sent = nest(arguments)  # (a nested parameter's bound leaves, in their object)
+    sent = nest(arguments, _top(world, node))  # (a nested parameter's bound leaves, in
+    # their object)
     key = canonical_json([node.name, sent])
     if key in called:
         return False
@@ -751,9 +759,10 @@ def _bind(
 ) -> tuple[dict[str, Any], dict[str, Binding]]:
     service = world.service(node.service)
     spec = service.tools[node.name].spec.parameters
-    properties = spec.get("properties", {}) | {
-        p: schema_at(spec, p) for p in node.params if is_path(p)}
-    holders = {head(p) for p in properties if is_path(p)}  # bound after their leaves
+    top = spec.get("properties", {})
+    inner = {p: schema_at(spec, p) for p in node.params if is_path(p) and p not in top}
+    properties = top | inner
+    holders = {head(p) for p in inner}  # bound after their leaves
     arguments: dict[str, Any] = {}
     bindings: dict[str, Binding] = {}
     used = {link[1]} if link else set()
@@ -770,7 +779,7 @@ def _bind(
     for param in sorted(properties, key=lambda p: (p in holders, p)):
         if param in arguments:
             continue
-        if param in holders and any(is_path(p) and head(p) == param for p in arguments):
+        if param in holders and any(p in inner and head(p) == param for p in arguments):
             if param in node.required:  # what else the object requires, as drawn
                 if draft is None:
                     draft = _draft(world, service, node, random.Random(rng.random()))

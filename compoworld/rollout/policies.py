@@ -235,7 +235,8 @@ class ReferencePolicy:
                 arguments[param] = same_type(value, gold)
         if plan.change is not None:
             arguments[plan.change[0]] = plan.change[1]
-        return nest(arguments, call.arguments)  # (a path's value in its object)
+        return nest(arguments, call.arguments, call.arguments)  # (a path's value in its
+        # object; a top-level name is one whatever it reads like)
 
     def answer_text(self, results: dict[int, Any], withhold: bool = False) -> str:
         """The final answer: every asked-for value found, or none when withheld."""

@@ -62,7 +62,7 @@ def test_bound_leaves_go_into_their_object_and_read_back_by_path():
     flat = {"personalizations": required_part(MAIL["properties"]["personalizations"],
                                               drawn["personalizations"]),
             "personalizations[0].to[0].email": "ana@lakeside.com", "subject": "Hello"}
-    sent = nest(flat)
+    sent = nest(flat, MAIL["properties"])
     # one recipient, the one given: no drawn second recipient, no drawn copy to a stranger
     assert sent == {"subject": "Hello",
                     "personalizations": [{"to": [{"email": "ana@lakeside.com"}]}]}
@@ -70,6 +70,11 @@ def test_bound_leaves_go_into_their_object_and_read_back_by_path():
                 "subject": Binding(kind="visible", type="title")}
     assert named(sent, bindings) == {"subject": "Hello",
                                      "personalizations[0].to[0].email": "ana@lakeside.com"}
+    # a top-level name that reads like a path is no path (Twilio's form parameters)
+    twilio = {"Bindings.Email.Address": "ana@lakeside.com", "filter[status]": "open"}
+    assert nest(twilio, twilio) == twilio
+    assert named(twilio, {"Bindings.Email.Address": Binding(kind="hidden", type="email")}
+                 ) == twilio
     target: dict = {}
     set_at(target, "message.to[0].email", "a@b.org")
     assert target == {"message": {"to": [{"email": "a@b.org"}]}}
