@@ -72,6 +72,11 @@ TOP_UPS = 3
 # verifies easily does not crowd out the rest. Where fewer workflows than 1 / share are still
 # alive in the shard, they share its quota equally instead.
 WORKFLOW_SHARE = 0.05
+# The largest share of a shard's quota one app may take part in (`service_share`, at least
+# one task): a step draws among the apps that can do it, and one whose share is taken is
+# no longer drawn. Only two mailboxes send as the user, so without it every note to a
+# colleague went through Gmail or Google Workspace (16% of a run's tasks each).
+SERVICE_SHARE = 0.08
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
@@ -233,7 +238,7 @@ def candidates(
     quota: int, limit: int, paraphrase: Paraphrase | None = None, style: str = "goal",
     judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
     patterned: bool = False, edge_threshold: float = EDGE_THRESHOLD,
-    workflow_share: float = WORKFLOW_SHARE,
+    workflow_share: float = WORKFLOW_SHARE, service_share: float = SERVICE_SHARE,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made (or every start tool proved dead: its first call fails, `STALE_AFTER`
@@ -252,8 +257,10 @@ def candidates(
         stalls[start] = stalls.get(start, 0) + 1
         return stalls[start] >= STALE_AFTER
     spread: Counter[str] = Counter()  # services of the shard's verified tasks
-    config = WalkConfig(edge_threshold=edge_threshold, spread=spread if patterned else None)
-    draws = Draws(library, starts, quota, workflow_share, spread) if patterned else None
+    cap = service_cap(service_share, quota, len(library.work_apps())) if patterned else None
+    config = WalkConfig(edge_threshold=edge_threshold, spread=spread if patterned else None,
+                        service_cap=cap)
+    draws = Draws(library, starts, quota, workflow_share, spread, cap) if patterned else None
     if draws is not None:  # (each workflow may take `STALE_AFTER` walks to be given up: a
         # small quota's walks would run out on the dead ones before the live ones had theirs)
         limit += STALE_AFTER * len(draws.begins)
@@ -309,6 +316,15 @@ def candidates(
                         time.perf_counter() - walked, judgement, kept)
 
 
+def service_cap(share: float, quota: int, apps: int) -> int | None:
+    """The most verified tasks of a shard one app may take part in; None (no cap) where the
+    library has too few apps to share its tasks so: a task takes two apps at least, so an
+    app of a library of fewer than `2 / share` is in more than `share` of them on average."""
+    if apps * share < 2:
+        return None
+    return max(1, math.floor(share * quota))
+
+
 class Draws:
     """Which workflow, and which start tool, a shard's next patterned walk takes.
 
@@ -320,13 +336,16 @@ class Draws:
     its service is a business app (`ServiceLibrary.meaning`), each app's starts sharing
     its weight (an app with ten list tools would otherwise begin ten times as often), and
     an app already in `k` of the shard's verified tasks (`spread`) weighing 1 / (1 + k):
-    a run draws on every app a workflow can begin in, not on the first that verified."""
+    a run draws on every app a workflow can begin in, not on the first that verified. An
+    app in `cap` of them begins no more."""
 
     def __init__(self, library: ServiceLibrary, starts: list[str], quota: int,
-                 share: float, spread: Counter[str] | None = None) -> None:
+                 share: float, spread: Counter[str] | None = None,
+                 cap: int | None = None) -> None:
         self.library = library
         self.quota = quota
         self.share = share
+        self.app_cap = cap
         self.spread: Counter[str] = spread if spread is not None else Counter()
         self.begins: dict[str, list[str]] = {}
         self.workflows: dict[str, Workflow] = {}
@@ -348,16 +367,21 @@ class Draws:
         cap = self.cap()
         names = sorted(name for name, starts in self.begins.items()
                        if name not in self.spent and self.made[name] < cap
-                       and any(start not in dead for start in starts))
+                       and any(self._open(start, dead) for start in starts))
         if not names:
             return None
         name = rng.choice(names)
-        starts = [start for start in self.begins[name] if start not in dead]
+        starts = [start for start in self.begins[name] if self._open(start, dead)]
         apps = Counter(self.library.graph.nodes[s].service for s in starts)
         start = rng.choices(starts, weights=[  # each app alike, however many tools of it
             self.library.meaning(service) / apps[service] / (1 + self.spread[service])
             for service in (self.library.graph.nodes[s].service for s in starts)])[0]
         return self.workflows[name], start
+
+    def _open(self, start: str, dead: set[str]) -> bool:
+        """Whether a start may begin a walk: alive, in an app below its cap."""
+        return start not in dead and (self.app_cap is None or self.spread[
+            self.library.graph.nodes[start].service] < self.app_cap)
 
     def verified(self, name: str) -> None:
         """Workflow `name` made a verified task."""
@@ -456,7 +480,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                            judge_threshold=judging.get("threshold", DEFAULT_THRESHOLD),
                            patterned=shard.params.get("walks", DEFAULT_WALKS) == "pattern",
                            edge_threshold=shard.params.get("edge_threshold", EDGE_THRESHOLD),
-                           workflow_share=shard.params.get("workflow_share", WORKFLOW_SHARE)):
+                           workflow_share=shard.params.get("workflow_share", WORKFLOW_SHARE),
+                           service_share=shard.params.get("service_share", SERVICE_SHARE)):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds,

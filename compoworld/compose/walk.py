@@ -109,6 +109,7 @@ from compoworld.worldmodel.offline import succeeded
 START_FAILED = "start call failed or returned nothing usable"
 # Why a workflow's step found no call, said after its failure ("no tool for step 2 (...)"),
 # so that a team whose tools compose nothing learns what they lack
+_FULL = "every app that takes what was found has its share of the run"
 _NOTHING_FEEDS = "nothing the last call found is a value it takes"
 _NO_TAKER = "no tool of an app it may use takes what was found"
 # How strongly a value of a type ties two calls together: an email or an id names one
@@ -153,6 +154,8 @@ class WalkConfig:
     # app is drawn against it (`_by_app`), so that the five mail and text apps every
     # message step can use do not carry a run's messages between them
     spread: Mapping[str, int] | None = None
+    # the most of them one service may be in: a step takes no app that has its share
+    service_cap: int | None = None
 
 
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
@@ -321,6 +324,12 @@ def _step(
         if not options:
             why[_NO_TAKER] += 1
             continue
+        if plan and config.service_cap is not None and config.spread is not None:
+            options = [o for o in options  # (an app with its share of the shard's tasks)
+                       if config.spread.get(graph.nodes[o[0]].service, 0) < config.service_cap]
+            if not options:
+                why[_FULL] += 1
+                continue
         target, param = _by_app(graph, options, rng, config.spread) if plan \
             else rng.choice(options)
         node = graph.nodes[target]
@@ -714,8 +723,8 @@ def _attempt(
     world: WalkWorld, node: ToolNode, arguments: dict[str, Any], bindings: dict[str, Binding],
     walk: Walk, found: list[list[Found]], called: set[bytes], strict: bool = False,
 ) -> bool:
-    sent = nest(arguments, _top(world, node))  # (a nested parameter's bound leaves, in
-    # their object)
+    sent = nest(arguments, _top(world, node)) if any(map(is_path, arguments)) \
+        else arguments  # (a nested parameter's bound leaves, in their object)
     key = canonical_json([node.name, sent])
     if key in called:
         return False

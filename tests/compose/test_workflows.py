@@ -18,8 +18,9 @@ from compoworld.compose.build import compose_task
 from compoworld.compose.guards import GUARDS
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Task
-from compoworld.compose.stage import Draws, candidates, start_tools
+from compoworld.compose.stage import Draws, candidates, service_cap, start_tools
 from compoworld.compose.verify import Deduper, verify_task
+from compoworld.compose.walk import WalkConfig
 from compoworld.compose.workflow import READ, Operator, Purpose, Step, Workflow
 from compoworld.compose.workflows import BY_NAME, WORKFLOWS, WorkflowError, collect
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
@@ -227,6 +228,42 @@ def test_a_draw_prefers_the_apps_a_shard_has_not_used_yet(library):
     spread[apps[0]] = 9  # (the shard's candidates count its verified tasks' services)
     after = share(apps[0])
     assert after < before / 3, (before, after)
+
+
+def test_an_app_with_its_share_of_a_shard_begins_and_takes_no_more_walks(library):
+    """Only two mailboxes send as the user, so every note to a colleague went through Gmail
+    or Google Workspace: 16% of a run's tasks each, against at most 8% for any one app. An
+    app in `cap` of a shard's verified tasks begins no walk, and no step takes it."""
+    assert service_cap(0.08, 40, apps=300) == 3
+    assert service_cap(0.08, 40, apps=20) is None  # (two apps a task: 10% each at least)
+    starts = start_tools(library.graph, patterned=True)
+    spread: Counter[str] = Counter()
+    draws = Draws(library, starts, quota=40, share=0.05, spread=spread, cap=3)
+    name = sorted(draws.begins)[0]
+    by_app: dict[str, str] = {}
+    for start in start_tools(library.graph):
+        by_app.setdefault(library.graph.nodes[start].service, start)
+    full, other = sorted(by_app)[:2]
+    draws.begins = {name: [by_app[full], by_app[other]]}
+    spread[full] = 3
+    rng = random.Random(4)
+    assert {library.graph.nodes[draws.draw(rng, set())[1]].service
+            for _ in range(200)} == {other}
+    spread[other] = 3
+    assert draws.draw(rng, set()) is None  # (its every start's app has its share)
+    # a step: the apps that could send it have their share, so the walk fails and says so
+    message = BY_NAME["lead_welcome"]
+    begins = [s for s in starts if message in library.patterns_at(s)]
+    open_walk = compose_task(library, 7, begins[0], random.Random(0), "t0", patterned=True,
+                             workflow=message)
+    assert isinstance(open_walk, Task), open_walk
+    full_up = Counter({open_walk.services[-1]: 3})  # (the app it sent through is full)
+    made = [compose_task(library, 7, begins[0], random.Random(seed), f"t{seed}",
+                         patterned=True, workflow=message,
+                         config=WalkConfig(spread=full_up, service_cap=3))
+            for seed in range(6)]
+    assert not any(isinstance(t, Task) and open_walk.services[-1] in t.services
+                   for t in made), made
 
 
 def test_a_request_said_granted_or_waiting_is_so():
