@@ -1,5 +1,6 @@
 """Turn a document into a task."""
 
+from compoworld.compose.steps import DEALS, PROJECTS
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +9,8 @@ WORKFLOW = Workflow(
     purpose='turn a document into a task',
     steps=(
         Step(READ, 'document'),
-        Step(MAKE, 'task', ('url', 'filename', 'name')),
+        # the document's title, link or file into a to-do: no whole project, no deal
+        Step(MAKE, 'task', ('title', 'url', 'filename', 'name'), avoid=PROJECTS | DEALS),
     ),
     situation='doc',
 )
