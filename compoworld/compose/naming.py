@@ -121,6 +121,9 @@ def param_words(param: str, noun: str) -> str:
     `id`); a few short names get a plain alias (`to` -> `recipient`)."""
     if param in PARAM_ALIASES:
         return PARAM_ALIASES[param]
+    if "." in param or "[" in param:  # a value inside an object, by its own name (an
+        named = [p for p in re.split(r"[.\[\]]+", param) if p and not p.isdigit()]
+        param = named[-1] if named else param  # event's `events[0].end`: its end)
     words, head = split_words(param), split_words(noun)
     if head and len(words) > len(head) and words[: len(head)] == head:
         words = words[len(head):]

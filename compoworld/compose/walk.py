@@ -301,7 +301,9 @@ def _step(
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
             # (Twilio sends texts, though most of its tools are about calls)
             takers = [c for c in takers if (plan.entity == "message"
-                                            or _business(graph, graph.nodes[c[0]].service)
+                                            and not _name_for_address(graph.nodes[c[0]], c[1])
+                                            or plan.entity != "message"
+                                            and _business(graph, graph.nodes[c[0]].service)
                                             or _a_calendar(walk, plan, graph.nodes[c[0]]))
                       and not _from_us(plan, graph.nodes[c[0]], c[1])
                       and (walk.apps is None or walk.apps.allow(graph.nodes[c[0]].service, plan))
@@ -449,9 +451,11 @@ _ADDRESSES = {"email": re.compile(r"^[^@\s]+@[^@\s]+\.[a-z]{2,}$", re.I),
 def _contradicts(arguments: dict[str, Any], bindings: dict[str, Binding], data: Any) -> bool:
     """Whether a write's result names another address than the one it was given: a text
     sent to +1 917 ... whose answer says it went to +254 718 ... contradicts the call it
-    answers (a modeled answer that echoes nothing of it). The sender's own address may
-    stand beside the recipient's."""
-    found = {kind: {text.lower() for _, text in string_leaves(data) if pattern.match(text)}
+    answers (a modeled answer that echoes nothing of it), and so does one that lists a
+    second recipient nobody sent to (a Mandrill send "delivered" to two strangers beside
+    its guest). The sender's own address may stand beside the recipient's."""
+    found = {kind: {text.lower() for key, text in string_leaves(data) if pattern.match(text)
+                    and not is_sender(key, kind)}  # (our own mailbox's `from_email`)
              for kind, pattern in _ADDRESSES.items()}
     senders = {str(v).lower() for p, v in arguments.items()
                if p in bindings and is_sender(p, bindings[p].type)}
@@ -461,7 +465,7 @@ def _contradicts(arguments: dict[str, Any], bindings: dict[str, Binding], data: 
             continue
         given = {str(v).lower() for v in _entries(arguments.get(param))}
         theirs = found[binding.type] - senders
-        if given and theirs and not given & theirs:
+        if given and theirs and (not given & theirs or theirs - given):
             return True
     return False
 
@@ -483,6 +487,14 @@ def _business(graph: DependencyGraph, service: str) -> bool:
     shares = _per_graph(_BUSINESS, graph,  # one pass over the graph, not per service
                         lambda: business_shares(graph.nodes.values()))
     return shares.get(service, 0.0) >= BUSINESS_SHARE
+
+
+def _name_for_address(node: ToolNode, param: str) -> bool:
+    """Whether a message tool's parameter is a recipient's name where the tool takes their
+    address: linked by the name, it went out with no address (Mandrill's `to[0].name`
+    without `to[0].email`). A post that names a colleague in a channel is no such tool."""
+    return node.params.get(param) in NAME_TYPES and any(
+        kind in ("email", "phone") and not is_sender(p, kind) for p, kind in node.params.items())
 
 
 def _a_calendar(walk: Walk, step: Step, node: ToolNode) -> bool:

@@ -214,7 +214,8 @@ def role_of(name: str, type_name: str, resource: str | None) -> Role | None:
         entity = "org"  # a company name names an organisation, whoever's field holds it
     meaning = ""
     if attribute == "time":
-        meaning = next((_TIME_MEANING[w] for w in words if w in _TIME_MEANING), "")
+        meaning = next((_TIME_MEANING[w] for w in reversed(words) if w in _TIME_MEANING),
+                       "")  # (its own word before its holder's: `events[0].end` ends)
     elif attribute == "url":
         meaning = next((_URL_MEANING[w] for w in reversed(words) if w in _URL_MEANING), "")
     elif attribute in ("amount", "currency"):  # a return fee's currency is a fee's too

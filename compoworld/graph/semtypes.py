@@ -124,6 +124,8 @@ _LAST_WORD = {
 _TITLED_BY_SUMMARY = frozenset("events meetings appointments issues tickets tasks todos "
                                "incidents bugs cards".split())
 
+_TIMED = frozenset("events meetings appointments bookings sessions calls".split())
+
 # Date/time suffixes that only apply to strings: `created_at`, `start_time`, `due_date`.
 _TIME_SUFFIX = {"at": "datetime", "time": "datetime", "datetime": "datetime"}
 
@@ -336,6 +338,9 @@ def _by_name(words: list[str], kind: str, resource: str | None) -> str | None:
     head = split_words(resource or "")[-1:]
     if phrase == "summary" and head and pluralize(head[0]) in _TITLED_BY_SUMMARY:
         return "title"  # a calendar event's or a Jira issue's `summary` is its title
+    if phrase in ("start", "end") and kind == "string" and head \
+            and pluralize(head[0]) in _TIMED:  # an event's bare `start` is when it starts
+        return "datetime"  # (a Google Calendar MCP event's: it was drawn "Spring Start")
     if last == "total":
         # An integer `total` is usually a count (`messagesTotal`); `grand_total` is money.
         return "money" if kind == "number" or words[-2:-1] in _MONEY_TOTALS else None

@@ -101,7 +101,7 @@ class OfflineWorldModel:
     def _draw(self, tool: ToolSpec, arguments: dict[str, Any], key: bytes) -> Any:
         compiled = self._compile(tool)
         anchor = find_anchor(arguments.values(), self._index)
-        overrides = arguments or None
+        overrides = _echoes(arguments) or None
         for attempt in range(3):
             rng = random.Random(derive_seed(self.world_seed, tool.name, key, attempt))
             value = compiled.plan(rng, pool=self.pool, anchor=anchor, overrides=overrides)
@@ -121,8 +121,34 @@ class OfflineWorldModel:
         return handler
 
 
+_REFUSALS = frozenset({"reject", "rejection", "bounce", "failure"})
 _FAILED = frozenset({"failed", "failure", "error", "errored", "rejected", "declined",
                      "timedout", "timed_out", "timeout", "aborted"})
+
+
+def _echoes(arguments: dict[str, Any]) -> dict[str, Any]:
+    """What an answer may echo of its call, by field name: the arguments, and the values
+    inside their objects by their own names (Mandrill's `message.to[0].email` as the
+    `email` of its send result, never a drawn stranger's), where no argument has the name."""
+    out = dict(arguments)
+
+    def leaves(value: Any, depth: int) -> None:
+        if isinstance(value, list):
+            if value and isinstance(value[0], dict):
+                leaves(value[0], depth)
+            return
+        if not isinstance(value, dict) or depth == 0:
+            return
+        for key, inner in value.items():
+            if isinstance(inner, dict | list):
+                leaves(inner, depth - 1)
+            elif key not in out and inner is not None and split_words(key) not in (
+                    ["id"], ["type"]):  # (a body's MIME `type` is no result's type)
+                out[key] = inner
+
+    for value in arguments.values():
+        leaves(value, 4)
+    return out
 
 
 def succeeded(value: Any) -> Any:
@@ -130,6 +156,9 @@ def succeeded(value: Any) -> Any:
     message or code (`{"ErrorCode": 16, "ErrorMessage": ...}`), a status that is not
     "Failed". A copy, or `value` itself when it says no failure. (A schema that insists on
     the failure keeps it: the caller re-checks the copy.)"""
+    if isinstance(value, list):  # (one result per recipient: each a success)
+        items = [succeeded(item) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     if not isinstance(value, dict):
         return value
     out: dict[str, Any] = {}
@@ -139,6 +168,9 @@ def succeeded(value: Any) -> Any:
             out[key] = True
         elif words[:1] in (["error"], ["errors"]) and field not in (None, "", [], {}, 0, False):
             continue
+        elif set(words) & _REFUSALS and field not in (None, "", [], {}, 0, False):
+            if isinstance(field, str):  # (no `reject_reason` "Out of stock" on a sent
+                out[key] = ""  # email; a field its schema requires is kept, empty)
         elif words[-1:] in (["status"], ["state"]) and isinstance(field, str) \
                 and field.lower() in _FAILED:
             out[key] = "completed"

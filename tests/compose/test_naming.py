@@ -82,3 +82,12 @@ def test_a_utc_time_is_stated_as_the_clock_time_of_a_world_city():
     assert not stated("2025-03-10T01:00:00Z", text.replace("Tokyo", "Atlantis"))
     said = "Book it on Monday, March 10, 2025 at 14:30 New York time."  # (EDT after March 9)
     assert stated("2025-03-10T18:30:00Z", said) and not stated("2025-03-10T19:30:00Z", said)
+
+
+def test_a_value_inside_an_object_is_said_by_its_own_name():
+    """A Google Calendar MCP booking was asked "with events 0 end ... and events 0 start"."""
+    from compoworld.compose.naming import param_words
+
+    assert param_words("events[0].end", "") == "end"
+    assert param_words("message.subject", "message") == "subject"
+    assert param_words("personalizations[0].to[0].email", "") == "email"

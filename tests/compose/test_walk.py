@@ -1020,6 +1020,9 @@ def test_a_send_whose_answer_names_another_address_contradicts_it():
     emails = {"to": Binding(kind="hidden", type="email", step=0, field="e", path="e")}
     assert not _contradicts({"to": ["ann@x.org"]}, emails, {"to": ["Ann@x.org"]})
     assert _contradicts({"to": ["ann@x.org"]}, emails, {"to": ["bo@x.org"]})
+    # a result "sent" to a stranger beside the one recipient (Mandrill's drawn answer)
+    assert _contradicts({"to": ["ann@x.org"]}, emails,
+                        [{"email": "ann@x.org"}, {"email": "samir@y.org"}])
 
 
 def test_a_search_term_names_nobody():

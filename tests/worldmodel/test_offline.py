@@ -9,7 +9,7 @@ from compoworld.services.runtime import Service, Tool
 from compoworld.specs.records import ServiceSpec
 from compoworld.world.seeding import draw_pool
 from compoworld.worldmodel import OfflineWorldModel, WorldModelError, summarize_state
-from tests.worldmodel.conftest import TOOLS, WEATHER, tool
+from tests.worldmodel.conftest import TOOLS, WEATHER, S, tool
 
 ARGUMENTS = [{}, {"city": "Paris"}, {"city": "Tokyo"}, {"email": "x@y.io"}, {"limit": 3},
              {"id": 17}, {"id": 18, "note": "rush"}]
@@ -133,3 +133,25 @@ def test_a_drawn_answer_says_the_call_succeeded():
     assert succeeded(failed) == {"Data": {"Id": 7}, "success": True, "status": "completed"}
     fine = {"Data": {"Id": 7}, "ErrorCode": 0, "error": None, "status": "open"}
     assert succeeded(fine) is fine  # nothing said a failure: the same object back
+
+
+def test_an_answer_echoes_what_its_call_gave_inside_an_object():
+    """Mandrill's send answers one result per recipient. Its recipient is given inside
+    `message.to[0].email`, which no result field is named after, so the answer drew
+    strangers' addresses and a `reject_reason` "Out of stock" for a sent email."""
+    from compoworld.worldmodel.offline import succeeded
+
+    send = tool("send_message", {"type": "array", "items": {
+        "type": "object", "required": ["email", "status", "reject_reason"], "properties": {
+            "email": S, "status": S, "reject_reason": S, "_id": S}}}, parameters={
+        "type": "object", "properties": {"message": {"type": "object", "properties": {
+            "to": {"type": "array", "items": {"type": "object", "properties": {
+                "email": S}}}, "subject": S}}}})
+    model = OfflineWorldModel(4, draw_pool(4))
+    answer = model.respond(send, {"message": {"to": [{"email": "ana@lakeside.com"}],
+                                              "subject": "Hello"}})
+    assert answer and {item["email"] for item in answer} == {"ana@lakeside.com"}
+    assert not any(item.get("reject_reason") for item in answer)
+    rejected = [{"email": "a@b.org", "reject_reason": "Out of stock", "status": "rejected"}]
+    assert succeeded(rejected) == [{"email": "a@b.org", "reject_reason": "",
+                                    "status": "completed"}]
