@@ -207,6 +207,12 @@ def _card_bin(rng: random.Random) -> str:
     return head + _digits(rng, 6 - len(head))
 
 
+# Records whose `carrier` runs a phone network, not a parcel service (a text "sent" by
+# carrier "FedEx").
+_TELECOM = frozenset("message sms mms text number phone call line mobile lookup "
+                     "phone_number".split())
+
+
 def name_maker(kind: str, noun: str = "") -> Maker | None:
     """The generator of one kind `namekinds` names (None: not one of these kinds)."""
     if kind in TIME_SPANS:
@@ -240,7 +246,8 @@ def name_maker(kind: str, noun: str = "") -> Maker | None:
         "addition": _pick(_ADDITIONS),
         "house_number": lambda rng: str(rng.randint(1, 180)) + rng.choice(("", "", "", "a", "b")),
         "ean": _ean,
-        "carrier": _pick(("DHL", "UPS", "FedEx", "DPD", "GLS", "Royal Mail", "USPS")),
+        "carrier": _pick("Vodafone T-Mobile Verizon AT&T Orange Telefonica Airtel"
+                         if noun in _TELECOM else "DHL UPS FedEx DPD GLS USPS"),
         "prefix": lambda rng: f"{(noun or 'inv')[:3].upper()}-",
         "founded": lambda rng: str(rng.randint(1955, 2019)),
         "salutation": _pick("Mr Ms Mrs Dr"),
