@@ -120,6 +120,10 @@ def nested_params(spec: ToolSpec) -> dict[str, str]:
         return {}
     types = nested_param_types(spec.parameters, service=spec.service, resource=spec.resource)
     top = spec.parameters.get("properties") or {}
+    # an event's `start` takes its time, not also the day of an all-day event (Google's
+    # `start.date` beside `start.dateTime`: a booking stated both, and one went undrawn)
+    types = {path: kind for path, kind in types.items()
+             if not (kind == "date" and {f"{path}Time", f"{path}_time"} & types.keys())}
     return {path: kind for path, kind in types.items()
             if (is_link_type(kind) or kind in CONTENT_TYPES)
             and path.rsplit(".", 1)[-1] not in top  # (SendGrid's one `subject`, not two)

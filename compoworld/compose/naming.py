@@ -116,6 +116,9 @@ def plural_words(words: list[str]) -> bool:
     return bool(words) and is_plural(words[-1]) and singularize(words[-1]) != words[-1]
 
 
+_GENERIC_LEAVES = frozenset("date time datetime value email address name id".split())
+
+
 def param_words(param: str, noun: str) -> str:
     """A parameter in words, without the record's own noun (`contact_id` of a contact ->
     `id`); a few short names get a plain alias (`to` -> `recipient`)."""
@@ -123,7 +126,9 @@ def param_words(param: str, noun: str) -> str:
         return PARAM_ALIASES[param]
     if "." in param or "[" in param:  # a value inside an object, by its own name (an
         named = [p for p in re.split(r"[.\[\]]+", param) if p and not p.isdigit()]
-        param = named[-1] if named else param  # event's `events[0].end`: its end)
+        param = named[-1] if named else param  # event's `events[0].end`: its end), and
+        if len(named) > 1 and set(split_words(param)) <= _GENERIC_LEAVES:  # a generic
+            param = "_".join(named[-2:])  # one with its holder's (`start.dateTime`)
     words, head = split_words(param), split_words(noun)
     if head and len(words) > len(head) and words[: len(head)] == head:
         words = words[len(head):]

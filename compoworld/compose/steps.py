@@ -135,3 +135,9 @@ def refund() -> Step:
     """A refund of the payment found, where it was paid."""
     return Step(MAKE, "payment", ("amount", "currency", "email"), needs=("amount",),
                 words=REFUNDS, home=True)
+
+
+# A meeting among colleagues goes into a calendar: a one-on-one or a postmortem booked in a
+# customer-booking app (OnSched's appointments) read as a customer's slot.
+TEAM_MEETING = Step(MAKE, "event", ("email", "name", "phone"), party=WHO,
+                    only_in=frozenset({"time_management"}))

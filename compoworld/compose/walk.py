@@ -1290,6 +1290,11 @@ def _substantial(graph: DependencyGraph, walk: Walk, step: Step, node: ToolNode,
                 b.kind == "hidden" and b.type != "company" for b in facts.values())):
         return False  # a supplier made of one phone number is nobody's supplier, and an
         # account of only the name the request says needs no read (it adds nothing)
+    if _books_meeting(walk, node) and not any(
+            b.type in ("date", "datetime") and (role := role_of(p, b.type, node.resource))
+            and role.meaning == "start" for p, b in bindings.items()):
+        return False  # a meeting booked for no time is none (a renewal call "scheduled"
+        # in Vestorly, a marketing app whose events are page views)
     own = _subject_title(walk, bindings)
     if step.entity == walk.about and any(
             b.kind == "visible" and _naming(param) and not (own and arguments.get(param) == own)

@@ -90,4 +90,5 @@ def test_a_value_inside_an_object_is_said_by_its_own_name():
 
     assert param_words("events[0].end", "") == "end"
     assert param_words("message.subject", "message") == "subject"
-    assert param_words("personalizations[0].to[0].email", "") == "email"
+    assert param_words("personalizations[0].to[0].email", "") == "to email"
+    assert param_words("start.dateTime", "") == "start date time"  # (with its holder)

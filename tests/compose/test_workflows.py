@@ -637,19 +637,45 @@ def test_a_colleague_s_email_may_go_out_through_any_mail_app():
     assert _from_us(COLLEAGUE_MESSAGE, tasks, "reply_to_email")
 
 
+TEAM_MEETINGS = ("incident_postmortem", "performance_review", "one_on_one",
+                 "project_planning", "architecture_review")
+
+
+@pytest.fixture(scope="module")
+def calendar_library(corpus: Path) -> ServiceLibrary:
+    """The real apps of `work_library`, with Google Calendar's MCP server beside OnSched."""
+    from compoworld.settings import cache_dir
+    from compoworld.specs.mcp_fetch import fetch_mcp_servers
+    from compoworld.specs.mcp_servers import MCP_SERVERS, load_mcp_document
+    from compoworld.specs.sources import load_document
+
+    server = next(s for s in MCP_SERVERS if s.service == "mcp_google_calendar")
+    tools = fetch_mcp_servers(cache_dir())
+    calendar = load_mcp_document(json.loads((tools / server.document_name).read_text()))
+    library = ServiceLibrary.from_specs([*(load_document(corpus, doc) for doc in WORK_DOCUMENTS),
+                                         calendar, builtin_spec("crm"), builtin_spec("email")],
+                                        seed=5)
+    library.use_workflows(WORKFLOWS)
+    return library
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [
-    "incident_postmortem", "performance_review", "one_on_one", "business_review",
-    "renewal_call", "onboarding_call", "project_planning", "architecture_review"])
-def test_a_meeting_workflow_books_what_it_says_it_is_for(name: str, work_library):
+@pytest.mark.parametrize("name", [*TEAM_MEETINGS, "business_review", "renewal_call",
+                                  "onboarding_call"])
+def test_a_meeting_workflow_books_what_it_says_it_is_for(name: str, calendar_library):
     """A workflow may say what its meeting is for (`Workflow.meeting`): a postmortem with
     an engineer, not "an intro call" drawn by the kind of app they are known from. Its
-    request gives the reason and asks for that meeting; its check wants the booking to
-    say what it is for."""
+    request gives the reason and asks for that meeting, at a time; its check wants the
+    booking to say what it is for. A meeting among colleagues goes into a calendar, never
+    a customer-booking app: a review read a one-on-one booked as an OnSched appointment."""
     workflow = BY_NAME[name]
     assert workflow.meeting is not None, name
     reasons = [why.split("{s}") for why in workflow.meeting.why]
-    for task in verified_tasks(work_library, workflow):
+    tasks = verified_tasks(calendar_library, workflow)
+    if name in TEAM_MEETINGS:
+        assert all("onsched_com_consumer" not in t.services for t in tasks), name
+    for task in tasks:
+        assert re.search(r"\d{2}:\d{2}", task.instruction), task.instruction  # (a time)
         assert workflow.meeting.what in task.instruction, task.instruction
         assert any(all(part.strip(" .,") in task.instruction for part in parts)
                    for parts in reasons), task.instruction

@@ -1,7 +1,7 @@
 """Book an architecture review with an engineer."""
 
-from compoworld.compose.steps import ENGINEER, WHO
-from compoworld.compose.workflow import MAKE, Purpose, Step, Workflow
+from compoworld.compose.steps import ENGINEER, TEAM_MEETING
+from compoworld.compose.workflow import Purpose, Workflow
 
 WORKFLOW = Workflow(
     name="architecture_review",
@@ -9,7 +9,7 @@ WORKFLOW = Workflow(
     purpose="book an architecture review with an engineer",
     steps=(
         ENGINEER,
-        Step(MAKE, "event", ("email", "name", "phone"), party=WHO),
+        TEAM_MEETING,
     ),
     situation="meeting",
     meeting=Purpose("an architecture review of the new billing service",
@@ -17,5 +17,4 @@ WORKFLOW = Workflow(
                     ("{s} wrote the design for the new billing service, and it needs a review.",
                      "Before we build the new billing service, I'd like to review its design "
                      "with {s}.")),
-    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

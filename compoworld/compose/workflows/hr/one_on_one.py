@@ -1,7 +1,7 @@
 """Book a first one-on-one with a colleague."""
 
-from compoworld.compose.steps import PERSONNEL, WHO
-from compoworld.compose.workflow import MAKE, Purpose, Step, Workflow
+from compoworld.compose.steps import PERSONNEL, TEAM_MEETING
+from compoworld.compose.workflow import Purpose, Workflow
 
 WORKFLOW = Workflow(
     name="one_on_one",
@@ -9,11 +9,10 @@ WORKFLOW = Workflow(
     purpose="book a one-on-one with a colleague",
     steps=(
         PERSONNEL,
-        Step(MAKE, "event", ("email", "name", "phone"), party=WHO),
+        TEAM_MEETING,
     ),
     situation="meeting",
     meeting=Purpose("a one-on-one", "One-on-one",
                     ("I haven't had a one-on-one with {s} yet this quarter.",
                      "{s} asked for a one-on-one to talk about their goals.")),
-    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

@@ -1,7 +1,7 @@
 """Book a colleague's yearly performance review."""
 
-from compoworld.compose.steps import PERSONNEL, WHO
-from compoworld.compose.workflow import MAKE, Purpose, Step, Workflow
+from compoworld.compose.steps import PERSONNEL, TEAM_MEETING
+from compoworld.compose.workflow import Purpose, Workflow
 
 WORKFLOW = Workflow(
     name="performance_review",
@@ -9,11 +9,10 @@ WORKFLOW = Workflow(
     purpose="book a colleague's performance review",
     steps=(
         PERSONNEL,
-        Step(MAKE, "event", ("email", "name", "phone"), party=WHO),
+        TEAM_MEETING,
     ),
     situation="meeting",
     meeting=Purpose("a performance review", "Performance review",
                     ("It's time for {s}'s yearly performance review.",
                      "{s} is due their annual performance review.")),
-    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

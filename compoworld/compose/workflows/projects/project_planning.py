@@ -1,7 +1,7 @@
 """Book a planning session with a colleague for a project."""
 
-from compoworld.compose.steps import ENGINEER, WHO
-from compoworld.compose.workflow import MAKE, Purpose, Step, Workflow
+from compoworld.compose.steps import ENGINEER, TEAM_MEETING
+from compoworld.compose.workflow import Purpose, Workflow
 
 WORKFLOW = Workflow(
     name="project_planning",
@@ -9,11 +9,10 @@ WORKFLOW = Workflow(
     purpose="book a project planning session with a colleague",
     steps=(
         ENGINEER,
-        Step(MAKE, "event", ("email", "name", "phone"), party=WHO),
+        TEAM_MEETING,
     ),
     situation="meeting",
     meeting=Purpose("a planning session for the website relaunch", "Website relaunch planning",
                     ("{s} is leading the website relaunch, and we need to plan it.",
                      "I'd like to plan the website relaunch milestones with {s}.")),
-    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

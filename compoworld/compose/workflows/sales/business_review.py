@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
     meeting=Purpose("a quarterly business review", "Quarterly business review",
                     ("Our quarterly business review with {s} is due.",
                      "I'd like to go over last quarter's results with {s}.")),
-    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
     meeting=Purpose("a renewal call", "Contract renewal call",
                     ("{s}'s contract is up for renewal next month.",
                      "I'd like to talk to {s} about renewing their contract.")),
-    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )

@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
     meeting=Purpose("an onboarding call", "Customer onboarding call",
                     ("{s} just signed up, and I'd like to walk them through getting started.",
                      "{s} needs help setting up our product.")),
-    trial=True,  # until more calendars than OnSched's take a guest (docs/compose.md)
 )
