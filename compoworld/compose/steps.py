@@ -108,6 +108,9 @@ BUYERS = frozenset("customer customers client clients buyer buyers".split())
 PROSPECT = Step(READ, "person", words=CUSTOMERS, avoid=BUYERS,
                 not_in=frozenset({"financial", "payment"}))
 CUSTOMER = Step(READ, "person", words=BUYERS)
+# ... a client with a contract or an account with us, never a web shop's shopper (a renewal
+# call and a quarterly business review were booked with API2Cart and Billbee cart customers)
+CLIENT = Step(READ, "person", words=BUYERS, not_in=frozenset({"ecommerce"}))
 INVOICE = Step(MAKE, "invoice", PAY + ("company",), needs=("amount",), avoid=SALES_INVOICE,
                party=PARTY)  # a sale's invoice, to its customer
 

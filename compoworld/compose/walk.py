@@ -301,10 +301,10 @@ def _step(
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
             # (Twilio sends texts, though most of its tools are about calls)
             takers = [c for c in takers if (plan.entity == "message"
-                                            and not _name_for_address(graph.nodes[c[0]], c[1])
-                                            or plan.entity != "message"
-                                            and _business(graph, graph.nodes[c[0]].service)
+                                            or _business(graph, graph.nodes[c[0]].service)
                                             or _a_calendar(walk, plan, graph.nodes[c[0]]))
+                      and not (plan.entity in ("message", "event")
+                               and _name_for_address(graph.nodes[c[0]], c[1]))
                       and not _from_us(plan, graph.nodes[c[0]], c[1])
                       and (walk.apps is None or walk.apps.allow(graph.nodes[c[0]].service, plan))
                       and not (copy and vendor(graph.nodes[c[0]].service) == vendor(here))
@@ -490,9 +490,11 @@ def _business(graph: DependencyGraph, service: str) -> bool:
 
 
 def _name_for_address(node: ToolNode, param: str) -> bool:
-    """Whether a message tool's parameter is a recipient's name where the tool takes their
-    address: linked by the name, it went out with no address (Mandrill's `to[0].name`
-    without `to[0].email`). A post that names a colleague in a channel is no such tool."""
+    """Whether a message's or an event's parameter is its recipient's or guest's name where
+    the tool takes their address: linked by the name, an email went out with no address
+    (Mandrill's `to[0].name` without `to[0].email`), and a guest's optional display name
+    was checked though nobody asked for it. A channel post naming a colleague is no such
+    tool."""
     return node.params.get(param) in NAME_TYPES and any(
         kind in ("email", "phone") and not is_sender(p, kind) for p, kind in node.params.items())
 
@@ -831,7 +833,9 @@ def _bind(
                  and not _said(f.value, stated) and _same_units(f, properties.get(param, {}))
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
                  >= config.edge_threshold]
-        if patterned and not required and not _identity(node, kind):
+        if patterned and not required and (not _identity(node, kind) or (
+                param in inner and _name_for_address(node, param))):  # (a guest's name
+            # beside their address inside an event's `attendees`: no check wants it)
             joins = []  # (a new contact takes who they are, not every detail: see _identity)
         # a workflow carries what it knows: the customer's email *and* name go into a refund
         # (never a fax number: nobody asks one carried on)

@@ -1,6 +1,6 @@
 """Book a quarterly business review with a customer."""
 
-from compoworld.compose.steps import CUSTOMER, WHO
+from compoworld.compose.steps import CLIENT, WHO
 from compoworld.compose.workflow import MAKE, Purpose, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="sales",
     purpose="book a quarterly business review with a customer",
     steps=(
-        CUSTOMER,
+        CLIENT,
         Step(MAKE, "event", ("email", "name", "phone"), party=WHO),
     ),
     situation="meeting",

@@ -1,6 +1,6 @@
 """Book a call with a customer about renewing their contract."""
 
-from compoworld.compose.steps import CUSTOMER, WHO
+from compoworld.compose.steps import CLIENT, WHO
 from compoworld.compose.workflow import MAKE, Purpose, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -8,7 +8,7 @@ WORKFLOW = Workflow(
     domain="sales",
     purpose="book a renewal call with a customer",
     steps=(
-        CUSTOMER,
+        CLIENT,
         Step(MAKE, "event", ("email", "name", "phone"), party=WHO),
     ),
     situation="meeting",
