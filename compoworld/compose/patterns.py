@@ -238,6 +238,9 @@ def fits(node: ToolNode, step: Step) -> bool:
     words = set(split_words(node.name.rsplit("__", 1)[-1])) | set(split_words(node.resource or ""))
     if words & _PLUMBING:
         return False
+    if step.entity == "message" and node.effect != "read" and "template" in words:
+        return False  # a stored template's send, for a note in the agent's own words (a
+        # Mandrill `send_template_message` with no template, checked as "a template message")
     if (for_customers(step) or step.entity == "org") and words & _OUR_SIDE:
         return False  # a POS's merchant or a Postmark sender signature is no client of ours
     if for_customers(step) and words & _SECTOR_PEOPLE:

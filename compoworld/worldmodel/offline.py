@@ -108,6 +108,8 @@ class OfflineWorldModel:
             problem = compiled.check(value)
             if problem is None:
                 done = succeeded(value)  # an answer is a success: the world served the call
+                if tool.effect != "read":  # a write's one result, inside its envelope too
+                    done = _one_result(_enveloped(done), arguments)
                 return done if done is not value and compiled.check(done) is None else value
             overrides = None  # an echo may be what broke it: draw again without
         raise WorldModelError(f"no valid response for {tool.name}: {problem}")
@@ -149,6 +151,30 @@ def _echoes(arguments: dict[str, Any]) -> dict[str, Any]:
     for value in arguments.values():
         leaves(value, 4)
     return out
+
+
+_ENVELOPES = ("data", "result", "response")
+
+
+def _enveloped(value: Any) -> Any:
+    """`succeeded` inside a write's envelope too (Telnyx's `{"data": {..., "errors": [...]}}`
+    for a text it sent)."""
+    if not isinstance(value, dict):
+        return value
+    inner = {key: succeeded(value[key]) for key in _ENVELOPES if isinstance(value.get(key), dict)}
+    return value if all(inner[k] is value[k] for k in inner) else {**value, **inner}
+
+
+def _one_result(value: Any, arguments: dict[str, Any]) -> Any:
+    """A write's list of results, one per item it was given: a send to one recipient has one
+    result, not three echoing the same address with three statuses (Mandrill's)."""
+    given = max((len(v) for v in arguments.values() if isinstance(v, list)), default=1)
+    nested = [len(inner) for v in arguments.values() if isinstance(v, dict)
+              for inner in v.values() if isinstance(inner, list)]
+    given = max([given, *nested]) if nested else given
+    if isinstance(value, list) and len(value) > given and all(isinstance(v, dict) for v in value):
+        return value[:given]
+    return value
 
 
 def succeeded(value: Any) -> Any:

@@ -450,3 +450,18 @@ def test_a_read_that_needs_a_search_term_begins_no_workflow():
     assert needs_a_search(node(("query",)))
     assert not needs_a_search(node(()))
     assert not needs_a_search(node(("limit",)))
+
+
+def test_a_message_step_writes_its_own_note_not_a_stored_template():
+    """Mandrill's `send_template_message`, called with no template, was checked as "A
+    template message is sent": an agent sending the same email by `send_message` failed."""
+    from compoworld.compose.patterns import fits
+    from compoworld.compose.steps import send
+    from compoworld.graph.depgraph import ToolNode
+
+    def sender(name: str) -> ToolNode:
+        return ToolNode(f"mail__{name}", "mail", "action", "modeled", "messages",
+                        {"message.to[0].email": "email", "message.text": "text"}, (), {})
+
+    assert fits(sender("send_message"), send())
+    assert not fits(sender("send_template_message"), send())

@@ -148,8 +148,13 @@ def test_an_answer_echoes_what_its_call_gave_inside_an_object():
             "to": {"type": "array", "items": {"type": "object", "properties": {
                 "email": S}}}, "subject": S}}}})
     model = OfflineWorldModel(4, draw_pool(4))
-    answer = model.respond(send, {"message": {"to": [{"email": "ana@lakeside.com"}],
-                                              "subject": "Hello"}})
+    send = send.model_copy(update={"effect": "action"})
+    answers = [model.respond(send, {"message": {"to": [{"email": "ana@lakeside.com"}],
+                                                "subject": subject}})
+               for subject in ("Hello", "Hi", "Your order", "Welcome", "Thanks")]
+    # one result for the one recipient (not three with three statuses), which is theirs
+    assert all(len(answer) == 1 for answer in answers), answers
+    answer = answers[0]
     assert answer and {item["email"] for item in answer} == {"ana@lakeside.com"}
     assert not any(item.get("reject_reason") for item in answer)
     rejected = [{"email": "a@b.org", "reject_reason": "Out of stock", "status": "rejected"}]
