@@ -125,7 +125,7 @@ def param_words(param: str, noun: str) -> str:
     if param in PARAM_ALIASES:
         return PARAM_ALIASES[param]
     if "." in param or "[" in param:  # a value inside an object, by its own name (an
-        named = [p for p in re.split(r"[.\[\]]+", param) if p and not p.isdigit()]
+        named = path_names(param)
         param = named[-1] if named else param  # event's `events[0].end`: its end), and
         if len(named) > 1 and set(split_words(param)) <= _GENERIC_LEAVES:  # a generic
             param = "_".join(named[-2:])  # one with its holder's (`start.dateTime`)
@@ -135,9 +135,15 @@ def param_words(param: str, noun: str) -> str:
     return " ".join(words) or param
 
 
+def path_names(path: str) -> list[str]:
+    """The names along a path, its list indexes left out (`personalizations[0].to[0].email`
+    -> personalizations, to, email)."""
+    return [part for part in re.split(r"[.\[\]]+", path) if part and not part.isdigit()]
+
+
 def field_words(field: str) -> str:
     """`data[].email` -> `email`; `owner.id` -> `owner id`; containers are dropped."""
-    parts = [p for p in re.split(r"[.\[\]]+", field) if p and not p.isdigit()]
+    parts = path_names(field)
     kept = [p for p in parts if p.lower() not in CONTAINERS] or parts[-1:]
     if not kept:
         return ""

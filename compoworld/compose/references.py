@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from compoworld.compose.arguments import call_arguments
-from compoworld.compose.naming import field_words, join_words, quote, render_value
+from compoworld.compose.naming import field_words, join_words, path_names, quote, render_value
 from compoworld.compose.records import Binding, GoldCall, Selector
 from compoworld.compose.values import primary_list, value_at
 from compoworld.graph.semtypes import is_entity_id, split_words
@@ -175,8 +175,7 @@ def is_sender(param: str, kind: str) -> bool:
 def _named_parts(param: str) -> list[str]:
     """A parameter's names, a path's too (`personalizations[0].from.email` -> ...,
     `from`, `email`)."""
-    return [part for part in re.split(r"[.\[\]]+", param) if part and not part.isdigit()] \
-        or [param]
+    return path_names(param) or [param]
 
 
 def _sends(name: str) -> bool:

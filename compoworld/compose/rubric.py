@@ -33,6 +33,7 @@ import orjson
 
 from compoworld.compose.arguments import call_arguments, head, is_path
 from compoworld.compose.instruction import render_value
+from compoworld.compose.naming import path_names
 from compoworld.compose.patterns import topic_of
 from compoworld.compose.records import PURPOSE, AnswerItem, Criterion, GoldCall
 from compoworld.compose.references import clocks_said, in_item, mentioned
@@ -332,8 +333,7 @@ def _field_name(name: str) -> str:
     it and its holder (`message.to[0].email` -> `to email`)."""
     if not is_path(name):
         return name.replace("_", " ")
-    parts = [p for p in re.split(r"[.\[\]]+", name) if p and not p.isdigit()]
-    return " ".join(w for part in parts[-2:] for w in split_words(part))
+    return " ".join(w for part in path_names(name)[-2:] for w in split_words(part))
 
 
 def _shaped(fields: dict[str, Any], shapes: dict[str, Any],
