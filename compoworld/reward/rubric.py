@@ -327,8 +327,13 @@ def with_leaves(record: dict[str, Any]) -> dict[str, Any]:
     for name, value in record.items():
         if isinstance(value, dict | list):
             add(name, value, _LEAF_DEPTH)
-    out.update((name, record[name]) for name in record)
     return out
+
+
+def _by_path(names: Any) -> bool:
+    """Whether a criterion names a field inside an object (`message.to[0].email`): only
+    then are the records it reads given their leaves (`with_leaves`)."""
+    return any("." in name or "[" in name for name in names)
 
 
 def _record_created(criterion: Criterion, start: States, end: States, answer: str) -> bool:
@@ -379,6 +384,8 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
 
     old = before.records(collection)
     new = after.records(collection)
+    leaves = _by_path([*fields, *written, *named, *(ref["field"] for ref in referred.values()),
+                       *(n for ns in alternatives.values() for n in ns)])
     return any(
         all(holds(record, name) for name in fields if name not in named)
         and (all(holds(record, name) for name in fields if name in named)
@@ -390,7 +397,8 @@ def _record_created(criterion: Criterion, start: States, end: States, answer: st
                               for name in written for word in topic))
         and (not about or any(value_in_text(word, text)
                               for text in _texts(record) for word in about))
-        for key, record in ((k, with_leaves(r)) for k, r in new.items()) if key not in old
+        for key, record in ((k, with_leaves(r) if leaves else r) for k, r in new.items())
+        if key not in old
     )
 
 
@@ -403,8 +411,9 @@ def _field_equals(criterion: Criterion, start: States, end: States, answer: str)
     _, after = _states(criterion, start, end)
     record = after.records(_name(criterion.params, "collection")).get(
         _name(criterion.params, "id"))
-    record = with_leaves(record) if record is not None else None
     fields = _fields(criterion.params)
+    if record is not None and _by_path(fields):
+        record = with_leaves(record)
     return record is not None and bool(fields) and all(
         json_equal(record.get(name), value) for name, value in fields.items()
     )
