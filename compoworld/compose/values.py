@@ -10,6 +10,7 @@ list of several items with no such field cannot be referred to, so it is left ou
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,11 +118,12 @@ def _selector(
          if key != own and isinstance(value, str) and len(value.strip()) >= 3
          and not {"fax", "phone", "mobile", "tel"} & set(split_words(key))),
         key=lambda k: (_rank(types.get(k, ""), NAMING_TYPES),
-                       _rank(k.lower(), NAMING_FIELDS), k),
+                       _rank(k.lower(), NAMING_FIELDS), not document_number(k, element[k]), k),
     )
     for key in ranked:
         if _rank(types.get(key, ""), NAMING_TYPES) == len(NAMING_TYPES) and \
-                _rank(key.lower(), NAMING_FIELDS) == len(NAMING_FIELDS):
+                _rank(key.lower(), NAMING_FIELDS) == len(NAMING_FIELDS) and \
+                not document_number(key, element[key]):
             break  # only naming fields: an opaque code does not name an item in words
         value = element[key]
         others = [e.get(key) for i, e in enumerate(items[:MAX_ITEMS])
@@ -168,6 +170,27 @@ def _nested_selector(items: list[Any], index: int, element: dict[str, Any],
             if value not in others:
                 return Selector(field=f"{key}.{sub}", value=value)
     return None
+
+
+# The documents a business names by their number: "receipt CHA-2024-7132", "invoice
+# INV-0042", "order ORD-2025-0310". (No account, card, tax or phone number: those name
+# no document, and nobody asks for "the payment whose card number is ...".)
+_NUMBERED = frozenset({"invoice", "receipt", "order", "bill", "quote", "estimate", "ticket",
+                       "case", "booking", "confirmation", "document", "credit", "note",
+                       "purchase", "delivery", "shipment", "tracking", "reference"})
+_NUMBER_WORDS = frozenset({"number", "no", "reference", "ref"})
+_DOCUMENT_CODE = re.compile(r"^#?[A-Z]{2,6}(?:-[A-Z0-9]{2,8}){1,3}$")
+
+
+def document_number(key: str, value: Any) -> bool:
+    """Whether field `key` holding `value` is the number a document is known by: a
+    receipt's `receipt_number` "CHA-2024-7132", an invoice's bare `number` "INV-0042".
+    A Stripe charge names no person and no title; without its number a list of them
+    named none, and its customer's email could be sent nothing."""
+    words = split_words(key)
+    return bool(words) and words[-1] in _NUMBER_WORDS and isinstance(value, str) \
+        and (len(words) == 1 or words[-2] in _NUMBERED) \
+        and _DOCUMENT_CODE.match(value.strip()) is not None
 
 
 def _rank(value: str, order: tuple[str, ...]) -> int:

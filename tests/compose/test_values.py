@@ -218,3 +218,32 @@ def test_an_item_without_a_name_is_named_by_who_it_is_from() -> None:
     shared = {"transfers": [dict(t, user={"legal_name": "Oscar Smith"})
                             for t in transfers["transfers"]]}
     assert find_values(shared, outputs) == []  # (two transfers from Oscar: neither named)
+
+
+CHARGES = {"data": [  # Stripe's charges: no name or title, only whom the receipt went to
+    {"id": "ch_1", "receipt_email": "ana@acme.test", "receipt_number": "CHA-2024-7132",
+     "card_number": "CRD-4242-0001", "failure_code": "CHA-4577"},
+    {"id": "ch_2", "receipt_email": "bo@acme.test", "receipt_number": "CHA-2025-6270",
+     "card_number": "CRD-4242-0002", "failure_code": "CHA-4578"},
+]}
+
+
+def test_a_document_is_named_by_its_number() -> None:
+    # The receipt's email is what a reply goes to; with no other naming field the list
+    # left it out, so no workflow could send a Stripe customer their receipt.
+    found = find_values(CHARGES, {"data[].receipt_email": "email"})
+    assert [f.selector for f in found] == [
+        Selector(field="receipt_number", value="CHA-2024-7132"),
+        Selector(field="receipt_number", value="CHA-2025-6270")]
+
+
+def test_no_card_or_error_code_names_a_document() -> None:
+    # "the charge whose card number is ..." or "... whose failure code is ..." is no way
+    # anyone names a charge: without its receipt number, the list names none.
+    charges = {"data": [{k: v for k, v in item.items() if k != "receipt_number"}
+                        for item in CHARGES["data"]]}
+    assert find_values(charges, {"data[].receipt_email": "email"}) == []
+    # nor is a word like a number: a document's number is a code
+    charges = {"data": [dict(item, receipt_number=str(n)) for n, item in
+                        enumerate(charges["data"])]}
+    assert find_values(charges, {"data[].receipt_email": "email"}) == []
