@@ -223,7 +223,7 @@ _OWED = frozenset("due balance remaining outstanding owing".split())
 
 def settled(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     """Whether an invoice a customer would be reminded to pay owes nothing: its status says
-    it is paid, a draft or void, a `paid` flag is set, or what remains due is zero ("a
+    it is paid, a draft or void, a `paid` flag or date is set, or what remains due is zero ("a
     reminder that your invoice is still open" of an invoice marked PAID)."""
     item = followed(calls)
     if not isinstance(item, dict):
@@ -234,6 +234,9 @@ def settled(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
         words = set(split_words(str(key)))
         if value is True and words & {"paid", "settled", "closed"}:
             return True  # `paid: true`
+        if value and not isinstance(value, bool) and words & {"paid", "settled"} \
+                and words & {"at", "on", "date", "time"}:
+            return True  # `paid_at: "2024-11-02T..."`: paid, whatever its status says
         if words & _OWED and isinstance(value, (int, float)) and not isinstance(value, bool) \
                 and value <= 0:
             return True  # `amount_due: 0`

@@ -249,6 +249,12 @@ def test_no_slot_under_way_is_blocked_and_no_closed_ticket_is_waiting():
                                    "closedAt": "2024-06-14T14:05:00Z"}))  # (closed: none waits)
     assert not _flags("ticket_closed", reply, chain({"subject": "Login delay", "status": "open",
                                        "closedAt": None}))
+    # "Refund problem needs more eyes on it", of a GitHub issue whose state is closed: a
+    # blind review rejected it, since nobody asks the team to look at a settled issue
+    share = "issue_to_channel"
+    assert _flags("ticket_closed", share, chain({"title": "Refund problem", "state": "closed"}))
+    assert not _flags("ticket_closed", share, chain({"title": "Refund problem",
+                                                     "state": "open"}))
 
 
 def test_a_booking_allows_the_guest_to_be_added_first() -> None:

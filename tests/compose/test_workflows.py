@@ -444,6 +444,9 @@ def test_nobody_is_reminded_to_pay_an_invoice_that_owes_nothing():
     assert owes_nothing(None, read({"id": "i1", "status": "draft"}))
     assert owes_nothing(None, read({"id": "i1", "paid": True}))
     assert owes_nothing(None, read({"id": "i1", "AmountDue": 0}))
+    # "I'm sending out this month's invoices" of one whose `paid_date` is months ago
+    assert owes_nothing(None, read({"id": "i1", "status": "sent", "paid_date": "2024-08-02"}))
+    assert not owes_nothing(None, read({"id": "i1", "status": "sent", "paid_date": None}))
     assert not owes_nothing(None, read({"id": "i1", "status": "open", "amount_due": 120.5}))
     assert not owes_nothing(None, read({"id": "i1", "status": "overdue"}))
     assert "settled" in BY_NAME["invoice_reminder"].guards

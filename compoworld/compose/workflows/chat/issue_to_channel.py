@@ -16,4 +16,5 @@ WORKFLOW = Workflow(
     ),
     opens=("The team should know about {s}.", "{s} needs more eyes on it."),
     channels=("support", "engineering"),
+    guards=frozenset({"ticket_closed"}),  # a closed issue needs no more eyes
 )
