@@ -163,6 +163,10 @@ _DUE = frozenset("ship deliver pay respond reply return complete finish arrive d
 _ACTORS = {"creator": "email", "organizer": "email", "organiser": "email", "owner": "name",
            "assignee": "name", "reporter": "name", "approver": "name", "reviewer": "name",
            "host": "email", "moderator": "name"}
+# What a code host keeps under `/repos/{owner}/{repo}`: their `owner` is the login of the
+# account that holds the repository.
+_CODE_NOUNS = frozenset("repo repository issue pull request release commit branch tag hook "
+                        "comment".split())
 # Words after which a string is the moment it happened (`welcomeEmailSent`, `updated`).
 _PAST = frozenset("sent updated registered created modified published submitted delivered "
                   "requested completed fulfilled approved "
@@ -278,6 +282,8 @@ def name_kind(words: list[str], schema: dict[str, Any], resource: str | None = N
         if words[-2] in _DONE:
             return staff_kind(schema, "email")
         return "future" if words[-2] in _DUE else None
+    if last == "owner" and len(words) == 1 and noun in _CODE_NOUNS:
+        return "staff_username"  # GitHub's `owner/repo`: an account's login, no "Yara Shah"
     if last in _ACTORS:
         return staff_kind(schema, _ACTORS[last])
     if "birth" in words or last in ("birthdate", "dob", "birthday"):
