@@ -176,6 +176,28 @@ def run_in_pool(stage: str, shards: list[Shard], home: str) -> list[dict[str, An
         return track(stage, outcomes(), len(futures))
 
 
+# Prefect refuses a flow run whose parameters serialize to 512 KiB or more. A compose shard
+# carries every start tool of the library (shards of different worlds all walk from all of
+# them): the default 5,000 tasks, 125 shards over 290 start tools, sent 1.2 MB and the stage
+# failed before any shard ran. The shards go to the subflow in batches under this budget.
+PARAMETER_BUDGET = 400_000
+
+
+def parameter_batches(shards: list[Shard], budget: int = PARAMETER_BUDGET) -> list[list[Shard]]:
+    """`shards` in order, split into runs whose JSON stays under `budget` bytes (a shard
+    over it alone goes alone)."""
+    batches: list[list[Shard]] = []
+    size = 0
+    for shard in shards:
+        weight = len(shard.model_dump_json()) + 2
+        if not batches or (size + weight > budget and batches[-1]):
+            batches.append([])
+            size = 0
+        batches[-1].append(shard)
+        size += weight
+    return batches
+
+
 def run_stage(
     shards: list[Shard], *, home: str, dask_address: str | None = None,
     drop_beyond: bool = True,
@@ -200,9 +222,14 @@ def run_stage(
         if pending and FlowRunContext.get() is None:
             run_in_pool(stage, pending, str(store.home))
         elif pending:
-            shards_flow.with_options(task_runner=make_task_runner(dask_address))(
-                stage=stage, shards=pending, home=str(store.home)
-            )
+            batches = parameter_batches(pending)
+            for number, batch in enumerate(batches, 1):
+                if len(batches) > 1:
+                    logger.info("%s: batch %d of %d (%d shards)", stage, number,
+                                len(batches), len(batch))
+                shards_flow.with_options(task_runner=make_task_runner(dask_address))(
+                    stage=stage, shards=batch, home=str(store.home)
+                )
     finally:
         refresh_catalog(store)
     return {

@@ -45,3 +45,28 @@ def test_failed_shards_fail_the_stage_but_are_recorded(prefect_harness, store: S
         demo_flow(["a", "b", "c"], str(store.home), work="failing_work")
     _, rows = run_query(store, "select status, count(*) from stage_runs group by status")
     assert rows == [("failed", 2)]
+
+
+def _long_items(count: int) -> list[str]:
+    return [f"{i}-" + "x" * 40_000 for i in range(count)]
+
+
+@flow
+def long_flow(count: int, home: str) -> dict:  # (small parameters: its shards are not)
+    return run_stage(demo_plan(_long_items(count)), home=home)
+
+
+def test_a_plan_over_prefect_s_parameter_limit_runs_in_batches(prefect_harness, store: Store):
+    """Prefect refuses a flow run whose parameters reach 512 KiB: the default compose
+    (125 shards, each carrying the library's 290 start tools) failed with a 422 before any
+    shard ran. Eight shards of 80 KB each go in batches, and every one runs."""
+    from flows.shards import PARAMETER_BUDGET, parameter_batches
+
+    plan = demo_plan(_long_items(16))
+    assert sum(len(s.model_dump_json()) for s in plan) > 524_288
+    batches = parameter_batches(plan)
+    assert [s for batch in batches for s in batch] == plan and len(batches) > 1
+    assert all(sum(len(s.model_dump_json()) for s in b) < PARAMETER_BUDGET for b in batches)
+    result = long_flow(16, str(store.home))
+    assert (result["shards"], result["ran"]) == (8, 8)
+    assert run_query(store, "select count(distinct document) from spec_errors")[1] == [(16,)]
