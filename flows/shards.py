@@ -223,13 +223,19 @@ def run_stage(
             run_in_pool(stage, pending, str(store.home))
         elif pending:
             batches = parameter_batches(pending)
+            failed: list[StageFailed] = []
             for number, batch in enumerate(batches, 1):
                 if len(batches) > 1:
                     logger.info("%s: batch %d of %d (%d shards)", stage, number,
                                 len(batches), len(batch))
-                shards_flow.with_options(task_runner=make_task_runner(dask_address))(
-                    stage=stage, shards=batch, home=str(store.home)
-                )
+                try:
+                    shards_flow.with_options(task_runner=make_task_runner(dask_address))(
+                        stage=stage, shards=batch, home=str(store.home)
+                    )
+                except StageFailed as error:  # (the next batches still run)
+                    failed.append(error)
+            if failed:
+                raise StageFailed("; ".join(str(error) for error in failed))
     finally:
         refresh_catalog(store)
     return {

@@ -52,8 +52,8 @@ def _long_items(count: int) -> list[str]:
 
 
 @flow
-def long_flow(count: int, home: str) -> dict:  # (small parameters: its shards are not)
-    return run_stage(demo_plan(_long_items(count)), home=home)
+def long_flow(count: int, home: str, work: str = "echo_work") -> dict:  # (small parameters:
+    return run_stage(demo_plan(_long_items(count), work), home=home)  # its shards are not)
 
 
 def test_a_plan_over_prefect_s_parameter_limit_runs_in_batches(prefect_harness, store: Store):
@@ -70,3 +70,11 @@ def test_a_plan_over_prefect_s_parameter_limit_runs_in_batches(prefect_harness, 
     result = long_flow(16, str(store.home))
     assert (result["shards"], result["ran"]) == (8, 8)
     assert run_query(store, "select count(distinct document) from spec_errors")[1] == [(16,)]
+
+
+def test_a_failed_batch_does_not_keep_the_next_from_running(prefect_harness, store: Store):
+    """As in one subflow, every shard runs before the stage reports its failures."""
+    with pytest.raises(StageFailed, match="shards failed"):
+        long_flow(16, str(store.home), work="failing_work")
+    _, rows = run_query(store, "select status, count(*) from stage_runs group by status")
+    assert rows == [("failed", 8)]
