@@ -58,12 +58,36 @@ def derive_resources(tools: list[ToolSpec], known: dict[str, dict[str, Any]]
             by_resource.setdefault(tool.resource, []).append(tool)
     out: dict[str, dict[str, Any]] = {}
     for resource, group in by_resource.items():
-        schema = (_from_lists(group, resource) or _from_results(group, resource)
-                  or _from_requests(group, resource) or _from_parameters(group, resource))
+        schema = _as_people(resource, _from_lists(group, resource)
+                            or _from_results(group, resource)
+                            or _from_requests(group, resource)
+                            or _from_parameters(group, resource))
         schema["required"] = list(dict.fromkeys([*schema["required"],
                                                  *_read_required(group, resource, schema)]))
         out[resource] = json.loads(json.dumps(schema))
     return out
+
+
+# Collections whose records are people: a list of them says who each one is. (No `agent`:
+# a CI server's agents are machines.)
+_PEOPLE = frozenset("user member person people employee staff teammate collaborator contact "
+                    "attendee participant guest subscriber customer".split())
+
+
+def _as_people(resource: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """`schema`, with a person's `name` and `email` where the collection holds people and
+    nothing the spec says names one. Slack's MCP server lists users, and Trello's lists a
+    board's members, with no result schema and no create: their users were bare ids, so no
+    workflow could find a colleague there."""
+    words = split_words(resource)
+    props = _object_props(schema)
+    if not words or singularize(words[-1]) not in _PEOPLE or any(
+            {"name", "email", "username", "login"} & set(split_words(key)) for key in props):
+        return schema
+    return {**schema, "properties": {
+        **props, "name": {"type": "string", "description": "The person's full name."},
+        "email": {"type": "string", "format": "email",
+                  "description": "The person's email address."}}}
 
 
 def _read_required(group: list[ToolSpec], resource: str, schema: dict[str, Any]) -> list[str]:

@@ -302,3 +302,27 @@ def test_a_compound_noun_ending_in_a_collection_is_that_collection() -> None:
     assert (comments.effect, comments.resource) == ("read", "comments")
     assert comments.param_types["ticket_id"] == "desk.tickets.id"
     assert comments.returns == {"type": "array", "items": spec.resources["comments"]}
+
+
+def test_a_collection_of_people_says_who_each_one_is() -> None:
+    """Slack's MCP server lists users with no result schema and makes none, so its users
+    were bare ids and no colleague could be found there: a collection of people that the
+    spec names no one in gets a person's name and email. One whose spec names them keeps
+    what it says."""
+    spec = load_function_list([
+        {"name": "slack_get_users", "description": "Get a list of all users in the workspace",
+         "parameters": {"type": "object", "properties": {"cursor": {"type": "string"},
+                                                         "limit": {"type": "number"}}}},
+        {"name": "list_channels", "description": "List channels",
+         "parameters": {"type": "object", "properties": {"limit": {"type": "number"}}}},
+    ], "slack")
+    users = spec.resources["users"]["properties"]
+    assert {"name", "email"} <= set(users)
+    assert "name" not in spec.resources["channels"]["properties"]  # (no people)
+    read = next(t for t in spec.tools if t.name.endswith("slack_get_users"))
+    assert {read.return_types[k] for k in ("[].name", "[].email")} == {"person_name", "email"}
+    named = load_function_list([
+        {"name": "create_member", "description": "Add a member",
+         "parameters": {"type": "object", "properties": {"login": {"type": "string"}},
+                        "required": ["login"]}}], "club")
+    assert set(named.resources["members"]["properties"]) == {"login", "id"}
