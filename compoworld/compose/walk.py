@@ -553,6 +553,10 @@ def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
              if b.kind == "visible" and not is_entity_id(b.type)]
     if len(shown) > 4:
         return False
+    if any(b.kind == "visible" and b.type == "url" and set(split_words(p)) & _RECORD_NOUNS
+           for p, b in bindings.items()):
+        return False  # GSMTasks' `account` is its API's URL of the account: nobody dictates
+        # one, and a drawn web page as a task's account is no account at all
     for value, kind in shown:
         if value == "" or isinstance(value, list | dict):
             return False  # `roles ["member", "member"]`: JSON, not what a person says
@@ -561,6 +565,13 @@ def _sayable(arguments: dict[str, Any], bindings: dict[str, Binding]) -> bool:
         if kind == "phone" and len(re.sub(r"\D", "", str(value))) < 8:
             return False  # "+73" is a schema's cut, no phone number
     return True
+
+
+# What a parameter that takes a URL may name a record by (`account`, `assignee_url`): an
+# API's address of one of its records, never a fact a person states.
+_RECORD_NOUNS = frozenset("account accounts user users owner assignee project projects team "
+                          "organization organisation workspace contact customer parent "
+                          "category".split())
 
 
 # A read's free-text search parameters: a search term is how a tool finds records, never

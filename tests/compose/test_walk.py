@@ -1034,3 +1034,21 @@ def test_a_search_term_names_nobody():
     assert _searched({"search_term": Binding(kind="visible", type="string")})
     assert not _searched({"email": Binding(kind="visible", type="email")})
     assert not _searched({"q": Binding(kind="free", type="string")})
+
+
+def test_nobody_dictates_a_record_s_api_address() -> None:
+    """GSMTasks' `tasks_create` takes its `account` as the API's URL of an account. A blind
+    review rejected a lead's task opened with account "https://www.evergreen-health.com/
+    client-invoice-summary": a web page drawn for it, stated as if the user knew it. A
+    company's website is a fact a person states; a record's address is not."""
+    from compoworld.compose.walk import _sayable
+
+    def visible(kind: str) -> Binding:
+        return Binding(kind="visible", type=kind)
+
+    page = "https://www.evergreen-health.com/client-invoice-summary"
+    assert not _sayable({"account": page, "name": "Wei Rahman"},
+                        {"account": visible("url"), "name": visible("person_name")})
+    assert not _sayable({"assignee_url": page}, {"assignee_url": visible("url")})
+    assert _sayable({"website": "https://www.meridian-freight.com", "name": "Meridian"},
+                    {"website": visible("url"), "name": visible("company")})
