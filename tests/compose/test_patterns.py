@@ -465,3 +465,19 @@ def test_a_message_step_writes_its_own_note_not_a_stored_template():
 
     assert fits(sender("send_message"), send())
     assert not fits(sender("send_template_message"), send())
+
+
+def test_an_event_is_copied_into_a_calendar_not_a_webinar():
+    """A blind review rejected a drchrono appointment copied as a Zoom webinar: a webinar
+    broadcasts to an audience, and a meeting copied into one is no copy of it."""
+    from compoworld.compose.patterns import fits
+    from compoworld.compose.workflows import BY_NAME
+    from compoworld.graph.depgraph import ToolNode
+
+    def maker(name: str, resource: str) -> ToolNode:
+        return ToolNode(f"cal__{name}", "cal", "create", "modeled", resource,
+                        {"topic": "title", "start_time": "datetime"}, (), {})
+
+    step = BY_NAME["event_copy"].steps[1]
+    assert fits(maker("meeting_create", "meetings"), step)
+    assert not fits(maker("webinar_create", "webinars"), step)

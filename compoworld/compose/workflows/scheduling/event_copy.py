@@ -9,7 +9,9 @@ WORKFLOW = Workflow(
     purpose='put an event in another calendar',
     steps=(
         Step(READ, 'event'),
-        Step(MAKE, 'event', ('time', 'name', 'email', 'address', 'city'), avoid=APPOINTMENTS),
+        # (no webinar: a patient's appointment copied as a Zoom webinar is a broadcast of it)
+        Step(MAKE, 'event', ('time', 'name', 'email', 'address', 'city'),
+             avoid=APPOINTMENTS | {'webinar', 'webinars'}),
     ),
     situation='copy',
     guards=frozenset({'half_span', 'past_copy'}),
