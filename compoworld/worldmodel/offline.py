@@ -110,6 +110,9 @@ class OfflineWorldModel:
                 done = succeeded(value)  # an answer is a success: the world served the call
                 if tool.effect != "read":  # a write's one result, inside its envelope too
                     done = _one_result(_enveloped(done), arguments)
+                if _sends(tool):  # a message it sent is on its way, in a word its schema takes
+                    done = next((sent for word in _SENT if (sent := _on_its_way(done, word))
+                                 is done or compiled.check(sent) is None), done)
                 return done if done is not value and compiled.check(done) is None else value
             overrides = None  # an echo may be what broke it: draw again without
         raise WorldModelError(f"no valid response for {tool.name}: {problem}")
@@ -175,6 +178,36 @@ def _one_result(value: Any, arguments: dict[str, Any]) -> Any:
     if isinstance(value, list) and len(value) > given and all(isinstance(v, dict) for v in value):
         return value[:given]
     return value
+
+
+# Statuses that say a message never went, or went nowhere: a send's drawn answer with one
+# contradicts the send (SMS Works answered a text with "archived", "suspended" and
+# "inactive"). A contact made "inactive" is no failure: only a send's answer is mended.
+_STALLED = frozenset("archived suspended inactive cancelled canceled deleted disabled blocked "
+                     "expired undelivered undeliverable bounced paused draft unknown".split())
+_SENT = ("sent", "queued", "accepted", "delivered", "completed")
+_SEND_WORDS = frozenset("send sms text email mail message messages".split())
+
+
+def _sends(tool: ToolSpec) -> bool:
+    """Whether a write sends a message (`send_message`, `create_sms`, `messages_add`)."""
+    words = set(split_words(tool.name.split("__")[-1]))
+    return tool.effect != "read" and bool(words & _SEND_WORDS) and bool(
+        words & {"send", "create", "add", "post", "sms"})
+
+
+def _on_its_way(value: Any, word: str) -> Any:
+    """`value` with each stalled status (its own, its items', its envelope's) as `word`; the
+    same object where none stalls."""
+    if isinstance(value, list):
+        items = [_on_its_way(item, word) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if not isinstance(value, dict):
+        return value
+    out = {key: word if split_words(key)[-1:] in (["status"], ["state"]) and isinstance(
+        field, str) and field.lower() in _STALLED else _on_its_way(field, word)
+        if isinstance(field, dict | list) else field for key, field in value.items()}
+    return value if all(out[k] is value[k] for k in value) else out
 
 
 def succeeded(value: Any) -> Any:

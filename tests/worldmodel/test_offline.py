@@ -160,3 +160,28 @@ def test_an_answer_echoes_what_its_call_gave_inside_an_object():
     rejected = [{"email": "a@b.org", "reject_reason": "Out of stock", "status": "rejected"}]
     assert succeeded(rejected) == [{"email": "a@b.org", "reject_reason": "",
                                     "status": "completed"}]
+
+
+def test_a_sent_message_is_on_its_way():
+    """A blind review rejected SMS Works texts answered `"status": "archived"`,
+    `"suspended"` and `"inactive"`: a send's answer that says the message went nowhere
+    contradicts the send, and invites a retry. A status its schema lists is kept to the
+    schema's words; a contact made "inactive" is no send, and keeps its status."""
+    model = OfflineWorldModel(5, draw_pool(5))
+    answer = {"type": "object", "required": ["messageid", "status"],
+              "properties": {"messageid": S, "status": S}}
+    text = tool("send_message", answer).model_copy(update={"effect": "action"})
+    statuses = {model.respond(text, {"destination": f"+4477009001{n:02d}"})["status"]
+                for n in range(40)}
+    assert statuses and not statuses & {"archived", "suspended", "inactive", "cancelled",
+                                        "deleted", "expired", "unknown"}, statuses
+    listed = {"type": "object", "required": ["status"], "properties": {
+        "status": {"type": "string", "enum": ["queued", "suspended", "archived"]}}}
+    enum_text = tool("send_sms", listed).model_copy(update={"effect": "create"})
+    assert {model.respond(enum_text, {"to": f"+4477009002{n:02d}"})["status"]
+            for n in range(20)} == {"queued"}
+    contact = tool("create_contact", {"type": "object", "required": ["status"], "properties": {
+        "status": {"type": "string", "enum": ["active", "inactive"]}}}).model_copy(
+        update={"effect": "create"})
+    assert "inactive" in {model.respond(contact, {"email": f"p{n}@acme.test"})["status"]
+                          for n in range(30)}
