@@ -113,17 +113,18 @@ def _selector(
     prefix = typed[: len(typed) - len(inner)] if inner else typed
     types = {p[len(prefix):]: t for p, t in outputs.items() if p.startswith(prefix)}
     own = inner.split(".")[0]
+    def naming(key: str) -> tuple[int, int, bool]:  # (best first)
+        return (_rank(types.get(key, ""), NAMING_TYPES), _rank(key.lower(), NAMING_FIELDS),
+                not document_number(key, element[key]))
+
     ranked = sorted(
         (key for key, value in element.items()  # (nobody knows a company by its fax)
          if key != own and isinstance(value, str) and len(value.strip()) >= 3
          and not {"fax", "phone", "mobile", "tel"} & set(split_words(key))),
-        key=lambda k: (_rank(types.get(k, ""), NAMING_TYPES),
-                       _rank(k.lower(), NAMING_FIELDS), not document_number(k, element[k]), k),
+        key=lambda k: (naming(k), k),
     )
     for key in ranked:
-        if _rank(types.get(key, ""), NAMING_TYPES) == len(NAMING_TYPES) and \
-                _rank(key.lower(), NAMING_FIELDS) == len(NAMING_FIELDS) and \
-                not document_number(key, element[key]):
+        if naming(key) == (len(NAMING_TYPES), len(NAMING_FIELDS), True):
             break  # only naming fields: an opaque code does not name an item in words
         value = element[key]
         others = [e.get(key) for i, e in enumerate(items[:MAX_ITEMS])

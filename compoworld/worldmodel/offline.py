@@ -204,9 +204,13 @@ def _on_its_way(value: Any, word: str) -> Any:
         return value if all(a is b for a, b in zip(items, value, strict=True)) else items
     if not isinstance(value, dict):
         return value
-    out = {key: word if split_words(key)[-1:] in (["status"], ["state"]) and isinstance(
-        field, str) and field.lower() in _STALLED else _on_its_way(field, word)
-        if isinstance(field, dict | list) else field for key, field in value.items()}
+    out: dict[str, Any] = {}
+    for key, field in value.items():
+        if split_words(key)[-1:] in (["status"], ["state"]) and isinstance(field, str) \
+                and field.lower() in _STALLED:
+            out[key] = word
+        else:
+            out[key] = _on_its_way(field, word)
     return value if all(out[k] is value[k] for k in value) else out
 
 
