@@ -190,7 +190,7 @@ def parameter_batches(shards: list[Shard], budget: int = PARAMETER_BUDGET) -> li
     size = 0
     for shard in shards:
         weight = len(shard.model_dump_json()) + 2
-        if not batches or (size + weight > budget and batches[-1]):
+        if not batches or size + weight > budget:
             batches.append([])
             size = 0
         batches[-1].append(shard)
@@ -224,16 +224,19 @@ def run_stage(
         elif pending:
             batches = parameter_batches(pending)
             failed: list[StageFailed] = []
-            for number, batch in enumerate(batches, 1):
-                if len(batches) > 1:
-                    logger.info("%s: batch %d of %d (%d shards)", stage, number,
-                                len(batches), len(batch))
-                try:
-                    shards_flow.with_options(task_runner=make_task_runner(dask_address))(
-                        stage=stage, shards=batch, home=str(store.home)
-                    )
-                except StageFailed as error:  # (the next batches still run)
-                    failed.append(error)
+            # several batches share one cluster: its workers start once, not per batch
+            with shared_cluster(dask_address) if len(batches) > 1 \
+                    else nullcontext(dask_address) as address:
+                for number, batch in enumerate(batches, 1):
+                    if len(batches) > 1:
+                        logger.info("%s: batch %d of %d (%d shards)", stage, number,
+                                    len(batches), len(batch))
+                    try:
+                        shards_flow.with_options(task_runner=make_task_runner(address))(
+                            stage=stage, shards=batch, home=str(store.home)
+                        )
+                    except StageFailed as error:  # (the next batches still run)
+                        failed.append(error)
             if failed:
                 raise StageFailed("; ".join(str(error) for error in failed))
     finally:
