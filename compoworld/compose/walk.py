@@ -159,6 +159,13 @@ class WalkConfig:
 
 
 BUSINESS_SHARE = 1 / 3  # share of a service's tools on business entities, for a pattern step
+# ... and the share that does for an app of a business category (`BUSINESS_CATEGORIES`): a
+# CRM, a shop or a payments app keeps business records however many of its tools set it
+# up (Salesloft's cadences and saved views, Jumpseller's checkout fields, Adyen's terminals)
+BUSINESS_CATEGORY_SHARE = 0.15
+BUSINESS_CATEGORIES = frozenset({"customer_relation", "ecommerce", "payment", "enterprise",
+                                 "support", "marketing", "email", "project_management",
+                                 "time_management"})
 # Per graph, what walks look up again and again (`_per_graph`: kept in `graph.memo`, so a
 # shard's tables go with its library's graph instead of piling up in the worker process).
 _BUSINESS = "business"  # service -> share
@@ -301,7 +308,8 @@ def _step(
                 and not _names_record(source)  # (a refund of the payment by its own id is none)
             # (Twilio sends texts, though most of its tools are about calls)
             takers = [c for c in takers if (plan.entity == "message"
-                                            or _business(graph, graph.nodes[c[0]].service)
+                                            or _business(graph, graph.nodes[c[0]].service,
+                                                         walk.apps)
                                             or _a_calendar(walk, plan, graph.nodes[c[0]]))
                       and not (plan.entity in ("message", "event")
                                and _name_for_address(graph.nodes[c[0]], c[1]))
@@ -481,12 +489,17 @@ def _taken_by(graph: DependencyGraph, tool: str, value: Found, step: Step,
     return cached[key]
 
 
-def _business(graph: DependencyGraph, service: str) -> bool:
+def _business(graph: DependencyGraph, service: str, apps: Apps | None = None) -> bool:
     """Whether a service is an app for business records: at least a third of its tools work
-    on an entity of the ontology (contacts, invoices, tickets, meetings...)."""
+    on an entity of the ontology (contacts, invoices, tickets, meetings...), or, in an app
+    `apps` files under a business category, `BUSINESS_CATEGORY_SHARE` of them. (An app of
+    a bank's or a market's data, or Airflow's DAG runners, is none: its category says so.)"""
     shares = _per_graph(_BUSINESS, graph,  # one pass over the graph, not per service
                         lambda: business_shares(graph.nodes.values()))
-    return shares.get(service, 0.0) >= BUSINESS_SHARE
+    share = shares.get(service, 0.0)
+    category = apps.categories.get(service) if apps is not None and apps.categories else None
+    return share >= BUSINESS_SHARE or (category in BUSINESS_CATEGORIES
+                                       and share >= BUSINESS_CATEGORY_SHARE)
 
 
 def _name_for_address(node: ToolNode, param: str) -> bool:

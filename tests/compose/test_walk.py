@@ -1052,3 +1052,31 @@ def test_nobody_dictates_a_record_s_api_address() -> None:
     assert not _sayable({"assignee_url": page}, {"assignee_url": visible("url")})
     assert _sayable({"website": "https://www.meridian-freight.com", "name": "Meridian"},
                     {"website": visible("url"), "name": visible("company")})
+
+
+def test_a_business_app_is_known_by_its_records_or_its_category():
+    """A CRM with many set-up tools (Salesloft: cadences, saved views, imports) keeps a
+    company's people all the same, but an app of DAG runs (Airflow, filed `messaging`)
+    or a market's data (`financial`) with as few business tools is no home for a lead."""
+    from compoworld.compose.patterns import Apps
+    from compoworld.compose.walk import _business
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    def tools(service: str, business: int, other: int) -> list[ToolNode]:
+        def node(name: str, resource: str) -> ToolNode:
+            return ToolNode(name=f"{service}__{name}", service=service, effect="read",
+                            implementation="compiled", resource=resource, params={},
+                            required=(), outputs={"data[].id": f"{service}.{resource}.id"})
+        return [node(f"list_people_{i}", "people") for i in range(business)] + \
+            [node(f"list_cadences_{i}", "cadences") for i in range(other)]
+
+    graph = DependencyGraph.build(tools("crm", 3, 9) + tools("dags", 3, 9)
+                                  + tools("quotes", 3, 9) + tools("shop", 1, 9)
+                                  + tools("desk", 5, 5))
+    apps = Apps(work=frozenset({"crm", "dags", "quotes", "shop", "desk"}), customers=frozenset(),
+                categories={"crm": "customer_relation", "dags": "messaging",
+                            "quotes": "financial", "shop": "ecommerce", "desk": "messaging"})
+    assert _business(graph, "crm", apps) and not _business(graph, "crm")
+    assert not _business(graph, "dags", apps) and not _business(graph, "quotes", apps)
+    assert not _business(graph, "shop", apps)  # a tenth of a shop's tools is too few
+    assert _business(graph, "desk", apps) and _business(graph, "desk")
