@@ -243,6 +243,36 @@ def settled(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     return False
 
 
+# Stages of a release that has not shipped, and marks of one thrown away.
+_UNRELEASED = frozenset("planned planning draft upcoming scheduled unreleased backlog "
+                        "unstarted started progress".split())
+_DISCARDED = frozenset("trashed deleted archived discarded".split())
+_STAGE = frozenset({"stage", "status", "state"})
+
+
+def unreleased(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a release a request says is out is not: a draft, a planned one (a stage of
+    `{"type": "planned"}`), or one in the bin (Linear's `trashed: true` release announced
+    as "We just shipped Release 2.7.3")."""
+    item = followed(calls)
+    if not isinstance(item, dict):
+        return False
+    for key, value in item.items():
+        words = set(split_words(str(key)))
+        if isinstance(value, dict) and words & _STAGE:  # Linear's `stage: {"type": ...}`
+            value = next((v for k in ("type", "name", "status") if isinstance(
+                v := value.get(k), str)), None)
+        if isinstance(value, str) and words & _STAGE \
+                and set(split_words(value)) & _UNRELEASED:
+            return True
+        if value is True and words & (_DISCARDED | {"draft"}):
+            return True  # `trashed: true`, `draft: true`
+        if value not in (None, False, "", 0) and not isinstance(value, bool) \
+                and words & _DISCARDED:
+            return True  # `archivedAt: "2024-05-11T..."`
+    return False
+
+
 _SPAN = frozenset({"start", "end"})
 
 
@@ -281,6 +311,7 @@ GUARDS: dict[str, Guard] = {
     "undelivered": Guard(undelivered, "an order asked about as arrived that never went out"),
     "gone": Guard(gone, "a colleague treated as with us is inactive or deleted"),
     "settled": Guard(settled, "a reminder to pay an invoice that owes nothing"),
+    "unreleased": Guard(unreleased, "a release announced as out is planned or thrown away"),
 }
 
 

@@ -737,3 +737,20 @@ def test_a_prospect_is_no_contact_of_the_books():
     assert apps.allow("xero", LEAD)  # (a customer of the books may still be written to)
     for name in ("lead_reengage", "demo_offer", "webinar_invite", "nda_signature_reminder"):
         assert BY_NAME[name].steps[0] == PROSPECT, name
+
+
+def test_a_release_announced_as_out_has_shipped():
+    """A blind review rejected "We just shipped Release 2.7.3" posted of a Linear release
+    in the bin (`trashed: true`), and "Release 4.7.3 is out" of one whose stage is
+    `{"type": "planned"}`: the guard `unreleased`."""
+    read = read_then_message
+    not_out = GUARDS["unreleased"].test
+    assert not_out(None, read({"id": "r1", "name": "Release 2.7.3", "trashed": True}))
+    assert not_out(None, read({"id": "r1", "stage": {"type": "planned"}}))
+    assert not_out(None, read({"id": "r1", "status": "draft"}))
+    assert not_out(None, read({"id": "r1", "draft": True, "published_at": None}))
+    assert not_out(None, read({"id": "r1", "archivedAt": "2024-05-11T23:20:00Z"}))
+    assert not not_out(None, read({"id": "r1", "stage": {"type": "completed"},
+                                   "trashed": False, "archivedAt": None}))
+    assert not not_out(None, read({"id": "r1", "draft": False, "prerelease": True}))
+    assert "unreleased" in BY_NAME["release_to_channel"].guards

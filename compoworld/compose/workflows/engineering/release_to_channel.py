@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} is out.", "We just shipped {s}."),
     channels=("engineering", "announcements"),
-    trial=True,
+    guards=frozenset({"unreleased"}),
 )
