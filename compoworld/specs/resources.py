@@ -58,9 +58,9 @@ def derive_resources(tools: list[ToolSpec], known: dict[str, dict[str, Any]]
             by_resource.setdefault(tool.resource, []).append(tool)
     out: dict[str, dict[str, Any]] = {}
     for resource, group in by_resource.items():
-        schema = _as_people(resource, _from_lists(group, resource)
-                            or _from_results(group, resource)
-                            or _from_requests(group, resource)
+        shown = _from_lists(group, resource) or _from_results(group, resource)
+        schema = _as_people(resource, _with_requests(shown, group, resource) if shown
+                            else _from_requests(group, resource)
                             or _from_parameters(group, resource))
         schema["required"] = list(dict.fromkeys([*schema["required"],
                                                  *_read_required(group, resource, schema)]))
@@ -251,6 +251,24 @@ def _request_fields(tool: ToolSpec, resource: str) -> dict[str, Any]:
             continue
         out[name] = sub
     return out
+
+
+def _with_requests(schema: dict[str, Any], group: list[ToolSpec], resource: str
+                   ) -> dict[str, Any]:
+    """A record schema taken from what a list or a result shows, with the plain fields its
+    create takes that it lacks: a record holds what it was made with. Linear's milestone
+    result shows `{id, name, ...}`, so a milestone made for a project (`projectId`) kept
+    no project, and no check could see the project it was made for."""
+    props = schema["properties"]
+    for tool in group:
+        if tool.effect != "create":
+            continue
+        for name, sub in _request_fields(tool, resource).items():
+            if name not in props and (sub.get("type") in _SCALARS or (
+                    sub.get("type") == "array" and isinstance(sub.get("items"), dict)
+                    and sub["items"].get("type") in _SCALARS)):
+                props[name] = {k: v for k, v in sub.items() if k != "default"}
+    return schema
 
 
 def _from_requests(group: list[ToolSpec], resource: str) -> dict[str, Any] | None:

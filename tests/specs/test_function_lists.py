@@ -326,3 +326,23 @@ def test_a_collection_of_people_says_who_each_one_is() -> None:
          "parameters": {"type": "object", "properties": {"login": {"type": "string"}},
                         "required": ["login"]}}], "club")
     assert set(named.resources["members"]["properties"]) == {"login", "id"}
+
+
+def test_a_record_holds_what_it_was_made_with() -> None:
+    """Linear's milestone result shows `{id, name, description}`: a milestone made for a
+    project (`projectId`) kept no project, so every task that made one for a project was
+    rejected ("no record it changed holds that value"). A record schema taken from a
+    result or a list also takes the plain fields its create takes."""
+    spec = load_function_list([
+        {"name": "create_milestone", "description": "Create a project milestone",
+         "parameters": {"type": "object", "properties": {
+             "name": {"type": "string"}, "projectId": {"type": "string"},
+             "labelIds": {"type": "array", "items": {"type": "string"}},
+             "options": {"type": "object"}}, "required": ["name", "projectId"]},
+         "outputSchema": {"type": "object", "properties": {
+             "id": {"type": "string"}, "name": {"type": "string"},
+             "description": {"type": "string"}}}},
+    ], "tracker")
+    milestone = spec.resources["milestones"]["properties"]
+    assert {"id", "name", "description", "projectId", "labelIds"} <= set(milestone)
+    assert "options" not in milestone  # (no nested settings object)
