@@ -106,10 +106,11 @@ def tool_node(spec: ToolSpec, implementation: str, param_types: dict[str, str] |
 
 
 # The objects a write's nested values are bound inside: who a message or an invitation goes
-# to (and from), what it says, a new customer, an event's times. The rest (attachments,
-# tracking settings, an event's organizer) keep what the call's draw gave them.
+# to (and from), what it says (WhatsApp's `text.body`), a new customer, an event's times.
+# The rest (attachments, tracking settings, an event's organizer) keep what the call's draw
+# gave them.
 _NESTED_HOLDERS = frozenset("message messages personalizations to from sender recipient "
-                            "recipients content attendees guests invitees participants "
+                            "recipients content text attendees guests invitees participants "
                             "customer contact person start end events".split())
 
 

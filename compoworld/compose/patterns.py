@@ -99,8 +99,10 @@ def tool_entity(node: ToolNode) -> str:
 
 # Verbs of a write that puts a message into a channel.
 _POSTS = frozenset("post send message reply".split())
-# Account plumbing, not work anyone asks for: "resend the verification email".
-_PLUMBING = frozenset("verify verification resend confirm confirmation password reset token "
+# Account plumbing, not work anyone asks for: "resend the verification email", or SendGrid's
+# check that an address is deliverable (`post_validations_email`), which sends nothing.
+_PLUMBING = frozenset("verify verification validate validation validations resend confirm "
+                      "confirmation password reset token "
                       "auth oauth login logout otp mfa captcha webhook callback test ping "
                       "health bulk batch sandbox simulate".split())
 

@@ -127,3 +127,22 @@ def test_a_message_goes_out_through_an_email_api_that_takes_its_recipient_nested
         assert "hello@" in task.instruction  # sent from our address, which it names
         creates = [c for c in task.rubric if c.kind == "record_created"]
         assert len(creates) == 1, [c.description for c in task.rubric]  # one email
+
+
+def test_a_message_s_text_inside_its_object_is_what_it_says():
+    """WhatsApp's `send_message` takes its words as `text.body`: with the body out of
+    reach every message there said nothing but its recipient, and was no message."""
+    from compoworld.compose.library import nested_params
+    from compoworld.specs.records import ToolSpec
+
+    spec = ToolSpec(service="whatsapp", name="whatsapp__send_message", description="Send",
+                    parameters={"type": "object", "required": ["to"], "properties": {
+                        "to": {"type": "string"}, "type": {"type": "string"},
+                        "text": {"type": "object", "required": ["body"],
+                                 "properties": {"body": {"type": "string"}}},
+                        "image": {"type": "object", "properties": {
+                            "caption": {"type": "string"}}}}},
+                    returns={}, effect="action", resource="messages", source="test")
+    nested = nested_params(spec)
+    assert nested.get("text.body") == "text"
+    assert not any(path.startswith("image.") for path in nested)  # (an attachment's draw)

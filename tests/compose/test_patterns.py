@@ -481,3 +481,18 @@ def test_an_event_is_copied_into_a_calendar_not_a_webinar():
     step = BY_NAME["event_copy"].steps[1]
     assert fits(maker("meeting_create", "meetings"), step)
     assert not fits(maker("webinar_create", "webinars"), step)
+
+
+def test_an_address_check_is_no_message():
+    """SendGrid's `post_validations_email` checks that an address is deliverable: it sends
+    nothing, so no welcome or reminder goes out through it."""
+    def sender(name: str) -> ToolNode:
+        return ToolNode(name=f"mail__{name}", service="mail", effect="action",
+                        implementation="compiled", resource=None,
+                        params={"email": "email", "text": "text"}, required=("email",),
+                        outputs={"id": "string"})
+
+    message = BY_NAME["lead_welcome"].steps[-1]
+    assert fits(sender("send_email"), message)
+    assert not fits(sender("post_validations_email"), message)
+    assert not fits(sender("validate_email"), message)
