@@ -18,6 +18,7 @@ satisfy raises `WorldModelError` (the dispatcher reports it as a 500).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +28,7 @@ import orjson
 from compoworld.graph.semtypes import split_words
 from compoworld.specs.records import ToolSpec
 from compoworld.world.anchors import find_anchor, index_pool
+from compoworld.world.clock import NOW_TEXT
 from compoworld.world.schemavalues import ValuePlan, compile_schema
 from compoworld.world.seeding import Pool
 from compoworld.world.seeds import derive_seed
@@ -113,6 +115,8 @@ class OfflineWorldModel:
                 if _sends(tool):  # a message it sent is on its way, in a word its schema takes
                     done = next((sent for word in _SENT if (sent := _on_its_way(done, word))
                                  is done or compiled.check(sent) is None), done)
+                    told = _as_sent(done, arguments, tool.returns)  # ... sent now, as asked
+                    done = told if compiled.check(told) is None else done
                 return done if done is not value and compiled.check(done) is None else value
             overrides = None  # an echo may be what broke it: draw again without
         raise WorldModelError(f"no valid response for {tool.name}: {problem}")
@@ -194,6 +198,79 @@ def _sends(tool: ToolSpec) -> bool:
     words = set(split_words(tool.name.split("__")[-1]))
     return tool.effect != "read" and bool(words & _SEND_WORDS) and bool(
         words & {"send", "create", "add", "post", "sms"})
+
+
+# What a send's answer says of the send itself. Telnyx answered a text with three drawn
+# attachments, a `received_at` a year after its `sent_at`, seven parts and a recipient of
+# `[{}]`: a message sent now went now, with what its call gave it, to whom the call said.
+_WHEN = frozenset("sent completed received delivered queued created updated submitted "
+                  "scheduled".split())
+_STAMP = frozenset("at on date time timestamp".split())
+_ATTACHED = frozenset("media attachment attachments files".split())
+_PARTS = frozenset("parts segments".split())
+_ENDPOINT = {"email": ("email", "address"), "phone": ("phone", "number")}
+_NUMBER = re.compile(r"^\+?[\d\s().-]{6,}$")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_INSTANT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})$")
+
+
+def _as_sent(value: Any, arguments: dict[str, Any], schema: dict[str, Any]) -> Any:
+    """A send's answer as the send was: its times now, no attachment the call did not
+    give, one part, and its recipient and sender objects holding the call's address
+    (`to: "+8180..."` answered `to: [{"phone_number": "+8180..."}]`). A copy."""
+    given = {word for key in _argument_keys(arguments) for word in split_words(key)}
+
+    def mend(item: Any, at: dict[str, Any]) -> Any:
+        if isinstance(item, list):
+            inner = at.get("items") if isinstance(at.get("items"), dict) else {}
+            return [mend(entry, inner) for entry in item]
+        if not isinstance(item, dict):
+            return item
+        props = at.get("properties") if isinstance(at.get("properties"), dict) else {}
+        out = {}
+        for key, field in item.items():
+            words, sub = set(split_words(key)), props.get(key) or {}
+            if isinstance(field, str) and words & _WHEN and words & _STAMP \
+                    and (_INSTANT.match(field) or _DAY.match(field)):
+                out[key] = NOW_TEXT if _INSTANT.match(field) else NOW_TEXT[:10]
+            elif isinstance(field, list) and words & _ATTACHED and not given & _ATTACHED:
+                out[key] = []
+            elif isinstance(field, int) and not isinstance(field, bool) and words & _PARTS:
+                out[key] = 1
+            elif isinstance(arguments.get(key), str) and isinstance(field, dict | list):
+                out[key] = _endpoint(field, sub, arguments[key])
+            else:
+                out[key] = mend(field, sub if isinstance(sub, dict) else {})
+        return out
+
+    return mend(value, schema)
+
+
+def _endpoint(field: Any, schema: dict[str, Any], address: str) -> Any:
+    """A recipient or sender object (or a list of them) of a send's answer holding the
+    `address` its call gave, in the field its schema names for one (`phone_number`)."""
+    if isinstance(field, list):
+        inner = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        return [_endpoint(entry, inner, address) for entry in field]
+    props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+    kind = "email" if "@" in address else "phone" if _NUMBER.match(address) else ""
+    if not kind:
+        return field  # a sender's name ("Maplewood") is no number
+    words = _ENDPOINT[kind]
+    slot = next((key for key in sorted(props) if set(split_words(key)) & set(words)
+                 and (props[key] or {}).get("type") in (None, "string")), None)
+    if not isinstance(field, dict) or slot is None:
+        return field
+    return {**field, slot: address}
+
+
+def _argument_keys(value: Any) -> list[str]:
+    """Every key of a call's arguments, nested ones too (`message.attachments`)."""
+    if isinstance(value, list):
+        return [key for item in value for key in _argument_keys(item)]
+    if not isinstance(value, dict):
+        return []
+    return [*value, *(key for inner in value.values() for key in _argument_keys(inner))]
 
 
 def _on_its_way(value: Any, word: str) -> Any:

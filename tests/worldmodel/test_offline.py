@@ -9,6 +9,7 @@ from compoworld.services.runtime import Service, Tool
 from compoworld.specs.records import ServiceSpec
 from compoworld.world.seeding import draw_pool
 from compoworld.worldmodel import OfflineWorldModel, WorldModelError, summarize_state
+from compoworld.world.clock import NOW_TEXT
 from tests.worldmodel.conftest import TOOLS, WEATHER, S, tool
 
 ARGUMENTS = [{}, {"city": "Paris"}, {"city": "Tokyo"}, {"email": "x@y.io"}, {"limit": 3},
@@ -185,3 +186,33 @@ def test_a_sent_message_is_on_its_way():
         update={"effect": "create"})
     assert "inactive" in {model.respond(contact, {"email": f"p{n}@acme.test"})["status"]
                           for n in range(30)}
+
+
+def test_a_sent_message_s_answer_is_the_send():
+    """A blind review rejected a Telnyx text answered with `"to": [{}]`, three drawn
+    attachments, a `received_at` a year after its `sent_at` and seven parts: a send's
+    answer says it went now, to whom and from whom its call said, with no attachment the
+    call did not give, in one part. A send that did attach a file keeps its media."""
+    model = OfflineWorldModel(6, draw_pool(6))
+    stamp = {"type": "string", "format": "date-time"}
+    party = {"type": "object", "properties": {"phone_number": S, "carrier": S}}
+    answer = {"type": "object", "required": ["data"], "properties": {"data": {
+        "type": "object",
+        "required": ["to", "from", "media", "parts", "sent_at", "received_at"],
+        "properties": {
+            "to": {"type": "array", "minItems": 1, "items": party},
+            "from": party,
+            "media": {"type": "array", "items": {
+                "type": "object", "required": ["url"], "properties": {"url": S}}},
+            "parts": {"type": "integer", "minimum": 1},
+            "sent_at": stamp, "received_at": stamp, "status": S}}}}
+    text = tool("create_message", answer).model_copy(update={"effect": "create"})
+    for n in range(10):
+        to, sent_from = f"+4477009003{n:02d}", "+447700900999"
+        data = model.respond(text, {"to": to, "from": sent_from, "text": "Hi"})["data"]
+        assert [item["phone_number"] for item in data["to"]] == [to] * len(data["to"])
+        assert data["from"]["phone_number"] == sent_from
+        assert data["media"] == [] and data["parts"] == 1
+        assert data["sent_at"] == data["received_at"] == NOW_TEXT
+    attached = model.respond(text, {"to": "+447700900400", "media_urls": ["https://a.test/x"]})
+    assert attached["data"]["media"]
