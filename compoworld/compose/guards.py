@@ -26,7 +26,9 @@ from compoworld.compose.references import (
 from compoworld.compose.situations import app_kind
 from compoworld.graph.roles import role_of
 from compoworld.graph.semtypes import split_words
+from compoworld.world.banking import VAT_COUNTRIES, country_code
 from compoworld.world.clock import NOW
+from compoworld.world.words import COUNTRIES
 
 if TYPE_CHECKING:  # (the library finds the workflows, whose definitions name these guards)
     from compoworld.compose.library import ServiceLibrary
@@ -273,6 +275,44 @@ def unreleased(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     return False
 
 
+# Calling codes of the countries whose invoices carry a VAT number (`44` of the UK).
+_VAT_CALLING = frozenset(COUNTRIES[code][2] for code in VAT_COUNTRIES if code in COUNTRIES)
+_CALLING = sorted({info[2] for info in COUNTRIES.values()}, key=len, reverse=True)
+
+
+def no_vat(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
+    """Whether a customer asked for their VAT number lives where invoices carry none: the
+    countries their record names (its own or its address's), or else the calling codes of
+    its phone numbers, are all outside `VAT_COUNTRIES` (a customer in the US, or with a
+    `+1` number, was asked for a VAT number by text)."""
+    leaves = [(key, value) for key, value in _leaves(followed(calls))
+              if isinstance(value, str) and value.strip()]
+    countries = {code for key, value in leaves if "country" in split_words(key)
+                 and (code := country_code(value)) is not None}
+    if countries:
+        return not countries & VAT_COUNTRIES
+    codes = {next((c for c in _CALLING if value.lstrip("+").startswith(c)), None)
+             for key, value in leaves if value.startswith("+") and set(split_words(key))
+             & {"phone", "mobile", "number", "cell"}}
+    codes.discard(None)
+    return bool(codes) and not codes & _VAT_CALLING
+
+
+def _leaves(item: object, depth: int = 2) -> list[tuple[str, object]]:
+    """A record's fields, and those of the objects it holds (its `address`), to `depth`."""
+    if not isinstance(item, dict):
+        return []
+    out: list[tuple[str, object]] = []
+    for key, value in item.items():
+        if isinstance(value, dict) and depth > 1:
+            out += _leaves(value, depth - 1)
+        elif isinstance(value, list) and value and isinstance(value[0], dict) and depth > 1:
+            out += _leaves(value[0], depth - 1)
+        else:
+            out.append((str(key), value))
+    return out
+
+
 _SPAN = frozenset({"start", "end"})
 
 
@@ -311,6 +351,7 @@ GUARDS: dict[str, Guard] = {
     "undelivered": Guard(undelivered, "an order asked about as arrived that never went out"),
     "gone": Guard(gone, "a colleague treated as with us is inactive or deleted"),
     "settled": Guard(settled, "a reminder to pay an invoice that owes nothing"),
+    "no_vat": Guard(no_vat, "a VAT number asked of a customer where invoices carry none"),
     "unreleased": Guard(unreleased, "a release announced as out is planned or thrown away"),
 }
 

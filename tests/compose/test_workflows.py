@@ -754,3 +754,19 @@ def test_a_release_announced_as_out_has_shipped():
                                    "trashed": False, "archivedAt": None}))
     assert not not_out(None, read({"id": "r1", "draft": False, "prerelease": True}))
     assert "unreleased" in BY_NAME["release_to_channel"].guards
+
+
+def test_a_vat_number_is_asked_only_where_invoices_carry_one():
+    """A blind review rejected a VAT number asked by text of a US customer: the guard
+    `no_vat` holds out a customer whose record's country, or else whose phone's calling
+    code, is outside the countries whose invoices carry a VAT number."""
+    read = read_then_message
+    no_vat = GUARDS["no_vat"].test
+    assert no_vat(None, read({"id": "c1", "country": "US", "phone": "+12025550143"}))
+    assert no_vat(None, read({"id": "c1", "address": {"country": "United States"}}))
+    assert no_vat(None, read({"id": "c1", "phone": "+12025550143"}))  # (no country said)
+    assert not no_vat(None, read({"id": "c1", "country": "FR", "phone": "+12025550143"}))
+    assert not no_vat(None, read({"id": "c1", "billing_address": {"country_code": "DEU"}}))
+    assert not no_vat(None, read({"id": "c1", "mobile": "+447700900123"}))
+    assert not no_vat(None, read({"id": "c1", "email": "ana@lakeside.com"}))  # (unknown)
+    assert "no_vat" in BY_NAME["vat_number_request"].guards

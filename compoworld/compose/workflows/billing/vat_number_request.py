@@ -16,4 +16,5 @@ WORKFLOW = Workflow(
     says=("VAT number",),
     opens=("{s}'s invoices are missing their VAT number.",
            "Our accountant noticed that {s} has no VAT number on file."),
+    guards=frozenset({"no_vat"}),  # (no VAT number asked of a customer in the US)
 )
