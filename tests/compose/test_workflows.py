@@ -770,3 +770,18 @@ def test_a_vat_number_is_asked_only_where_invoices_carry_one():
     assert not no_vat(None, read({"id": "c1", "mobile": "+447700900123"}))
     assert not no_vat(None, read({"id": "c1", "email": "ana@lakeside.com"}))  # (unknown)
     assert "no_vat" in BY_NAME["vat_number_request"].guards
+
+
+_WHEN_SAID = re.compile(r"\b(?:this|next|last|first) (?:week|weekend|month)\b|\bend of the "
+                        r"(?:week|month)\b|\b(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b|"
+                        r"\b(?:January|February|March|April|May|June|July|August|September|"
+                        r"October|November|December)\b")
+
+
+def test_a_message_that_says_when_is_checked_for_when():
+    """A blind review rejected a password-expiry reminder checked for "password" alone: a
+    message that missed "this week" passed. Every workflow whose gist says when (a day, a
+    week, a month) tells it, so its check wants it."""
+    untold = [w.name for w in WORKFLOWS if (said := _WHEN_SAID.findall(w.gist))
+              and not any(when in fact or fact in when for when in said for fact in w.tells)]
+    assert not untold, untold

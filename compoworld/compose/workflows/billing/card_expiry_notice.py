@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="letting them know the card on file expires at the end of the month",
+    tells=("end of the month",),
     subject="Your card on file expires soon",
     says=("card",),
     opens=("{s}'s card on file expires at the end of this month.",

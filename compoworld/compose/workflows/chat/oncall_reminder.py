@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them that their on-call shift starts this weekend",
+    tells=("this weekend",),
     subject="Your on-call shift this weekend",
     says=("on-call", "on call", "shift"),
     opens=("{s} is on call this weekend.", "{s} takes over the on-call pager on Saturday."),

@@ -14,7 +14,7 @@ WORKFLOW = Workflow(
     gist="letting them know the daily stand-up moves to 9:30 from next Monday",
     subject="The daily stand-up moves to 9:30",
     says=("stand-up", "standup"),
-    tells=("9:30",),
+    tells=("9:30", "next Monday"),
     opens=("The daily stand-up moves to 9:30, and {s} joins it every day.",
            "{s} missed the note that our stand-up time changes next week."),
     guards=frozenset({"gone"}),

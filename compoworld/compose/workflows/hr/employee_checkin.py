@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="checking in on how their first week went",
+    tells=("first week",),
     subject="How is your first week going?",
     says=("week", "settling", "settled"),
     opens=("{s} is finishing their first week with us.",

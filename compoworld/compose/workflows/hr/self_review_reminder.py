@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them to finish their self-review by the end of the week",
+    tells=("end of the week",),
     subject="Your self-review is due this week",
     says=("self-review", "review"),
     opens=("The review cycle closes on Friday, and {s} hasn't finished their self-review.",

@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them to submit last week's timesheet",
+    tells=("last week",),
     subject="Your timesheet for last week",
     says=("timesheet",),
     opens=("{s} hasn't submitted a timesheet for last week.",

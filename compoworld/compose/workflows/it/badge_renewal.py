@@ -15,7 +15,7 @@ WORKFLOW = Workflow(
           "renewed at reception"),
     subject="Your office badge expires this month",
     says=("badge",),
-    tells=("reception",),
+    tells=("end of the month", "reception"),
     opens=("{s}'s office badge expires at the end of the month.",
            "Reception flagged the access badge of {s} as about to expire."),
     guards=frozenset({"gone"}),

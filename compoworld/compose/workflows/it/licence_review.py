@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="asking whether they still need their design software licence before it renews next month",
+    tells=("next month",),
     subject="Do you still need your design software licence?",
     says=("licence", "license"),
     opens=("We're reviewing software licences before renewal, starting with {s}.",

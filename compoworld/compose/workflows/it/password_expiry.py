@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them that their password expires this week",
+    tells=("this week",),
     subject="Your password expires this week",
     says=("password",),
     opens=("Our password check flagged {s}: their password expires this week.",

@@ -14,6 +14,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="reminding them that their contract renews next month",
+    tells=("next month",),
     subject="Your contract renews next month",
     says=("renew", "renewal", "renews"),
     opens=("{s}'s contract comes up for renewal next month.",
