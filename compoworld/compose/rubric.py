@@ -389,9 +389,12 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
     for collection in sorted(changes):
         change, noun = changes[collection], _singular(collection)
         id_field = after.id_field(collection)
-        for record in map(with_leaves, change["created"]):
+        for made in change["created"]:
+            record = with_leaves(made)  # (its rivals the other records, leaves and all: the
+            # record itself, its objects unflattened, had passed for a rival, and a
+            # WhatsApp text's free `text.body` was checked word for word)
             fields = _distinguish(_key_fields(record, id_field, given, generated), record,
-                                  [o for o in change["created"] if o is not record],
+                                  [with_leaves(o) for o in change["created"] if o is not made],
                                   id_field, generated)
             params: dict[str, Any] = {"collection": collection, "fields": fields}
             written = [name for name, value in record.items() if isinstance(value, str)

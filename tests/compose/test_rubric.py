@@ -498,3 +498,33 @@ def test_a_message_passes_on_the_facts_its_workflow_tells():
     assert not evaluate_rubric(rubric, start, ended("Join the offsite on May 2?"), "")[0]
     with pytest.raises(ValueError, match="tells"):
         Workflow("x", "hr", "p", offsite.steps, gist="asking them", tells=("April 10",))
+
+
+def test_a_message_s_words_inside_its_object_are_checked_as_words_not_verbatim():
+    """A blind review rejected WhatsApp texts whose check demanded the reference's body
+    word for word: the record's own `text: {"body": ...}`, unflattened, had passed for a
+    rival of its flattened self, so its free `text.body` became a key field. The agent's
+    words are checked as words (the topic), whatever object holds them."""
+    from compoworld.reward.rubric import evaluate_rubric
+
+    body = "Hi there, a quick note apologising for yesterday's service outage."
+    schemas = {"messages": {"type": "object"}}
+    sent = {"to": "+34720975085", "text": {"body": body}}
+    call = GoldCall(tool="chat__send_message", service="chat", effect="create",
+                    arguments=sent,
+                    bindings={"to": Binding(kind="hidden", type="phone", step=0,
+                                            field="[].phone", path="[0].phone"),
+                              "text.body": Binding(kind="free", type="text")},
+                    result={"id": "m1"})
+    start = {"chat": State(schemas, {"messages": {}})}
+
+    def ended(text: str) -> dict[str, State]:
+        return {"chat": State(schemas, {"messages": {"m1": {"id": "m1", "to": sent["to"],
+                                                            "text": {"body": text}}}})}
+
+    rubric = build_rubric(start, ended(body), [call], [], {"chat": "Chat"}, says=("outage",))
+    made = by_kind(rubric, "record_created")[0]
+    assert made.params["fields"] == {"to": "+34720975085"}
+    assert made.params["written"] == ["text.body"]
+    assert evaluate_rubric(rubric, start, ended("Sorry about the outage yesterday."), "")[0]
+    assert not evaluate_rubric(rubric, start, ended("Thanks for your order!"), "")[0]
