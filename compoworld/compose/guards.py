@@ -248,7 +248,7 @@ def settled(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
 # Stages of a release that has not shipped, and marks of one thrown away.
 _UNRELEASED = frozenset("planned planning draft upcoming scheduled unreleased backlog "
                         "unstarted started progress".split())
-_DISCARDED = frozenset("trashed deleted archived discarded".split())
+_DISCARDED = frozenset("trashed deleted archived discarded canceled cancelled".split())
 _STAGE = frozenset({"stage", "status", "state"})
 
 

@@ -750,6 +750,7 @@ def test_a_release_announced_as_out_has_shipped():
     assert not_out(None, read({"id": "r1", "status": "draft"}))
     assert not_out(None, read({"id": "r1", "draft": True, "published_at": None}))
     assert not_out(None, read({"id": "r1", "archivedAt": "2024-05-11T23:20:00Z"}))
+    assert not_out(None, read({"id": "r1", "canceledAt": "2024-08-19T10:00:00Z"}))
     assert not not_out(None, read({"id": "r1", "stage": {"type": "completed"},
                                    "trashed": False, "archivedAt": None}))
     assert not not_out(None, read({"id": "r1", "draft": False, "prerelease": True}))
