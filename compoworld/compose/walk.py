@@ -1009,6 +1009,13 @@ def _with_pending(walk: Walk, bindings: dict[str, Binding]) -> list[GoldCall]:
                                   bindings=bindings, result=None)]
 
 
+# Words of a field that holds a party's detail, no name of the record: an order found by
+# its shipping address's company is no order called "Copperleaf Foods" (its review request
+# had been asked to mention the customer's own company)
+_PARTY_FIELDS = frozenset("company organization organisation business address street city "
+                          "state country zip postal postcode email phone".split())
+
+
 def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
     """The words the request names a workflow's subject by, when it is no person (the
     ticket "Login delay", the order "Board Game"): what a message about it names. From the
@@ -1019,7 +1026,8 @@ def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
     first = walk.calls[0]
     named = [b.selector.value for call in _with_pending(walk, bindings)[1:]
              for b in call.bindings.values() if b.kind == "hidden" and b.step == 0
-             and b.selector is not None]
+             and b.selector is not None
+             and not set(split_words(b.selector.field)) & _PARTY_FIELDS]
     named += [call_arguments(first)[p] for p, b in first.bindings.items()
               if b.kind == "visible" and b.type in ("title", "string")]
     return next((v for v in named if isinstance(v, str) and len(v.split()) >= 1

@@ -1109,3 +1109,23 @@ def test_a_national_network_s_text_goes_to_a_number_of_its_country():
     assert _textable(walk, 0, number(1, "+61412345678"), send, world)
     assert not _textable(walk, 0, number(0, "+48512345678"), send, world)
     assert _textable(walk, 0, number(0, "+48512345678"), send)  # (no world: no network)
+
+
+def test_a_record_is_named_by_its_own_title_not_by_a_party_s_detail():
+    """A review request was asked to mention "Copperleaf Foods", the company of an order's
+    shipping address that the request had found the order by: a message names its subject
+    by the subject's own title, never by a detail of the party behind it."""
+    from compoworld.compose.records import Selector
+    from compoworld.compose.walk import Walk, _subject_title
+
+    def titled(field: str, value: str) -> str:
+        walk = Walk(about="order", calls=[GoldCall(
+            tool="shop__list_orders", service="shop", effect="read", arguments={},
+            bindings={}, result=[{"id": "o1", "name": "Board Game"}])])
+        bound = {"to": Binding(kind="hidden", type="email", step=0, field="[].email",
+                               path="[0].email", selector=Selector(field=field, value=value))}
+        return _subject_title(walk, bound)
+
+    assert titled("name", "Board Game") == "Board Game"
+    assert titled("shipping_address.company", "Copperleaf Foods") == ""
+    assert titled("billing.city", "Lisbon") == ""
