@@ -714,15 +714,18 @@ def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
 
 
 def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
-    """The argument-free reads of `service` that list records holding ids of `kind`
-    (sorted; one scan of the graph per service, not per lookup)."""
+    """The argument-free reads of `service` that list records holding ids of `kind`, the
+    plainest first (Zoom's `users` before `list_phone_users`: a meeting's host is a user,
+    and was looked up among the phone system's; one scan of the graph per service, not per
+    lookup)."""
     listed = _per_graph(_LISTED, graph, dict)
     key = (service, kind)
     if key not in listed:
         listed[key] = sorted(  # lists of the records those ids name: "the spot named"
-            other.name for other in _reads(graph, service)
-            if other.resource and entity_id_type(service, other.resource) == kind
-            and any(k == kind and "[]" in path for path, k in other.outputs.items()))
+            (other.name for other in _reads(graph, service)
+             if other.resource and entity_id_type(service, other.resource) == kind
+             and any(k == kind and "[]" in path for path, k in other.outputs.items())),
+            key=lambda name: (len(split_words(name.rsplit("__", 1)[-1])), name))
     return listed[key]
 
 

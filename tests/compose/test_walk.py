@@ -1129,3 +1129,23 @@ def test_a_record_is_named_by_its_own_title_not_by_a_party_s_detail():
     assert titled("name", "Board Game") == "Board Game"
     assert titled("shipping_address.company", "Copperleaf Foods") == ""
     assert titled("billing.city", "Lisbon") == ""
+
+
+def test_an_id_is_looked_up_in_the_plainest_list_of_its_records():
+    """A Zoom meeting's host was looked up among the phone system's users: of the lists
+    that hold an id's records, the plainest (`users`) comes first."""
+    from compoworld.compose.walk import _listers
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+    from compoworld.graph.semtypes import entity_id_type
+
+    kind = entity_id_type("meet", "users")
+
+    def lister(name: str) -> ToolNode:
+        return ToolNode(name=f"meet__{name}", service="meet", effect="read",
+                        implementation="compiled", resource="users", params={},
+                        required=(), outputs={"users[].id": kind, "users[].email": "email"})
+
+    graph = DependencyGraph.build([lister("list_phone_users"), lister("users"),
+                                   lister("list_users")])
+    assert _listers(graph, "meet", kind) == ["meet__users", "meet__list_users",
+                                             "meet__list_phone_users"]
