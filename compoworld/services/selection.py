@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.graph.roles import noun_entity
+from compoworld.graph.semtypes import split_words
 from compoworld.shards import Shard
 from compoworld.specs.categories import NON_WORK_CATEGORIES, is_work_app
 from compoworld.specs.records import ServiceSpec
@@ -241,7 +242,9 @@ def working_subset(
     workflows read and write, and what the dependency graph links across services. Each
     gives at most `per_collection` tools, its CRUD tools first, so that one sprawling
     collection (Xero's 55 attachment operations) leaves room for the invoices, payments and
-    contacts beside it; collections are taken until `limit` tools. When the entity
+    contacts beside it), the plainest names first (Zoom's list of `users` before its
+    `user_assistants_delete`: cut by name, the 16 of its users kept no list of them);
+    collections are taken until `limit` tools. When the entity
     collections hold fewer than `floor` tools, the largest other collections fill up to it.
     Tools without a collection are left out. Deterministic: it depends on the tools alone,
     never on their order.
@@ -259,7 +262,9 @@ def working_subset(
             if noun_entity(collection):
                 continue
             break
-        chosen += [name for _, name in sorted(members[collection])][:min(room, per_collection)]
+        chosen += [name for _, _, name in sorted(
+            (other, len(split_words(name.rsplit("__", 1)[-1])), name)
+            for other, name in members[collection])][:min(room, per_collection)]
         taken.append(collection)
     return tuple(sorted(chosen)), taken
 

@@ -197,3 +197,19 @@ def test_each_shard_is_told_only_its_own_services_and_gets_the_subset_back():
     reversed_spec = spec.model_copy(update={"tools": spec.tools[::-1]})
     at = [i for i, name in enumerate(sorted(t.name for t in spec.tools)) if name in keep]
     assert subset_tools(reversed_spec, at) == keep and subset_tools(spec, None) is None
+
+
+def test_a_sprawling_collection_keeps_its_plainest_tools():
+    """Zoom's `users` collection holds more operations than a subset keeps of one
+    collection; cut by name, `user_assistants_*` and `user_settings_*` filled it and its
+    list of users (`users`) was left out, so no meeting's host could be looked up by name.
+    The plainest names come first."""
+    from compoworld.services.selection import working_subset
+
+    names = ["zoom__users", "zoom__user", "zoom__user_create"] + [
+        f"zoom__user_assistant_{verb}_{n}" for verb in ("create", "delete")
+        for n in range(SUBSET_COLLECTION_TOOLS)]
+    effects = ["read", "read", "create"] + ["create", "delete"] * SUBSET_COLLECTION_TOOLS
+    chosen, _ = working_subset(names, ["users"] * len(names), effects)
+    assert {"zoom__users", "zoom__user", "zoom__user_create"} <= set(chosen)
+    assert len(chosen) == SUBSET_COLLECTION_TOOLS
