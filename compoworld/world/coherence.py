@@ -92,6 +92,10 @@ _RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "upda
            ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
            # a ticket's SLA deadline falls after it was opened (review: an SLA months early)
            ("created", "sla"), ("created", "due"),
+           # work starts before it is done, or called off, and before the day it aims at
+           # (a Linear release "startedAt" 2025-04-05, "completedAt" 2024-11-21)
+           *(("started", word) for word in ("completed", "finished", "ended", "canceled",
+                                            "cancelled")), ("start", "target"),
            # a record closes, is cancelled or deleted after it was made
            *(("created", word) for word in ("closed", "resolved", "cancelled", "canceled",
                                             "completed", "finished", "archived", "deleted",

@@ -193,3 +193,22 @@ def test_an_invoice_is_issued_in_the_past_and_paid_after_it_is_issued():
         record = value_from_schema(schema, random.Random(seed), service="shop",
                                    resource="invoices")
         assert record["InvoiceDate"] <= record["PayDate"] <= NOW_TEXT, record
+
+
+def test_work_starts_before_it_is_done_and_before_its_target():
+    """A blind review read a Linear release "startedAt" 2025-04-05 but "completedAt"
+    2024-11-21, and a "targetDate" months before its "startDate"."""
+    from compoworld.world.coherence import range_pairs
+
+    keys = ("startedAt", "completedAt", "canceledAt", "startDate", "targetDate")
+    props = {key: {"type": "string", "format": "date-time"} for key in keys}
+    types = dict.fromkeys(keys, "datetime")
+    pairs = range_pairs(props, types)
+    assert {("startedAt", "completedAt"), ("startedAt", "canceledAt"),
+            ("startDate", "targetDate")} <= set(pairs)
+    schema = {"type": "object", "required": list(keys), "properties": props}
+    for seed in range(10):
+        record = value_from_schema(schema, random.Random(seed), service="tracker",
+                                   resource="releases")
+        assert record["startedAt"] <= record["completedAt"], record
+        assert record["startDate"] <= record["targetDate"], record
