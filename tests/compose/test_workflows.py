@@ -786,3 +786,14 @@ def test_a_message_that_says_when_is_checked_for_when():
     untold = [w.name for w in WORKFLOWS if (said := _WHEN_SAID.findall(w.gist))
               and not any(when in fact or fact in when for when in said for fact in w.tells)]
     assert not untold, untold
+
+
+def test_a_self_review_reminder_says_self_review():
+    """A blind review read a self-review reminder whose check took the bare word "review":
+    a note about any review passed."""
+    from compoworld.reward.rubric import value_in_text
+
+    says = BY_NAME["self_review_reminder"].says
+    assert any(value_in_text(w, "Please finish your self-review by Friday.") for w in says)
+    assert any(value_in_text(w, "Your self review is due.") for w in says)
+    assert not any(value_in_text(w, "Please finish your code review.") for w in says)

@@ -14,7 +14,7 @@ WORKFLOW = Workflow(
     gist="reminding them to finish their self-review by the end of the week",
     tells=("end of the week",),
     subject="Your self-review is due this week",
-    says=("self-review", "review"),
+    says=("self-review", "self review", "self-assessment"),  # (a bare "review" is any review)
     opens=("The review cycle closes on Friday, and {s} hasn't finished their self-review.",
            "{s}'s manager is waiting on their self-review."),
     guards=frozenset({"gone"}),
