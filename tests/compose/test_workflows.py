@@ -797,3 +797,10 @@ def test_a_self_review_reminder_says_self_review():
     assert any(value_in_text(w, "Please finish your self-review by Friday.") for w in says)
     assert any(value_in_text(w, "Your self review is due.") for w in says)
     assert not any(value_in_text(w, "Please finish your code review.") for w in says)
+
+
+def test_a_message_s_check_wants_what_it_asks_or_promises():
+    """A blind review read a contract reminder checked for "contract" alone (not that it
+    asks them to sign), and a webinar thank-you checked without the recording it promises."""
+    assert "sign" in BY_NAME["contract_signature"].tells
+    assert "recording" in BY_NAME["webinar_thank_you"].tells

@@ -12,7 +12,7 @@ WORKFLOW = Workflow(
         COLLEAGUE_MESSAGE,
     ),
     gist="reminding them to sign their updated employment contract this week",
-    tells=("this week",),
+    tells=("this week", "sign"),
     subject="Your updated employment contract",
     says=("contract",),
     opens=("HR is still waiting on {s}'s signed contract.",

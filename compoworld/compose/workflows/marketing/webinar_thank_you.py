@@ -12,6 +12,7 @@ WORKFLOW = Workflow(
         send("email", "phone", "name"),
     ),
     gist="thanking them for attending our webinar and saying the recording will follow",
+    tells=("recording",),
     subject="Thanks for joining our webinar",
     says=("webinar",),
     opens=("{s} attended our webinar yesterday.",
