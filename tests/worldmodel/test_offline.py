@@ -7,9 +7,9 @@ from jsonschema import Draft202012Validator
 
 from compoworld.services.runtime import Service, Tool
 from compoworld.specs.records import ServiceSpec
+from compoworld.world.clock import NOW_TEXT
 from compoworld.world.seeding import draw_pool
 from compoworld.worldmodel import OfflineWorldModel, WorldModelError, summarize_state
-from compoworld.world.clock import NOW_TEXT
 from tests.worldmodel.conftest import TOOLS, WEATHER, S, tool
 
 ARGUMENTS = [{}, {"city": "Paris"}, {"city": "Tokyo"}, {"email": "x@y.io"}, {"limit": 3},
