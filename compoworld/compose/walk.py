@@ -93,7 +93,6 @@ from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
 from compoworld.world.clock import NOW
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
-from compoworld.world.phonelines import network_country, same_network_country
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.seeding import (
     ACCOUNT_NAMES,
@@ -350,7 +349,7 @@ def _step(
         if not _same_units(source, _schema(world, node, param)):
             why["its amounts are in other units"] += 1
             continue  # Velo's 84470 (minor units) is no Avaza amount of 84,470
-        if plan and not _textable(walk, step, source, node, world):
+        if plan and not _textable(walk, step, source, node):
             why["the number found takes no texts"] += 1
             continue  # (the value the step is linked by, too: no text to a business line)
         if plan and copy:  # a lead copied where they are already known adds nobody new
@@ -856,7 +855,7 @@ def _bind(
                                         and _own_id(graph, walk, i, f)
                                         and "fax" not in split_words(f.field or "")
                                         and _sole_entry(walk.calls[i], f)
-                                        and _textable(walk, i, f, node, world)))
+                                        and _textable(walk, i, f, node)))
                  and f.type == kind and is_link_type(kind)
                  and not _said(f.value, stated) and _same_units(f, properties.get(param, {}))
                  and graph.score(walk.calls[i].tool, f.field, node.name, param, kind)
@@ -1255,22 +1254,17 @@ _SPARE_ADDRESSES = frozenset("recovery backup alternate alternative fallback".sp
 _TURNED_DOWN = frozenset({"declined", "rejected", "unsubscribed", "bounced"})
 
 
-def _textable(walk: Walk, step: int, value: Found, node: ToolNode,
-              world: WalkWorld | None = None) -> bool:
+def _textable(walk: Walk, step: int, value: Found, node: ToolNode) -> bool:
     """Whether a message may go to this address of a record: a phone that is no landline,
-    in the country of a national network's texts, of a person who has not asked not to be
-    messaged (`contact_restrictions: ["message"]`, `do_not_contact`) and did not decline
-    the meeting it is about (no text to a business line, to people who asked for none,
-    nor a thank-you for a meeting the attendee declined)."""
+    of a person who has not asked not to be messaged (`contact_restrictions: ["message"]`,
+    `do_not_contact`) and did not decline the meeting it is about (no text to a business
+    line, to people who asked for none, nor a thank-you for a meeting the attendee
+    declined)."""
     if node.effect == "read" or tool_entity(node) != "message" \
             or value.type not in ("phone", "email"):
         return True
     if value.type == "phone" and set(split_words(value.field or "")) & _LANDLINES:
         return False
-    if value.type == "phone" and world is not None and (home := network_country(
-            (spec := world.service(node.service).spec).description, spec.source)) is not None \
-            and not same_network_country(value.value, home):
-        return False  # Telstra, "Australia's leading mobile network", texts no Polish number
     if value.type == "email" and set(split_words(value.field or "")) & _SPARE_ADDRESSES:
         return False  # (a user's `recoveryEmail` is for their password, not our notes)
     try:

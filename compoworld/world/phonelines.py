@@ -11,7 +11,6 @@ phone field its own line, and drops an extension whose phone is not there.
 from __future__ import annotations
 
 import random
-import re
 import zlib
 from collections.abc import Callable
 from typing import Any
@@ -142,29 +141,3 @@ def _phone_of(ext: str, phones: list[str]) -> str | None:
     stem = split_words(ext)[:-1]
     return next((key for key in phones if split_words(key)[:len(stem)] == stem
                  or split_words(key) == stem[:len(split_words(key))]), None)
-
-
-# Country domains whose code is no ISO alpha-2 code of `COUNTRIES` (`.uk` is GB's).
-_DOMAIN_COUNTRY = {"UK": "GB"}
-
-
-def network_country(description: str, source: str) -> str | None:
-    """The one country a text network serves: the only country its description names
-    (Telstra, "Australia's leading mobile network": AU), or else its document's country
-    domain (`openapi:thesmsworks.co.uk`: GB). None for a network of no one country (Twilio,
-    Telnyx: `.com`)."""
-    named = {code for code, info in COUNTRIES.items()
-             if re.search(rf"\b{re.escape(info[0])}\b", description)}
-    if len(named) == 1:
-        return named.pop()
-    host = source.split(":", 1)[-1].split("/", 1)[0].split("#", 1)[0]
-    domain = host.rsplit(".", 1)[-1].upper() if "." in host else ""
-    domain = _DOMAIN_COUNTRY.get(domain, domain)
-    return domain if domain in COUNTRIES else None
-
-
-def same_network_country(phone: Any, country: str) -> bool:
-    """Whether an E.164 `phone` can be of `country` by its calling code (True when it
-    cannot tell: no calling code known)."""
-    code = _calling_code(phone)
-    return code is None or COUNTRIES[country][2] == code

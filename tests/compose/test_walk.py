@@ -1082,35 +1082,6 @@ def test_a_business_app_is_known_by_its_records_or_its_category():
     assert _business(graph, "desk", apps) and _business(graph, "desk")
 
 
-def test_a_national_network_s_text_goes_to_a_number_of_its_country():
-    """Telstra texted Polish, Swiss and Dutch numbers in a blind review's tasks: a walk's
-    text through a national network takes only a number of its country."""
-    from types import SimpleNamespace
-
-    from compoworld.compose.values import Found
-    from compoworld.compose.walk import Walk, _textable
-    from compoworld.graph.depgraph import ToolNode
-
-    spec = SimpleNamespace(description="SMS on Australia's leading mobile network.",
-                           source="openapi:telstra.com")
-    world = SimpleNamespace(service=lambda name: SimpleNamespace(spec=spec))
-    send = ToolNode(name="telstra__send_sms", service="telstra", effect="action",
-                    implementation="modeled", resource="messages",
-                    params={"to": "phone", "body": "text"}, required=("to",), outputs={})
-    walk = Walk(calls=[GoldCall(tool="crm__list_contacts", service="crm", effect="read",
-                                arguments={}, bindings={},
-                                result=[{"mobile": "+48512345678"},
-                                        {"mobile": "+61412345678"}])])
-
-    def number(index: int, phone: str) -> Found:
-        return Found(field="[].mobile", path=f"[{index}].mobile", value=phone, type="phone",
-                     selector=None)
-
-    assert _textable(walk, 0, number(1, "+61412345678"), send, world)
-    assert not _textable(walk, 0, number(0, "+48512345678"), send, world)
-    assert _textable(walk, 0, number(0, "+48512345678"), send)  # (no world: no network)
-
-
 def test_a_record_is_named_by_its_own_title_not_by_a_party_s_detail():
     """A review request was asked to mention "Copperleaf Foods", the company of an order's
     shipping address that the request had found the order by: a message names its subject

@@ -99,23 +99,3 @@ def test_a_phone_s_calling_code_field_is_its_phone_s():
         user = value_from_schema(schema, random.Random(seed), name="user", service="apacta")
         assert user["mobile_countrycode"] == f"+{_calling_code(user['mobile'])}", user
         assert not str(user["country_code"]).startswith("+"), user
-
-
-def test_a_national_network_texts_its_own_country():
-    """A blind review rejected Telstra, "Australia's leading mobile network", texting
-    numbers in Poland, Switzerland and the Netherlands: a network whose description names
-    one country, or whose document is under a country domain, serves that country; one of
-    no one country (Twilio, Telnyx) serves any."""
-    from compoworld.world.phonelines import network_country, same_network_country
-
-    telstra = network_country("Send and receive SMS & MMS programmatically, leveraging "
-                              "Australia's leading mobile network.", "openapi:telstra.com")
-    assert telstra == "AU"
-    assert network_country("A low-cost SMS API.", "openapi:thesmsworks.co.uk") == "GB"
-    assert network_country("The public Twilio REST API.", "openapi:twilio.com/api") is None
-    assert network_country("Offices in France and Germany.", "openapi:sms.io") is None
-    assert network_country("Slack", "mcp:@modelcontextprotocol/server-slack@1") is None
-    assert same_network_country("+61412345678", "AU")
-    assert not same_network_country("+48512345678", "AU")
-    assert not same_network_country("+41791234567", "AU")
-    assert same_network_country("not a number", "AU")  # (nothing to tell by)
