@@ -186,7 +186,8 @@ def _one_result(value: Any, arguments: dict[str, Any]) -> Any:
 
 # Statuses that say a message never went, or went nowhere: a send's drawn answer with one
 # contradicts the send (SMS Works answered a text with "archived", "suspended" and
-# "inactive"). A contact made "inactive" is no failure: only a send's answer is mended.
+# "inactive"; Telnyx with "delivery_failed", a word of `_FAILED`). A contact made
+# "inactive" is no failure: only a send's answer is mended.
 _STALLED = frozenset("archived suspended inactive cancelled canceled deleted disabled blocked "
                      "expired undelivered undeliverable bounced paused draft unknown".split())
 _SENT = ("sent", "queued", "accepted", "delivered", "completed")
@@ -284,7 +285,7 @@ def _on_its_way(value: Any, word: str) -> Any:
     out: dict[str, Any] = {}
     for key, field in value.items():
         if split_words(key)[-1:] in (["status"], ["state"]) and isinstance(field, str) \
-                and field.lower() in _STALLED:
+                and (field.lower() in _STALLED or set(split_words(field)) & _FAILED):
             out[key] = word
         else:
             out[key] = _on_its_way(field, word)

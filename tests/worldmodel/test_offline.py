@@ -178,6 +178,11 @@ def test_a_sent_message_is_on_its_way():
                                         "deleted", "expired", "unknown"}, statuses
     listed = {"type": "object", "required": ["status"], "properties": {
         "status": {"type": "string", "enum": ["queued", "suspended", "archived"]}}}
+    failing = {"type": "object", "required": ["status"], "properties": {"status": {
+        "type": "string", "enum": ["delivery_failed", "sending_failed", "queued"]}}}
+    telnyx = tool("create_message", failing).model_copy(update={"effect": "create"})
+    assert {model.respond(telnyx, {"to": f"+4477009005{n:02d}"})["status"]
+            for n in range(20)} == {"queued"}  # (Telnyx's "delivery_failed" of a send)
     enum_text = tool("send_sms", listed).model_copy(update={"effect": "create"})
     assert {model.respond(enum_text, {"to": f"+4477009002{n:02d}"})["status"]
             for n in range(20)} == {"queued"}
