@@ -28,7 +28,7 @@ from compoworld.graph.roles import role_of
 from compoworld.graph.semtypes import split_words
 from compoworld.world.banking import VAT_COUNTRIES, country_code
 from compoworld.world.clock import NOW
-from compoworld.world.words import COUNTRIES
+from compoworld.world.words import phone_country
 
 if TYPE_CHECKING:  # (the library finds the workflows, whose definitions name these guards)
     from compoworld.compose.library import ServiceLibrary
@@ -275,11 +275,6 @@ def unreleased(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     return False
 
 
-# Calling codes of the countries whose invoices carry a VAT number (`44` of the UK).
-_VAT_CALLING = frozenset(COUNTRIES[code][2] for code in VAT_COUNTRIES if code in COUNTRIES)
-_CALLING = sorted({info[2] for info in COUNTRIES.values()}, key=len, reverse=True)
-
-
 def no_vat(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
     """Whether a customer asked for their VAT number lives where invoices carry none: the
     countries their record names (its own or its address's), or else the calling codes of
@@ -291,11 +286,10 @@ def no_vat(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
                  and (code := country_code(value)) is not None}
     if countries:
         return not countries & VAT_COUNTRIES
-    codes = {next((c for c in _CALLING if value.lstrip("+").startswith(c)), None)
-             for key, value in leaves if value.startswith("+") and set(split_words(key))
-             & {"phone", "mobile", "number", "cell"}}
-    codes.discard(None)
-    return bool(codes) and not codes & _VAT_CALLING
+    dialled = {phone_country(value) for key, value in leaves
+               if set(split_words(key)) & {"phone", "mobile", "number", "cell"}}
+    dialled.discard(None)
+    return bool(dialled) and not dialled & VAT_COUNTRIES
 
 
 def _leaves(item: object, depth: int = 2) -> list[tuple[str, object]]:
