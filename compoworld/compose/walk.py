@@ -86,6 +86,7 @@ from compoworld.graph.semtypes import (
     entity_id_type,
     is_entity_id,
     is_tenant_id,
+    plainness,
     semantic_type,
     split_words,
 )
@@ -724,7 +725,7 @@ def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:
             (other.name for other in _reads(graph, service)
              if other.resource and entity_id_type(service, other.resource) == kind
              and any(k == kind and "[]" in path for path, k in other.outputs.items())),
-            key=lambda name: (len(split_words(name.rsplit("__", 1)[-1])), name))
+            key=lambda name: (plainness(name), name))
     return listed[key]
 
 

@@ -166,6 +166,12 @@ def split_words(name: str) -> list[str]:
     return list(_split_words(name))
 
 
+def plainness(tool: str) -> int:
+    """How many words a tool's own name has, its service prefix left out (`zoom__users`: 1,
+    `zoom__list_phone_users`: 3): the plainest list or read of a collection comes first."""
+    return len(split_words(tool.rsplit("__", 1)[-1]))
+
+
 @lru_cache(maxsize=1 << 16)  # field names repeat across thousands of operations
 def _split_words(name: str) -> tuple[str, ...]:
     return tuple(w.lower() for w in _WORD.findall(name))

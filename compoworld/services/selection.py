@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.graph.roles import noun_entity
-from compoworld.graph.semtypes import split_words
+from compoworld.graph.semtypes import plainness
 from compoworld.shards import Shard
 from compoworld.specs.categories import NON_WORK_CATEGORIES, is_work_app
 from compoworld.specs.records import ServiceSpec
@@ -263,7 +263,7 @@ def working_subset(
                 continue
             break
         chosen += [name for _, _, name in sorted(
-            (other, len(split_words(name.rsplit("__", 1)[-1])), name)
+            (other, plainness(name), name)
             for other, name in members[collection])][:min(room, per_collection)]
         taken.append(collection)
     return tuple(sorted(chosen)), taken

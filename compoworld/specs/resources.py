@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from compoworld.graph.semtypes import pluralize, singularize, snake_case, split_words
+from compoworld.graph.semtypes import plainness, pluralize, singularize, snake_case, split_words
 from compoworld.specs.fields import record_schema
 from compoworld.specs.records import ToolSpec
 
@@ -223,7 +223,7 @@ def list_envelope(returns: dict[str, Any]) -> str | None:
 def _from_lists(group: list[ToolSpec], resource: str) -> dict[str, Any] | None:
     """The record a list of the collection holds, from its plainest list first (api2cart's
     `customer_list` before `customer_attribute_list`, whose items are attributes)."""
-    for tool in sorted(group, key=lambda t: len(split_words(t.name.rsplit("__", 1)[-1]))):
+    for tool in sorted(group, key=lambda t: plainness(t.name)):
         if tool.effect == "read":
             items = list_items(tool.returns, resource)
             if items is not None:
