@@ -338,6 +338,10 @@ WalksOption = Annotated[
 TrialWorkflowsOption = Annotated[
     bool, typer.Option(help="Also compose the workflows on trial (`compoworld workflows`).")
 ]
+ForEachOption = Annotated[
+    float, typer.Option(min=0, max=1, help="Share of workflow walks asked for every record a "
+                        "rule selects (\"every customer whose plan is Gold\").")
+]
 EdgeThresholdOption = Annotated[
     float, typer.Option(min=0, max=1, help="Score an edge needs for walks to follow it.")
 ]
@@ -354,7 +358,7 @@ def compose_options(
     *, worlds: int = 1, paraphrase_url: str | None = None,
     paraphrase_model: str | None = None, judge_url: str | None, judge_model: str | None,
     judge_threshold: float, instruction_style: InstructionStyle, edge_threshold: float,
-    walks: Walks = Walks.pattern, trial_workflows: bool = False,
+    walks: Walks = Walks.pattern, trial_workflows: bool = False, for_each: float = 0.0,
 ) -> dict[str, Any]:
     """Compose's options as flow parameters, refused in one line (naming the option) when
     they cannot work, before any flow starts."""
@@ -369,7 +373,7 @@ def compose_options(
                               paraphrase_model=paraphrase_model, flags=True, **options)
     except ValueError as error:
         raise fail(str(error)) from None
-    return options | {"trial_workflows": trial_workflows}
+    return options | {"trial_workflows": trial_workflows, "for_each": for_each}
 
 
 @app.command()
@@ -397,6 +401,7 @@ def compose(
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
     trial_workflows: TrialWorkflowsOption = False,
+    for_each: ForEachOption = 0.0,  # compose.stage.FOR_EACH
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -412,7 +417,7 @@ def compose(
                               judge_model=judge_model, judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
                               edge_threshold=edge_threshold, walks=walks,
-                              trial_workflows=trial_workflows)
+                              trial_workflows=trial_workflows, for_each=for_each)
     store = Store.open(home)
     from flows.compose import compose_flow
 
@@ -626,6 +631,7 @@ def regenerate(
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
     trial_workflows: TrialWorkflowsOption = False,
+    for_each: ForEachOption = 0.0,  # compose.stage.FOR_EACH
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -646,7 +652,7 @@ def regenerate(
                               judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
                               edge_threshold=edge_threshold, walks=walks,
-                              trial_workflows=trial_workflows)
+                              trial_workflows=trial_workflows, for_each=for_each)
     store = Store.open(home)
     from flows.regenerate import regenerate_flow
 

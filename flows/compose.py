@@ -13,6 +13,7 @@ from compoworld.compose.stage import (
     DEFAULT_TASKS_PER_SHARD,
     DEFAULT_WALKS,
     DEFAULT_WORLDS,
+    FOR_EACH,
     PROBE_SHARDS,
     TOP_UPS,
     check_compose_options,
@@ -52,6 +53,7 @@ def compose_flow(
     edge_threshold: float = EDGE_THRESHOLD,
     walks: str = DEFAULT_WALKS,
     trial_workflows: bool = False,
+    for_each: float = FOR_EACH,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -65,6 +67,8 @@ def compose_flow(
     With `judge_url` and `judge_model` each verified task is rated for realism and link
     sense, and one rated below `judge_threshold` (1-5) is recorded but not verified.
     `trial_workflows` lets walks follow the workflows on trial as well (`Workflow.trial`).
+    A share `for_each` of the workflow walks asks the workflow for every record a rule
+    selects (compose/each.py).
     Rerunning with the same `run_id` only runs unfinished shards; a new synthesize
     invalidates them."""
     check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
@@ -94,6 +98,8 @@ def compose_flow(
                          "edge_threshold": edge_threshold, "walks": walks}
     if trial_workflows:  # (only when asked: the default plan's input hash stays as it was)
         params["trial_workflows"] = True
+    if for_each != FOR_EACH:  # (likewise)
+        params["for_each"] = for_each
     if paraphrase_url:
         params["paraphrase"] = {"base_url": paraphrase_url, "model": paraphrase_model}
     if judge_url:

@@ -160,6 +160,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("pattern", pa.string()),
             ("domain", pa.string()),
             ("instruction_style", pa.string()),
+            ("operators", pa.list_(pa.string())),
             ("visible_values", _JSON),
             ("hidden_values", _JSON),
             ("gold_calls", _JSON),

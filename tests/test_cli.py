@@ -249,7 +249,7 @@ def test_bad_compose_options_are_refused_before_prefect_starts(
 def test_compose_option_defaults_are_the_librarys(command: str):
     from compoworld.cli import InstructionStyle
     from compoworld.compose.judge import DEFAULT_THRESHOLD
-    from compoworld.compose.stage import INSTRUCTION_STYLES
+    from compoworld.compose.stage import FOR_EACH, INSTRUCTION_STYLES
     from compoworld.graph.depgraph import EDGE_THRESHOLD
 
     defaults = {p.name: p.default for p in get_command(app).commands[command].params}
@@ -259,6 +259,7 @@ def test_compose_option_defaults_are_the_librarys(command: str):
     assert tuple(InstructionStyle) == INSTRUCTION_STYLES
     assert defaults["judge_url"] is None and defaults["judge_model"] is None
     assert defaults["trial_workflows"] is False  # (workflows on trial wait to be asked for)
+    assert defaults["for_each"] == FOR_EACH
 
 
 class Captured(Exception):
@@ -277,12 +278,12 @@ def test_compose_options_reach_the_compose_flow(tmp_path: Path, monkeypatch, com
     result = runner.invoke(app, [*command, "--instruction-style", "steps", "--edge-threshold",
                                  "0.7", "--judge-url", "http://judge/v1", "--judge-model", "j",
                                  "--judge-threshold", "4", "--trial-workflows",
-                                 "--home", str(tmp_path / "home")])
+                                 "--for-each", "0.4", "--home", str(tmp_path / "home")])
     assert isinstance(result.exception, Captured), result.output
     [parameters] = result.exception.args
     options = {"instruction_style": "steps", "edge_threshold": 0.7,
                "judge_url": "http://judge/v1", "judge_model": "j", "judge_threshold": 4.0,
-               "trial_workflows": True}
+               "trial_workflows": True, "for_each": 0.4}
     assert {key: parameters[key] for key in options} == options
     if command[0] == "regenerate":  # ... and regenerate hands them to its compose stage
         keep = {"source", "limit", "services", "tasks", "seed", "tasks_per_shard", "policy",

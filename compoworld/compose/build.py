@@ -19,9 +19,11 @@ from typing import Any
 
 from compoworld.compose.arguments import call_arguments
 from compoworld.compose.distractors import choose_distractors
+from compoworld.compose.each import Selection, passes, selections, unnamed, workflow_rules
 from compoworld.compose.guards import rejection
 from compoworld.compose.instruction import (
     hidden_values,
+    render_value,
     resolve_style,
     visible_values,
     write_instruction,
@@ -32,8 +34,8 @@ from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
 from compoworld.compose.references import is_sender, item_head
 from compoworld.compose.rubric import build_rubric, describe_made
 from compoworld.compose.scenario import write_scenario
-from compoworld.compose.values import value_at
-from compoworld.compose.walk import WalkConfig, random_walk
+from compoworld.compose.values import mentions, value_at
+from compoworld.compose.walk import WalkConfig, random_walk, repeat_steps
 from compoworld.compose.workflow import Workflow
 from compoworld.graph.semtypes import is_tenant_id, singularize, split_words
 from compoworld.world.state import canonical_json, json_text
@@ -43,6 +45,7 @@ DISTRACTORS = 2
 # a field mapping, which a patterned request may not be
 _MAPPING = re.compile(r" set to | is the [\w ]+ of the ")
 PATTERN_TRIES = 3  # patterns a patterned candidate tries from its start before it gives up
+SELECTION_TRIES = 2  # rules a walk asked for each record of a selection tries
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
 
@@ -110,6 +113,7 @@ def compose_task(
     style: str = "goal",
     patterned: bool = False,
     workflow: Workflow | None = None,
+    each: bool = False,
 ) -> Task | Rejected:
     """One candidate task from a walk starting at `start` in world `world_seed`.
 
@@ -117,7 +121,9 @@ def compose_task(
     `paraphrase_instruction` over an LLM), the template instruction is replaced by the
     paraphrase when that one keeps every visible value and leaks no hidden one.
     `workflow` (patterned) is the one workflow the walk follows; else it tries up to
-    `PATTERN_TRIES` of those its start can begin, longest first.
+    `PATTERN_TRIES` of those its start can begin, longest first. With `each`, a workflow
+    walk that can be is asked for every record a rule selects (`compose/each.py`); one that
+    cannot stays a task of one record.
     """
     plans: list[Workflow | None] = [None]
     if patterned and workflow is not None:
@@ -138,6 +144,8 @@ def compose_task(
             break
     if walk.failure:
         return Rejected(walk.failure)
+    selection = _select(library, world, walk, plan, rng, config or WalkConfig()) \
+        if plan and each else None
     _one_selector(walk.calls)
     services = list(dict.fromkeys(call.service for call in walk.calls))
     start_states, end_states = world.states(services)
@@ -156,13 +164,18 @@ def compose_task(
     style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
     distractors = choose_distractors(library.infos, services, DISTRACTORS, world_seed)
     instruction = None
+    first = walk.calls[:walk.steps[len(plan.steps) - 1] + 1] if selection and plan \
+        else walk.calls  # (a selection's request says the steps of its first record)
+    if selection and style != "goal":
+        return Rejected("a selection is asked for as a goal")
     if plan and style == "goal":  # a workflow's request; goal.py's writer maps fields one by
         instruction = write_scenario(  # one, which no person asks for (as
-            walk.calls, walk.answer, titles, rng, plan, resources=resources,  # "... the
+            first, walk.answer, titles, rng, plan, resources=resources,  # "... the
             domains={name: library.infos[name].domain for name in services},  # customer in
             sole=_sole_makers(library, walk.calls, [*services, *distractors]),  # OnSched
             meeting=walk.meeting, local=walk.place,
-            findable=_findable(world, walk.calls, [*services, *distractors]))
+            findable=_findable(world, walk.calls, [*services, *distractors]),
+            each=(selection.field, selection.value) if selection else None)
         if instruction is None:  # Consumer whose email is that person's email")
             return Rejected("no request a person would make says this chain")
     if instruction is None:
@@ -175,20 +188,27 @@ def compose_task(
             return Rejected("the request maps fields one by one")
         if _nested(instruction):
             return Rejected("a request too nested to read")
-    if plan and (wrong := rejection(library, plan.guards, walk.calls)):
-        return Rejected(wrong)  # an instance its definition guards against
-    if plan and _someone_else(walk.calls):
-        return Rejected("the request names one person and the address is another's")
-    if plan and _relabelled(walk.calls):
-        return Rejected("an amount carried into a currency the request makes up")
-    if plan and _plumbing(walk.calls):
-        return Rejected("a write that needs two of our account ids said")
+    for calls in passes(walk.calls, walk.steps, len(plan.steps)) if selection and plan \
+            else [walk.calls]:  # (each record of a selection: a walk of its own)
+        if plan and (wrong := rejection(library, plan.guards, calls)):
+            return Rejected(wrong)  # an instance its definition guards against
+        if plan and _someone_else(calls):
+            return Rejected("the request names one person and the address is another's")
+        if plan and _relabelled(calls):
+            return Rejected("an amount carried into a currency the request makes up")
+        if plan and _plumbing(calls):
+            return Rejected("a write that needs two of our account ids said")
+    if selection and any(mentions(instruction, value) for value in hidden_values(
+            walk.calls, walk.answer) if render_value(value) != selection.value):
+        return Rejected("the request would say a value the agent is to find")
     if any(_echoed(walk.calls, item) for item in walk.answer):
         return Rejected("the answer is a value its read was looked up by")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
         return Rejected("the answer is a fact of the subject the first read already found")
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
+    if selection:  # its records are named by the rule, not one by one
+        visible = [v for v in visible if v not in unnamed(walk.calls)] + [selection.value]
     if paraphrase is not None:
         instruction, _reason = paraphrase(instruction, visible, hidden, rng.randrange(1 << 31))
     return Task(
@@ -207,6 +227,7 @@ def compose_task(
         signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in walk.answer]),
         instruction_style=style,
         pattern=plan.name if plan else None,
+        operators=["select", "for_each"] if selection else [],
         domain=plan.domain if plan else _domain(library, services),
     )
 
@@ -411,6 +432,25 @@ def _one_selector(calls: list[GoldCall]) -> None:
             chosen = first.setdefault((binding.step, item_head(binding.path)), binding.selector)
             if binding.selector != chosen:
                 call.bindings[param] = binding.model_copy(update={"selector": chosen})
+
+
+def _select(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
+            rng: random.Random, config: WalkConfig) -> Selection | None:
+    """A rule over the records of the walk's first read that selects its record and one to
+    three others (`compose/each.py`), its steps made for each of them; None (the walk as it
+    was) when no rule does, or a record it selects finds no call for a step."""
+    head = walk.subject.get(0)
+    if head is None or len(walk.steps) != len(plan.steps):
+        return None
+    call = walk.calls[0]
+    node = library.graph.nodes[call.tool]
+    total = len(world.service(call.service).state.records(node.resource or ""))
+    options = selections(call, head, total, workflow_rules(plan.operators))
+    rng.shuffle(options)
+    for option in options[:SELECTION_TRIES]:
+        if repeat_steps(library.graph, world, walk, plan, option.heads[1:], rng, config):
+            return option
+    return None
 
 
 def _domain(library: ServiceLibrary, services: list[str]) -> str | None:

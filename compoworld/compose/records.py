@@ -139,3 +139,8 @@ class Task(BaseModel):
         default="steps", description="How the instruction is written: `goal` (what the user "
         "wants and knows) or `steps` (every call dictated)."
     )
+    operators: list[str] = Field(
+        default_factory=list, description="The reasoning operators the task asks for "
+        "(`compose/workflow.OPERATORS`: `select` and `for_each` of a workflow asked for every "
+        "record a rule selects); empty for a task about one record."
+    )

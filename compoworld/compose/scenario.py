@@ -51,11 +51,14 @@ from compoworld.compose.references import (
     is_sender,
     is_sender_name,
     item_head,
+    mentioned,
+    mentioning,
     names,
     over,
     own_words,
     role_of_field,
     say,
+    subject_facts,
 )
 from compoworld.compose.situations import (
     Purpose,
@@ -127,6 +130,14 @@ _OUR_SIDE = frozenset("owner owned booked booker organizer creator user".split()
 _CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
 _GUESTS = frozenset("recipient attendee guest invitee contact".split())
 _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
+# a workflow asked for every record a rule selects (`_Scenario._for_each`)
+_EACH_OPENINGS = (
+    "I'm going through our {noun} records in {app}: this is for every one {rule}, and "
+    "for no other",
+    "Every {noun} in {app} {rule} needs this, and none of the others do",
+    "This is for every {noun} in {app} {rule}, and only for them",
+)
+_EACH_ASKS = ("For each of them, please {}.", "For every one of them, please {}.")
 # where the subject is kept, in a sentence of its own ("You'll find them in Big Red Cloud.")
 _WHERE = ("You'll find {them} in {app}.", "{they} in {app} as {a}.",
           "{their} details are in {app}.")
@@ -186,6 +197,7 @@ def write_scenario(
     rng: random.Random, pattern: Workflow, *, resources: Mapping[str, str | None] | None = None,
     domains: Mapping[str, str | None] | None = None, sole: frozenset[str] = frozenset(),
     meeting: Purpose | None = None, local: Any = None, findable: bool = False,
+    each: tuple[str, str] | None = None,
 ) -> str | None:
     """The request for a patterned chain, or None when its shape is not one this writer
     says (see the module doc). A booking or a message by a tool of `sole` is made in the
@@ -195,7 +207,10 @@ def write_scenario(
     today. Please send them a welcome email."): the agent finds them; a meeting with a
     person is booked for its `meeting` purpose ("book an account review with them"), its
     time said as well where they are (`local`: their `Place`, "10:00 to 11:00 Tokyo
-    time")."""
+    time"). With `each` (a field and a value: `compose/each.py`), `calls` are the steps
+    made for the first of several records, and the request asks them for every record
+    whose field holds the value ("every customer in Billbee whose status is "overdue""),
+    naming none of them."""
     writes = [i for i, c in enumerate(calls) if c.effect != "read"]
     steps = list(pattern.steps[1:])
     if len(answer) == 1 and not writes and len(calls) == len(pattern.steps) == 2:
@@ -212,7 +227,12 @@ def write_scenario(
         return None
     writer = _Scenario(calls, titles, rng, resources or {}, pattern, domains)
     writer.sole, writer.meeting, writer.local = sole, meeting, local
-    writer.findable = findable and rng.random() < FIND_UNSAID
+    writer.findable = findable and rng.random() < FIND_UNSAID and each is None
+    if each is not None:
+        if found or meeting is not None or pattern.facts:
+            return None  # (a record found per record, a meeting's time or a fact said of
+            # one person: no request states these once for several)
+        writer.each = each  # (its pronouns stay: "for each of them, please email it to ...")
     return writer.text(writes, acts, found=found)
 
 
@@ -253,6 +273,7 @@ class _Scenario(_Goal):
         self.pages: list[str] = []  # our pages a message points to ("Our booking page ...")
         self.meeting: Purpose | None = None  # what a meeting with the subject is for
         self.local: Any = None  # where the person a meeting is with is (`Place`)
+        self.each: tuple[str, str] | None = None  # the rule its records are selected by
 
     def _subject_item(self) -> tuple[str, Selector | None] | None:
         """The list item (and its selector) of the first call the chain took values from."""
@@ -265,6 +286,8 @@ class _Scenario(_Goal):
     def text(self, writes: list[int], steps: list[Step], found: bool = False) -> str | None:
         if self.item is None:
             return None
+        if self.each is not None:
+            return self._for_each(writes, steps, *self.each)
         subject = self.subject()
         kept = self.find() if found else None
         if subject is None or (found and kept is None):
@@ -281,6 +304,34 @@ class _Scenario(_Goal):
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
         sentences += self.pages
         return " ".join(cap(end(s)) for s in [*self.facts_first, *sentences])
+
+    def _for_each(self, writes: list[int], steps: list[Step], field: str, value: str
+                  ) -> str | None:
+        """`Every customer in Billbee whose status is "overdue" needs this, and no other.
+        For each of them, please ...`: the workflow's acts, asked once for every record a
+        rule selects."""
+        acts = [self.act(i, step) for i, step in zip(writes, steps, strict=True)]
+        if any(a is None for a in acts):
+            return None
+        rule = f'whose {say(field_words(field))} is {quote(value)}'
+        noun, app = self.nouns[0], self.title(self.calls[0].service)
+        opening = self.rng.choice(_EACH_OPENINGS).format(noun=noun, app=app, rule=rule) + "."
+        asks = [self.rng.choice(_EACH_ASKS).format(acts[0] if len(acts) == 1 else (
+            f"{acts[0]} and {acts[1]}" if len(acts) == 2 else ", ".join(acts[:-1])
+            + f", and {acts[-1]}"))]
+        sentences = [opening, *asks]
+        sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
+        sentences += self.pages
+        return " ".join(cap(end(s)) for s in sentences)
+
+    def _each_mentions(self, call: GoldCall) -> str:
+        """`, mentioning its title`: what a message made for each record names of it, by
+        what it is (each message names its own record's)."""
+        own = {b.selector.value: f"its {say(field_words(b.selector.field))}"
+               for c in self.calls for b in c.bindings.values()
+               if b.kind == "hidden" and b.step == 0 and b.selector is not None}
+        return mentioning(mentioned(own_words(call), self.calls),
+                          subject_facts(self.calls) | own)
 
     def situation(self, subject: str) -> str:
         """`We're onboarding Ana Ruiz.`: why the user asks, with the record the workflow is
@@ -555,7 +606,8 @@ class _Scenario(_Goal):
             details = ", " + details.removeprefix(" with ")
         if any(b.kind == "free" for b in call.bindings.values()):
             if kind.entity == "message":  # what the message says, in the agent's own words
-                said = names(own_words(call), self.calls)
+                said = names(own_words(call), self.calls) if self.each is None \
+                    else self._each_mentions(call)
                 self.pages += [self.rng.choice(_PAGE_FORMS[page[1]]).format(url=page[0])
                                for page in OUR_PAGE.finditer(" ".join(own_words(call)))]
                 gist = self._gist()

@@ -77,6 +77,9 @@ WORKFLOW_SHARE = 0.05
 # no longer drawn. Only two mailboxes send as the user, so without it every note to a
 # colleague went through Gmail or Google Workspace (16% of a run's tasks each).
 SERVICE_SHARE = 0.08
+# The share of workflow walks asked for every record a rule selects ("remind every customer
+# whose invoice is overdue"): `compose/each.py`.
+FOR_EACH = 0.0
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
@@ -239,6 +242,7 @@ def candidates(
     judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
     patterned: bool = False, edge_threshold: float = EDGE_THRESHOLD,
     workflow_share: float = WORKFLOW_SHARE, service_share: float = SERVICE_SHARE,
+    for_each: float = FOR_EACH,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made (or every start tool proved dead: its first call fails, `STALE_AFTER`
@@ -247,7 +251,9 @@ def candidates(
     a task that passes every check is rated too, and one rated below `judge_threshold`
     does not count toward the quota (its outcome is `JUDGED_OUT`).
     Patterned, each walk draws a workflow first (`Draws`: any one of those its starts can
-    begin, while it has taken less than its share of the quota), then one of its starts."""
+    begin, while it has taken less than its share of the quota), then one of its starts.
+    A share `for_each` of the walks (drawn by a seed of each walk's own) asks its workflow
+    for every record a rule selects (`compose/each.py`)."""
     deduper = Deduper()
     verified = 0
     dead: set[str] = set()
@@ -282,7 +288,9 @@ def candidates(
         task_id = hashlib.sha256(f"{seed}:{shard}:{index}".encode()).hexdigest()[:16]
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
                             style=walk_style(style, seed, shard, index), patterned=patterned,
-                            config=config, workflow=workflow)
+                            config=config, workflow=workflow,
+                            each=for_each > 0 and random.Random(derive_seed(
+                                "each", seed, shard, index)).random() < for_each)
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
@@ -461,7 +469,7 @@ def task_judge(endpoint: dict[str, Any] | None, library: ServiceLibrary) -> Judg
 def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The `compose` stage: walk from the shard's start tools until its quota of verified
     tasks is met or `CANDIDATES_PER_TASK` walks per task were tried (`params`: `worlds`,
-    `instruction_style`, and the optional `paraphrase` and `judge` endpoints)."""
+    `instruction_style`, `for_each`, and the optional `paraphrase` and `judge` endpoints)."""
     seed = shard.params["seed"]
     first = shard.params.get("first", 0)  # (a top-up wave's quotas split its own tasks)
     quota = shard_quota(shard.params["tasks"], shard.index - first, shard.count - first)
@@ -481,7 +489,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                            patterned=shard.params.get("walks", DEFAULT_WALKS) == "pattern",
                            edge_threshold=shard.params.get("edge_threshold", EDGE_THRESHOLD),
                            workflow_share=shard.params.get("workflow_share", WORKFLOW_SHARE),
-                           service_share=shard.params.get("service_share", SERVICE_SHARE)):
+                           service_share=shard.params.get("service_share", SERVICE_SHARE),
+                           for_each=shard.params.get("for_each", FOR_EACH)):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds,
@@ -518,7 +527,7 @@ def task_row(
     return (
         {key: dump[key] for key in ("task_id", "services", "distractors", "world_seed",
                                     "instruction", "capabilities", "step_budget", "signature",
-                                    "pattern", "domain", "instruction_style")}
+                                    "pattern", "domain", "instruction_style", "operators")}
         | {key: json_text(dump[key]) for key in as_json}
         | {"start_tool": start, "n_calls": len(task.gold_calls),
            "n_services": len(set(task.services)), "n_criteria": len(task.rubric),

@@ -206,6 +206,12 @@ class Walk:
     headline: str = ""  # the subject line of its email (`Workflow.subject`)
     channels: tuple[str, ...] = ()  # the channels its post may go to (`Workflow.channels`)
     blocked: str = ""  # why its last step found no call (`_step`), for its failure
+    # the values each call found, and the calls made so far (`_attempt`'s keys): what a
+    # walk that repeats its steps for another record (`repeat_steps`) goes on from
+    found: list[list[Found]] = field(default_factory=list)
+    called: set[bytes] = field(default_factory=set)
+    steps: list[int] = field(default_factory=lambda: [0])  # each plan step's own call
+    repeated: str = ""  # the first record, whose steps a repeat makes again (`repeat_steps`)
 
 
 def random_walk(
@@ -224,8 +230,7 @@ def random_walk(
                 situation=plan.situation if plan else "",
                 headline=plan.subject if plan else "", channels=plan.channels if plan else (),
                 meeting=plan.meeting if plan else None)
-    found: list[list[Found]] = []
-    called: set[bytes] = set()
+    found, called = walk.found, walk.called
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
     if plan is not None and (not _sayable(arguments, bindings) or _searched(bindings)):
         walk.failure = START_FAILED  # `name is ["Spring Name"]`: no filter anyone states
@@ -242,6 +247,7 @@ def random_walk(
                      last=done + 1 == target):
             break
         done += 1
+        walk.steps.append(len(walk.calls) - 1)
         if plan is None and graph.nodes[walk.calls[-1].tool].writes \
                 and len(walk.calls) >= config.min_calls and rng.random() < config.end_on_write:
             break
@@ -265,10 +271,65 @@ def random_walk(
     return walk
 
 
+def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Workflow,
+                 heads: tuple[str, ...], rng: random.Random,
+                 config: WalkConfig = WalkConfig()) -> bool:
+    """Make a patterned walk's later steps once more for each item of `heads` of its first
+    call's list (`data[4]`): the same tools, stating the same values, on what that item and
+    the calls made for it find (never on what another record's calls found). All or none:
+    False, with the walk and its world as they were, when a step finds no call for one of
+    them (by its own guards, as the first time)."""
+    first = [walk.calls[i] for i in walk.steps[1:]]
+    mark, subject, steps = len(walk.calls), dict(walk.subject), list(walk.steps)
+    kept = {call.service: world.service(call.service).state.copy() for call in first}
+    walk.repeated = subject.get(0, "")
+    for item in heads:
+        begun = len(walk.calls)
+        found = [walk.found[0]] + [[] for _ in walk.found[1:]]  # (others' calls unseen)
+        called = {canonical_json([walk.calls[0].tool, walk.calls[0].arguments])}
+        walk.subject = {0: item}
+        for number, (step, only) in enumerate(zip(plan.steps[1:], first, strict=True), 2):
+            if not _step(graph, world, rng, config, walk, found, called, step,
+                         last=number == len(plan.steps), only=only):
+                del walk.calls[mark:], walk.found[mark:]
+                walk.subject, walk.steps = subject, steps
+                for name, state in kept.items():  # (what the records' steps wrote)
+                    world.service(name).state.collections = state.collections
+                    world.service(name).state.next_ids = state.next_ids
+                return False
+            walk.steps.append(len(walk.calls) - 1)
+        walk.found.extend(found[begun:])
+        subject |= {i: h for i, h in walk.subject.items() if i >= begun}
+    walk.subject = subject
+    return True
+
+
+def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: GoldCall,
+               first: str, walk: Walk) -> bool:
+    """Whether a repeated step's call states what the first record's call stated (the
+    request says it once, for every record), taking those values; False where it states
+    something else, or where what was stated was a fact of the first record itself."""
+    before = call_arguments(only)
+    try:
+        facts = {canonical_json(v) for _, v in string_leaves(value_at(walk.calls[0].result,
+                                                                         first))}
+    except KeyError:
+        facts = set()
+    for param, binding in bindings.items():
+        if binding.kind != "visible":
+            continue
+        was = only.bindings.get(param)
+        if was is None or was.kind != "visible" or param not in before \
+                or canonical_json(before[param]) in facts:
+            return False
+        arguments[param] = before[param]
+    return True
+
+
 def _step(
     graph: DependencyGraph, world: WalkWorld, rng: random.Random, config: WalkConfig,
     walk: Walk, found: list[list[Found]], called: set[bytes], plan: Step | None = None,
-    last: bool = False,
+    last: bool = False, only: GoldCall | None = None,
 ) -> bool:
     crossed = _crossed(walk)
     stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
@@ -319,7 +380,8 @@ def _step(
                       and not (copy and vendor(graph.nodes[c[0]].service) == vendor(here))
                       and not _sibling_api(plan, graph.nodes[c[0]].service, here)
                       and not _odd_home(world, walk, plan, graph.nodes[c[0]].service)
-                      and not _other_side(graph, walk, plan, graph.nodes[c[0]])]
+                      and not _other_side(graph, walk, plan, graph.nodes[c[0]])
+                      and (only is None or c[0] == only.tool)]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it
             used = {call.service for call in walk.calls}
@@ -362,6 +424,10 @@ def _step(
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
+        if only is not None and not _as_before(arguments, bindings, only, walk.repeated,
+                                               walk):
+            why["it would state other values than for the first record"] += 1
+            continue
         if plan and not _sayable(arguments, bindings):
             why["its call needs values nobody would state"] += 1
             continue  # "amount {}", or a twelve-field order item: no fact anyone would state
@@ -1030,7 +1096,9 @@ def _subject_title(walk: Walk, bindings: dict[str, Binding]) -> str:
     named = [b.selector.value for call in _with_pending(walk, bindings)[1:]
              for b in call.bindings.values() if b.kind == "hidden" and b.step == 0
              and b.selector is not None
-             and not set(split_words(b.selector.field)) & _PARTY_FIELDS]
+             and item_head(b.path or "") == walk.subject.get(0, item_head(b.path or ""))
+             and not set(split_words(b.selector.field)) & _PARTY_FIELDS]  # (of the record
+    # its steps are for, where they are made for several: `repeat_steps`)
     named += [call_arguments(first)[p] for p, b in first.bindings.items()
               if b.kind == "visible" and b.type in ("title", "string")]
     return next((v for v in named if isinstance(v, str) and len(v.split()) >= 1

@@ -8,7 +8,13 @@ game the checks).
                 services and answers with the JSON of everything it read;
 - `spray`       calls every tool once per visible value of the task (each required
                 parameter filled with that value, in the parameter's JSON type) and
-                answers with the JSON of everything it read.
+                answers with the JSON of everything it read;
+- `every_record` acts on every record of the first read instead of the ones the task
+                selects: the gold calls, then each call that took a value of the first
+                read's record once more for every other record of its list (that
+                record's value in its place), answering the reference's answer with
+                what those calls gave beside it. Where the list holds no other record
+                it does nothing (it would be the reference itself).
 
 They act in the same `Environment` a rollout gets (direct view: every tool of the task's
 services and distractors) and are scored by the episode's `score`, so a full pass here is
@@ -23,14 +29,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from compoworld.compose.instruction import render_value
 from compoworld.compose.library import ServiceLibrary
-from compoworld.compose.records import Task
+from compoworld.compose.records import GoldCall, Task
+from compoworld.compose.references import item_head
+from compoworld.compose.values import value_at
+from compoworld.compose.verify import gold_answer
 from compoworld.rollout.env import Environment
 from compoworld.rollout.episode import score
 from compoworld.rollout.policies import same_type
 from compoworld.specs.infra import is_infrastructure
 
-ADVERSARIES = ("nothing", "echo", "read_all", "spray")
+ADVERSARIES = ("nothing", "echo", "read_all", "spray", "every_record")
 VALUES_PER_TOOL = 8  # visible values `spray` tries per tool
 MAX_CALLS = 600  # calls one adversary makes on one task at most
 
@@ -103,8 +113,62 @@ def _spray(task: Task, env: Environment) -> str:
     return "\n".join(read)
 
 
+def _every_record(task: Task, env: Environment) -> str:
+    first = task.gold_calls[0]
+    chosen = [item_head(b.path) for call in task.gold_calls for b in call.bindings.values()
+              if b.kind == "hidden" and b.step == 0 and b.path and "[" in b.path]
+    if not chosen:
+        return ""
+    where = chosen[0].rpartition("[")[0]
+    try:
+        items = value_at(first.result, where)
+    except KeyError:
+        return ""
+    others = [f"{where}[{i}]" for i in range(len(items) if isinstance(items, list) else 0)
+              if f"{where}[{i}]" not in chosen]
+    if not others:
+        return ""
+    read: list[str] = []
+    for call in task.gold_calls:
+        _call(env, call.tool, call.arguments, read)
+    answer = [gold_answer(task)]
+    for other in others:
+        results: dict[int, Any] = {0: first.result}
+        for index, call in enumerate(task.gold_calls[1:], 1):
+            arguments = _for_record(call, chosen[0], other, first.result)
+            if arguments is not None and env.n_tool_calls < MAX_CALLS:
+                reply = json.loads(env.execute(env.names[call.tool], arguments))
+                if reply.get("success") is True:
+                    results[index] = reply.get("data")
+        for item in task.answer:  # (what the reference reports, of this record too)
+            path = other + item.path[len(chosen[0]):] if item.step == 0 \
+                and item.path.startswith(chosen[0] + ".") else item.path
+            if item.step in results and (item.step or path != item.path):
+                try:
+                    answer.append(render_value(value_at(results[item.step], path)))
+                except KeyError:
+                    continue
+    return "\n".join(answer)
+
+
+def _for_record(call: GoldCall, mine: str, other: str, listed: Any) -> dict[str, Any] | None:
+    """A gold call's arguments with each value it took of record `mine` of the first
+    read's list taken of record `other` instead; None when it took none (or the other
+    record lacks one)."""
+    arguments, swapped = dict(call.arguments), False
+    for param, binding in call.bindings.items():
+        if binding.kind == "hidden" and binding.step == 0 and param in arguments \
+                and (binding.path or "").startswith(mine + "."):
+            try:
+                arguments[param] = value_at(listed, other + binding.path[len(mine):])
+            except KeyError:
+                return None
+            swapped = True
+    return arguments if swapped else None
+
+
 SCRIPTS: dict[str, Script] = {"nothing": _nothing, "echo": _echo, "read_all": _read_all,
-                              "spray": _spray}
+                              "spray": _spray, "every_record": _every_record}
 
 
 def run_adversary(task: Task, library: ServiceLibrary, adversary: str) -> AdversaryRun:

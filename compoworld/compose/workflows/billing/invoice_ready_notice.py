@@ -1,7 +1,7 @@
 """Let a customer know their invoice is ready."""
 
 from compoworld.compose.steps import SALES_INVOICE, send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name="invoice_ready_notice",
@@ -17,4 +17,7 @@ WORKFLOW = Workflow(
     opens=("{s} is ready to go to the customer.",
            "I'm sending out this month's invoices, starting with {s}."),
     guards=frozenset({"settled"}),
+    # every invoice issued and not yet settled is announced, never a draft
+    operators=(Operator("select", field="status state",
+                        rule="open issued sent authorised authorized approved finalized"),),
 )

@@ -1,7 +1,7 @@
 """Send a customer their receipt."""
 
 from compoworld.compose.steps import SALES_INVOICE, send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name='invoice_receipt',
@@ -14,4 +14,7 @@ WORKFLOW = Workflow(
     gist='with their receipt',
     situation='paid',
     guards=frozenset({'no_amount', 'unpaid'}),
+    # a receipt goes for every invoice paid
+    operators=(Operator('select', field='status state',
+                        rule='paid settled'),),
 )

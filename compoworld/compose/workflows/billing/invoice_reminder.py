@@ -1,7 +1,7 @@
 """Remind a customer of an invoice they have not paid yet."""
 
 from compoworld.compose.steps import SALES_INVOICE, send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name="invoice_reminder",
@@ -16,4 +16,8 @@ WORKFLOW = Workflow(
     subject="A reminder about your invoice",
     opens=("{s} is still open.", "I'm going through our open invoices, starting with {s}."),
     guards=frozenset({"settled", "no_amount"}),
+    # a reminder goes to every invoice still owed ("every invoice whose status is overdue"),
+    # never to a paid one
+    operators=(Operator("select", field="status state",
+                        rule="open overdue unpaid outstanding due sent past_due"),),
 )

@@ -1,7 +1,7 @@
 """Share an issue with the team in a chat channel."""
 
 from compoworld.compose.steps import ISSUES
-from compoworld.compose.workflow import MAKE, READ, Step, Workflow
+from compoworld.compose.workflow import MAKE, READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name="issue_to_channel",
@@ -17,4 +17,7 @@ WORKFLOW = Workflow(
     opens=("The team should know about {s}.", "{s} needs more eyes on it."),
     channels=("support", "engineering"),
     guards=frozenset({"ticket_closed"}),  # a closed issue needs no more eyes
+    # every issue still open is shared, never a closed one
+    operators=(Operator("select", field="status state",
+                        rule="open new pending"),),
 )

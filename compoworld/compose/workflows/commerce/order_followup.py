@@ -1,7 +1,7 @@
 """Update a customer about their order."""
 
 from compoworld.compose.steps import SALE, send
-from compoworld.compose.workflow import Workflow
+from compoworld.compose.workflow import Operator, Workflow
 
 WORKFLOW = Workflow(
     name='order_followup',
@@ -14,4 +14,7 @@ WORKFLOW = Workflow(
     gist='with an update on their order',
     situation='order',
     guards=frozenset({'no_news'}),
+    # every order at one stage gets its update ("every order whose status is delayed")
+    operators=(Operator('select', field='status state',
+                        rule='shipped dispatched processing delayed backordered on_hold'),),
 )

@@ -1,7 +1,7 @@
 """Ask a customer to review what they bought."""
 
 from compoworld.compose.steps import SALE, send
-from compoworld.compose.workflow import Workflow
+from compoworld.compose.workflow import Operator, Workflow
 
 WORKFLOW = Workflow(
     name="order_review_request",
@@ -17,4 +17,7 @@ WORKFLOW = Workflow(
     opens=("We'd like to hear what the customer thinks of {s}.",
            "We're collecting reviews, and {s} is next on the list."),
     guards=frozenset({"called_off"}),
+    # a review is asked for every order that reached its customer
+    operators=(Operator("select", field="status state",
+                        rule="completed delivered fulfilled"),),
 )

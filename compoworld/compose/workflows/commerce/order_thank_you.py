@@ -1,7 +1,7 @@
 """Thank a customer for their order."""
 
 from compoworld.compose.steps import SALE, send
-from compoworld.compose.workflow import Workflow
+from compoworld.compose.workflow import Operator, Workflow
 
 WORKFLOW = Workflow(
     name="order_thank_you",
@@ -16,4 +16,7 @@ WORKFLOW = Workflow(
     # (no "the customer behind James Larsen's order": the order names its customer)
     opens=("{s} just came in.", "{s} came in, and we'd like to thank them for it."),
     guards=frozenset({"called_off"}),
+    # every order that went through is thanked for
+    operators=(Operator("select", field="status state",
+                        rule="completed delivered shipped fulfilled paid"),),
 )

@@ -1,7 +1,7 @@
 """Remind people of an event."""
 
 from compoworld.compose.steps import send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name='event_reminder',
@@ -14,4 +14,7 @@ WORKFLOW = Workflow(
     gist='reminding them of the event',
     situation='event',
     guards=frozenset({'event_over'}),
+    # a reminder goes to every booking still to come that was confirmed
+    operators=(Operator('select', field='status state',
+                        rule='confirmed scheduled booked upcoming accepted'),),
 )

@@ -1,7 +1,7 @@
 """Reach the customer behind a ticket."""
 
 from compoworld.compose.steps import KEYS, send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name='ticket_customer_message',
@@ -15,4 +15,7 @@ WORKFLOW = Workflow(
     gist='about their ticket',
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
+    # every ticket still waiting is answered
+    operators=(Operator('select', field='status state',
+                        rule='open new pending'),),
 )

@@ -1,7 +1,7 @@
 """Answer a customer's ticket."""
 
 from compoworld.compose.steps import send
-from compoworld.compose.workflow import READ, Step, Workflow
+from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name='ticket_reply',
@@ -15,4 +15,8 @@ WORKFLOW = Workflow(
     says=('looking into', 'look into', 'working on'),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
+    # a support lead answers every ticket still waiting ("every ticket whose status is
+    # open"), never the closed ones
+    operators=(Operator('select', field='status state',
+                        rule='open new pending'),),
 )

@@ -1,7 +1,7 @@
 """Plan the fix for a ticket and tell the customer."""
 
 from compoworld.compose.steps import send
-from compoworld.compose.workflow import MAKE, READ, Step, Workflow
+from compoworld.compose.workflow import MAKE, READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
     name='ticket_task_message',
@@ -16,4 +16,7 @@ WORKFLOW = Workflow(
     says=('fix', 'working on'),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
+    # every ticket still waiting gets its fix planned
+    operators=(Operator('select', field='status state',
+                        rule='open new pending'),),
 )

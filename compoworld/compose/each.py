@@ -1,0 +1,149 @@
+"""Select, then for each: a workflow asked for every record that meets a rule.
+
+A person rarely asks for one reminder. They ask "remind every customer whose invoice is
+overdue", and expect the others left alone. A selection is such a rule over the records of
+a workflow's first read: the records whose field `field` holds `value` (a status, a stage, a
+plan, a country: a value a person states), two to `MOST` of them, beside at least one
+record that does not meet it (a near-miss, checked unchanged by the rubric's guard). The
+walk makes the workflow's later steps once for each (`walk.repeat_steps`).
+
+A rule holds over the whole collection: the first read must list every record of it (no
+page left unread, no filter the request would have to say), or "every overdue customer"
+would leave some out.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from compoworld.compose.records import GoldCall
+from compoworld.compose.values import value_at
+from compoworld.graph.semtypes import split_words
+
+MOST = 4  # records a selection may hold: each one repeats the workflow's steps
+# fields a person selects records by, whatever the workflow: who the customer or colleague
+# is (their plan, tier, segment, country, team). A record's status is no such rule: which
+# status a workflow may act on is the workflow's own (a thank-you for a meeting still
+# "pending" is none), so no engine rule selects by it.
+RULE_WORDS = frozenset({
+    "tier", "plan", "segment", "level", "country", "region", "city", "language", "department",
+    "team", "role", "industry", "source", "lifecycle", "category", "group", "priority",
+    "job", "position", "seniority",
+})
+# ... and fields that never are a rule, whatever else they say (a person's name, an id, a
+# setting of the app: "whose notification type is basic" selects nobody for a reason)
+_NOT_RULES = frozenset({"id", "name", "email", "phone", "url", "uri", "code", "key", "token",
+                        "date", "time", "at", "number", "address", "description", "note",
+                        "notification", "notifications", "setting", "settings", "display",
+                        "sort", "format", "theme", "mode", "privacy", "visibility", "access",
+                        "permission", "permissions", "template", "zone", "timezone"})
+_PLAIN = re.compile(r"[A-Za-z][A-Za-z _-]{1,23}")  # "overdue", "Gold", "in progress", "DE"
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """The records of the first read that meet the rule `field` is `value` (`heads`, the
+    walk's own first), and those that do not (`others`: the near-misses)."""
+
+    field: str
+    value: str
+    heads: tuple[str, ...]
+    others: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rules a workflow selects its records by beyond the engine's (`Operator("select",
+    field=..., rule=...)`): fields saying one of `fields`, holding one of `values` (any,
+    when empty): an invoice reminder selects by a `status` of "open" or "overdue"."""
+
+    fields: frozenset[str] = frozenset()
+    values: frozenset[str] = frozenset()
+
+
+def workflow_rules(operators: tuple[Any, ...]) -> Rules:
+    """The `Rules` of a workflow's `select` operators (their `field` and `rule` words)."""
+    chosen = [o for o in operators if o.kind == "select"]
+    return Rules(frozenset(w for o in chosen for w in o.field.lower().split()),
+                 frozenset(w for o in chosen for w in o.rule.lower().split()))
+
+
+def selections(call: GoldCall, head: str, total: int, rules: Rules = Rules()
+               ) -> list[Selection]:
+    """Every rule that selects item `head` of `call`'s list (`data[2]`) with one to
+    `MOST - 1` others and leaves one at least alone, its fields sorted (a field of
+    `RULE_WORDS`, or one the workflow's `rules` allow); none when the list is not the
+    whole collection (`total` records) or was read by a stated filter."""
+    if any(b.kind == "visible" for b in call.bindings.values()):
+        return []  # (a list read by a name or a search holds the matches, not the rest)
+    where, _, _ = head.rpartition("[")
+    try:
+        items = value_at(call.result, where)
+        mine = value_at(call.result, head)
+    except KeyError:
+        return []
+    if not isinstance(items, list) or len(items) != total or len(items) < 3 \
+            or not isinstance(mine, dict):
+        return []
+    found: list[Selection] = []
+    for key, value in sorted(mine.items()):
+        if not is_rule(key, value, rules):
+            continue
+        same = [i for i, item in enumerate(items)
+                if isinstance(item, dict) and _same(item.get(key), value)]
+        if not 2 <= len(same) <= min(MOST, len(items) - 1):
+            continue
+        heads = [head] + [f"{where}[{i}]" for i in same if f"{where}[{i}]" != head]
+        others = [f"{where}[{i}]" for i in range(len(items)) if i not in same]
+        found.append(Selection(key, value.strip(), tuple(heads), tuple(others)))
+    return found
+
+
+def is_rule(key: str, value: Any, rules: Rules = Rules()) -> bool:
+    """Whether a record's field is one a person selects records by, its value a short word
+    or two (a plan "Gold", a country "DE"; no name, id, date or free text): a field of
+    `RULE_WORDS`, or of the workflow's `rules` (holding one of their values)."""
+    words = set(split_words(key))
+    if words & _NOT_RULES or not isinstance(value, str) \
+            or _PLAIN.fullmatch(value.strip()) is None:
+        return False
+    if words & rules.fields:
+        return not rules.values or value.strip().lower() in rules.values
+    return bool(words & RULE_WORDS)
+
+
+def _same(value: Any, rule: str) -> bool:
+    return isinstance(value, str) and value.strip().lower() == rule.strip().lower()
+
+
+def choose(options: list[Selection], rng: random.Random) -> Selection | None:
+    """One of the rules, drawn (None when there is none)."""
+    return rng.choice(options) if options else None
+
+
+def passes(calls: list[GoldCall], steps: list[int], size: int) -> list[list[GoldCall]]:
+    """The first read and the calls made for each record, as a walk of one record each
+    (`steps`: each plan step's own call, `size` steps to a workflow), with their sources
+    numbered within it: what a guard of the workflow reads of one record's walk."""
+    ends = [steps[i] for i in range(size - 1, len(steps), size - 1)]
+    out: list[list[GoldCall]] = []
+    begin = 1
+    for last in ends:
+        def renumber(step: int | None, begin: int = begin) -> int | None:
+            return step if not step else step - begin + 1
+        own = [call.model_copy(update={"bindings": {
+            param: binding.model_copy(update={"step": renumber(binding.step)})
+            for param, binding in call.bindings.items()}}) for call in calls[begin:last + 1]]
+        out.append([calls[0], *own])
+        begin = last + 1
+    return out
+
+
+def unnamed(calls: list[GoldCall]) -> list[Any]:
+    """The values the records of a selection would each be named by (their selectors):
+    values a request that names them by its rule does not state."""
+    return [b.selector.value for call in calls for b in call.bindings.values()
+            if b.kind == "hidden" and b.step == 0 and b.selector is not None]

@@ -1,0 +1,141 @@
+"""Select, then for each: a workflow asked for every record a rule selects, its near-misses
+left alone, its request naming the rule and none of the records."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from compoworld.compose.build import compose_task
+from compoworld.compose.each import Rules, passes, selections, workflow_rules
+from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.records import Binding, GoldCall, Task
+from compoworld.compose.stage import start_tools
+from compoworld.compose.verify import Deduper, verify_task
+from compoworld.compose.workflow import Operator
+from compoworld.compose.workflows import WORKFLOWS
+from compoworld.rollout.adversaries import run_adversary
+from compoworld.rollout.audit import audit_tasks
+from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
+
+PEOPLE = [
+    {"id": 1, "name": "Ana Ruiz", "plan": "Gold", "status": "open", "notification_type": "sms"},
+    {"id": 2, "name": "Li Wei", "plan": "Basic", "status": "open", "notification_type": "sms"},
+    {"id": 3, "name": "Rosa Diaz", "plan": "gold", "status": "closed",
+     "notification_type": "email"},
+    {"id": 4, "name": "Omar Haddad", "plan": "Basic", "status": "open",
+     "notification_type": "sms"},
+]
+
+
+def listed(people: list[dict], **bindings: Binding) -> GoldCall:
+    return GoldCall(tool="crm__list_people", service="crm", effect="read", arguments={},
+                    bindings=bindings, result={"data": people})
+
+
+def test_a_rule_selects_the_record_and_those_like_it_and_leaves_the_rest():
+    """Ana's plan is Gold, and so is Rosa's ("gold"): the rule selects both, Ana first,
+    and leaves Li and Omar alone (the near-misses). A name, an id or an app's setting
+    ("whose notification type is sms") is no rule a person selects customers by."""
+    found = selections(listed(PEOPLE), "data[0]", total=4)
+    assert [(s.field, s.value, s.heads, s.others) for s in found] == [
+        ("plan", "Gold", ("data[0]", "data[2]"), ("data[1]", "data[3]"))]
+
+
+def test_a_status_is_a_rule_only_where_the_workflow_says_which():
+    """Which status a workflow may act on is its own: a thank-you for a meeting still
+    "pending" is none. A workflow that selects by status says so, and by which values."""
+    call = listed(PEOPLE)
+    assert not [s for s in selections(call, "data[1]", 4) if s.field == "status"]
+    rules = workflow_rules((Operator("select", field="status", rule="open overdue"),))
+    assert rules == Rules(frozenset({"status"}), frozenset({"open", "overdue"}))
+    assert [(s.field, s.heads) for s in selections(call, "data[1]", 4, rules)
+            if s.field == "status"] == [("status", ("data[1]", "data[0]", "data[3]"))]
+    closed = workflow_rules((Operator("select", field="status", rule="overdue"),))
+    assert not [s for s in selections(call, "data[1]", 4, closed) if s.field == "status"]
+
+
+@pytest.mark.parametrize("why, call, total", [
+    ("the list is a page of a larger collection", listed(PEOPLE), 9),
+    ("the list was read by a stated filter", listed(PEOPLE, q=Binding(kind="visible",
+                                                                      type="string")), 4),
+    ("every record meets the rule: nothing is left alone",
+     listed([p | {"plan": "Gold"} for p in PEOPLE]), 4),
+    ("too few records to select among", listed(PEOPLE[:2]), 2),
+])
+def test_no_rule_where_every_record_could_not_be_seen_or_none_is_left(why, call, total):
+    assert selections(call, "data[0]", total) == [], why
+
+
+def test_each_record_s_calls_read_as_a_walk_of_their_own():
+    """A guard reads one record's walk: the first read, then that record's calls, their
+    sources numbered as if they were the only ones."""
+    read = listed(PEOPLE)
+
+    def send(to: str, source: int) -> GoldCall:
+        return GoldCall(tool="email__send_email", service="email", effect="action",
+                        arguments={"to": to}, result={},
+                        bindings={"to": Binding(kind="hidden", type="email", step=source,
+                                                path=f"data[{source}].email")})
+    lookup = GoldCall(tool="crm__get", service="crm", effect="read", arguments={},
+                      bindings={}, result={})
+    calls = [read, send("a@x.io", 0), lookup, send("b@x.io", 2)]
+    first, second = passes(calls, [0, 1, 3], 2)
+    assert [c.tool for c in first] == ["crm__list_people", "email__send_email"]
+    assert [c.tool for c in second] == ["crm__list_people", "crm__get", "email__send_email"]
+    assert second[2].bindings["to"].step == 1  # (the lookup, second in its own walk)
+    assert first[1].bindings["to"].step == 0
+
+
+@pytest.fixture(scope="module")
+def library() -> ServiceLibrary:
+    library = ServiceLibrary.from_specs([builtin_spec(name) for name in BUILTIN_SERVICES])
+    library.use_workflows(WORKFLOWS)
+    return library
+
+
+def selected_tasks(library: ServiceLibrary) -> list[Task]:
+    """The tasks of one workflow that selects by status, over the built-in services, asked
+    for every record its rule selects."""
+    starts = sorted(start_tools(library.graph, patterned=True))
+    made = []
+    for workflow in WORKFLOWS:
+        if workflow.name != "ticket_reply":
+            continue
+        mine = [s for s in starts if workflow in library.patterns_at(s)]
+        made += [compose_task(library, 7, mine[seed % len(mine)], random.Random(seed),
+                              f"t{seed}", patterned=True, workflow=workflow, each=True)
+                 for seed in range(6)]
+    return [t for t in made if isinstance(t, Task) and t.operators]
+
+
+def test_a_selection_composes_verified_tasks_whose_request_names_the_rule(library):
+    tasks = selected_tasks(library)
+    assert tasks
+    for task in tasks:
+        assert task.operators == ["select", "for_each"]
+        assert all(verify_task(task, library, Deduper()).values()), task.instruction
+        sends = [c for c in task.gold_calls if c.effect != "read"]
+        assert 2 <= len(sends) <= 4
+        recipients = {c.arguments.get("to") for c in sends}
+        assert len(recipients) == len(sends)  # (one message to each record's person)
+        assert "every" in task.instruction.lower()
+        assert not any(r in task.instruction for r in recipients)
+
+
+def test_acting_on_every_record_instead_of_the_selected_ones_fails(library):
+    """An agent that sends to every record of the list, near-misses too, makes messages
+    the task does not ask for: the guard fails it (the `every_record` adversary)."""
+    for task in selected_tasks(library):
+        run = run_adversary(task, library, "every_record")
+        assert run.calls > len(task.gold_calls)  # (it did act on the others)
+        assert not run.full_pass
+        assert all(run.passes[:-1])  # (every record the rule selects was served)
+
+
+def test_the_reference_solves_every_selection_and_no_adversary_passes_one(library):
+    """The reference policy finds each record by its own selector and scores 1.0; the
+    adversaries pass nothing."""
+    audit = audit_tasks(selected_tasks(library), library)
+    assert audit.ok, audit.lines()
