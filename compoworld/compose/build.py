@@ -175,7 +175,7 @@ def compose_task(
             sole=_sole_makers(library, walk.calls, [*services, *distractors]),  # OnSched
             meeting=walk.meeting, local=walk.place,
             findable=_findable(world, walk.calls, [*services, *distractors]),
-            each=(selection.field, selection.value) if selection else None)
+            each=selection)
         if instruction is None:  # Consumer whose email is that person's email")
             return Rejected("no request a person would make says this chain")
     if instruction is None:
@@ -208,7 +208,8 @@ def compose_task(
     visible = visible_values(walk.calls, walk.answer)
     hidden = hidden_values(walk.calls, walk.answer)
     if selection:  # its records are named by the rule, not one by one
-        visible = [v for v in visible if v not in unnamed(walk.calls)] + [selection.value]
+        visible = [v for v in visible if v not in unnamed(walk.calls)] + (
+            [selection.value] if selection.value else [])
     if paraphrase is not None:
         instruction, _reason = paraphrase(instruction, visible, hidden, rng.randrange(1 << 31))
     return Task(
@@ -227,7 +228,7 @@ def compose_task(
         signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in walk.answer]),
         instruction_style=style,
         pattern=plan.name if plan else None,
-        operators=["select", "for_each"] if selection else [],
+        operators=selection.operators if selection else [],
         domain=plan.domain if plan else _domain(library, services),
     )
 

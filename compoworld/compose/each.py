@@ -7,7 +7,11 @@ plan, a country: a value a person states), two to `MOST` of them, beside at leas
 record that does not meet it (a near-miss, checked unchanged by the rubric's guard). The
 walk makes the workflow's later steps once for each (`walk.repeat_steps`).
 
-A rule holds over the whole collection: the first read must list every record of it (no
+A rank is the other way of choosing: the `k` records with the highest or lowest value of
+a measure ("the two customers with the highest balance", "the invoice with the earliest
+due date"), the walk's own record among them, with no tie where the rank cuts.
+
+Either holds over the whole collection: the first read must list every record of it (no
 page left unread, no filter the request would have to say), or "every overdue customer"
 would leave some out.
 """
@@ -21,7 +25,7 @@ from typing import Any
 
 from compoworld.compose.records import GoldCall
 from compoworld.compose.values import value_at
-from compoworld.graph.semtypes import split_words
+from compoworld.graph.semtypes import pluralize, split_words
 
 MOST = 4  # records a selection may hold: each one repeats the workflow's steps
 # fields a person selects records by, whatever the workflow: who the customer or colleague
@@ -43,15 +47,50 @@ _NOT_RULES = frozenset({"id", "name", "email", "phone", "url", "uri", "code", "k
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z _-]{1,23}")  # "overdue", "Gold", "in progress", "DE"
 
 
+# measures records are ranked by: "the customer with the highest balance", "the invoice
+# with the earliest due date"
+RANK_WORDS = frozenset({
+    "amount", "total", "balance", "price", "value", "revenue", "spent", "spend", "quantity",
+    "score", "budget", "cost", "employees", "due", "created", "deadline", "expires", "expiry",
+    "renewal", "joined", "signup", "hired", "start",
+})
+_NOT_MEASURES = frozenset({"id", "phone", "zip", "postal", "latitude", "longitude", "lat",
+                           "lng", "version", "port", "year", "code", "number", "tax", "rate",
+                           "percent", "percentage", "discount", "vat"})
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+NUMBERS = {2: "two", 3: "three", 4: "four"}
+
+
 @dataclass(frozen=True, slots=True)
 class Selection:
-    """The records of the first read that meet the rule `field` is `value` (`heads`, the
-    walk's own first), and those that do not (`others`: the near-misses)."""
+    """The records of the first read that meet the rule `field` is `value`, or that rank
+    first by `field` (`order` "top" or "bottom"): `heads`, the walk's own first, and the
+    rest (`others`: the near-misses)."""
 
     field: str
     value: str
     heads: tuple[str, ...]
     others: tuple[str, ...]
+    order: str = ""  # "top" (highest, latest) or "bottom" for a rank; "" for a rule
+    dated: bool = False  # a rank by a day (the latest, the earliest)
+
+    @property
+    def operators(self) -> list[str]:
+        """The reasoning it asks for: `select` or `rank`, and `for_each` of several."""
+        return ["rank" if self.order else "select"] + (["for_each"] if len(self.heads) > 1
+                                                       else [])
+
+    def target(self, noun: str, app: str, words: str) -> str:
+        """`every customer in Billbee whose plan is "Gold"`, `the two invoices in Xero with
+        the earliest due date`: the records, as a request names them (`words`: the field
+        as a person says it)."""
+        if not self.order:
+            return f'every {noun} in {app} whose {words} is "{self.value}"'
+        most = ("latest" if self.order == "top" else "earliest") if self.dated \
+            else ("highest" if self.order == "top" else "lowest")
+        count = len(self.heads)
+        what = noun if count == 1 else f"{NUMBERS[count]} {pluralize(noun)}"
+        return f"the {what} in {app} with the {most} {words}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +138,44 @@ def selections(call: GoldCall, head: str, total: int, rules: Rules = Rules()
         heads = [head] + [f"{where}[{i}]" for i in same if f"{where}[{i}]" != head]
         others = [f"{where}[{i}]" for i in range(len(items)) if i not in same]
         found.append(Selection(key, value.strip(), tuple(heads), tuple(others)))
+    return found + ranks(items, where, head)
+
+
+def ranks(items: list[Any], where: str, head: str) -> list[Selection]:
+    """Every rank of list `items` (at `where`) that takes item `head` among its first `k`
+    (at most `MOST`, one record at least left out), by a measure every item holds, with
+    no tie where it cuts: the top ones first, then the bottom ones, fields sorted."""
+    index = int(head.rpartition("[")[2].rstrip("]"))
+    found: list[Selection] = []
+    for key in sorted(items[index]):
+        values = [item.get(key) if isinstance(item, dict) else None for item in items]
+        if not is_measure(key, values):
+            continue
+        for order in ("top", "bottom"):
+            ranked = sorted(range(len(items)), key=lambda i: values[i],
+                            reverse=order == "top")
+            place = ranked.index(index) + 1
+            for k in range(place, min(MOST, len(items) - 1) + 1):
+                if values[ranked[k - 1]] == values[ranked[k]]:
+                    continue  # (a tie where the rank cuts: no one rank to take)
+                chosen = ranked[:k]
+                found.append(Selection(
+                    key, "", (head, *(f"{where}[{i}]" for i in chosen if i != index)),
+                    tuple(f"{where}[{i}]" for i in ranked[k:]), order,
+                    isinstance(values[index], str)))
+                break  # (the smallest rank that takes the walk's record)
     return found
+
+
+def is_measure(key: str, values: list[Any]) -> bool:
+    """Whether every record holds field `key` as one measure records are ranked by: a
+    number (a balance, a total) or a day (a due date), by a name of `RANK_WORDS`."""
+    words = set(split_words(key))
+    if not words & RANK_WORDS or words & _NOT_MEASURES:
+        return False
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        return True
+    return all(isinstance(v, str) and _DAY.match(v) for v in values)
 
 
 def is_rule(key: str, value: Any, rules: Rules = Rules()) -> bool:

@@ -33,6 +33,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from compoworld.compose.each import Selection
 from compoworld.compose.goal import _Goal
 from compoworld.compose.naming import (
     article,
@@ -70,7 +71,13 @@ from compoworld.compose.situations import (
 )
 from compoworld.compose.values import value_at
 from compoworld.compose.workflow import Step, Workflow
-from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
+from compoworld.graph.semtypes import (
+    is_entity_id,
+    is_tenant_id,
+    pluralize,
+    singularize,
+    split_words,
+)
 from compoworld.world.fieldsources import NAME_TYPES
 
 # The act of a write step, by the step's entity: `{it}` is the subject, `{a}` the new
@@ -131,13 +138,12 @@ _CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
 _GUESTS = frozenset("recipient attendee guest invitee contact".split())
 _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
 # a workflow asked for every record a rule selects (`_Scenario._for_each`)
-_EACH_OPENINGS = (
-    "I'm going through our {noun} records in {app}: this is for every one {rule}, and "
-    "for no other",
-    "Every {noun} in {app} {rule} needs this, and none of the others do",
-    "This is for every {noun} in {app} {rule}, and only for them",
-)
+_EACH_OPENINGS = ("Please find {target}.", "First, look up {target}.",
+                  "I'm after {target}.")
+_EACH_CLOSINGS = ("Leave the other {nouns} alone.", "Don't touch the other {nouns}.",
+                  "The other {nouns} stay as they are.")
 _EACH_ASKS = ("For each of them, please {}.", "For every one of them, please {}.")
+_ONE_ASKS = ("Please {}.", "Could you {}?")
 # where the subject is kept, in a sentence of its own ("You'll find them in Big Red Cloud.")
 _WHERE = ("You'll find {them} in {app}.", "{they} in {app} as {a}.",
           "{their} details are in {app}.")
@@ -197,7 +203,7 @@ def write_scenario(
     rng: random.Random, pattern: Workflow, *, resources: Mapping[str, str | None] | None = None,
     domains: Mapping[str, str | None] | None = None, sole: frozenset[str] = frozenset(),
     meeting: Purpose | None = None, local: Any = None, findable: bool = False,
-    each: tuple[str, str] | None = None,
+    each: Selection | None = None,
 ) -> str | None:
     """The request for a patterned chain, or None when its shape is not one this writer
     says (see the module doc). A booking or a message by a tool of `sole` is made in the
@@ -207,10 +213,10 @@ def write_scenario(
     today. Please send them a welcome email."): the agent finds them; a meeting with a
     person is booked for its `meeting` purpose ("book an account review with them"), its
     time said as well where they are (`local`: their `Place`, "10:00 to 11:00 Tokyo
-    time"). With `each` (a field and a value: `compose/each.py`), `calls` are the steps
-    made for the first of several records, and the request asks them for every record
-    whose field holds the value ("every customer in Billbee whose status is "overdue""),
-    naming none of them."""
+    time"). With `each` (a selection: `compose/each.py`), `calls` are the steps made for
+    the first of the records it chose, and the request asks them for every one by its rule
+    ("every customer in Billbee whose plan is "Gold"", "the two invoices with the earliest
+    due date"), naming none of them."""
     writes = [i for i, c in enumerate(calls) if c.effect != "read"]
     steps = list(pattern.steps[1:])
     if len(answer) == 1 and not writes and len(calls) == len(pattern.steps) == 2:
@@ -273,7 +279,7 @@ class _Scenario(_Goal):
         self.pages: list[str] = []  # our pages a message points to ("Our booking page ...")
         self.meeting: Purpose | None = None  # what a meeting with the subject is for
         self.local: Any = None  # where the person a meeting is with is (`Place`)
-        self.each: tuple[str, str] | None = None  # the rule its records are selected by
+        self.each: Selection | None = None  # the records it is asked for, by their rule
 
     def _subject_item(self) -> tuple[str, Selector | None] | None:
         """The list item (and its selector) of the first call the chain took values from."""
@@ -287,7 +293,7 @@ class _Scenario(_Goal):
         if self.item is None:
             return None
         if self.each is not None:
-            return self._for_each(writes, steps, *self.each)
+            return self._for_each(writes, steps, self.each)
         subject = self.subject()
         kept = self.find() if found else None
         if subject is None or (found and kept is None):
@@ -305,23 +311,25 @@ class _Scenario(_Goal):
         sentences += self.pages
         return " ".join(cap(end(s)) for s in [*self.facts_first, *sentences])
 
-    def _for_each(self, writes: list[int], steps: list[Step], field: str, value: str
+    def _for_each(self, writes: list[int], steps: list[Step], chosen: Selection
                   ) -> str | None:
-        """`Every customer in Billbee whose status is "overdue" needs this, and no other.
-        For each of them, please ...`: the workflow's acts, asked once for every record a
-        rule selects."""
+        """`Every customer in Billbee whose plan is "Gold" needs this, and none of the
+        others do. For each of them, please ...`: the workflow's acts, asked once for the
+        records a rule selects or a rank takes."""
         acts = [self.act(i, step) for i, step in zip(writes, steps, strict=True)]
         if any(a is None for a in acts):
             return None
-        rule = f'whose {say(field_words(field))} is {quote(value)}'
         noun, app = self.nouns[0], self.title(self.calls[0].service)
-        opening = self.rng.choice(_EACH_OPENINGS).format(noun=noun, app=app, rule=rule) + "."
-        asks = [self.rng.choice(_EACH_ASKS).format(acts[0] if len(acts) == 1 else (
-            f"{acts[0]} and {acts[1]}" if len(acts) == 2 else ", ".join(acts[:-1])
-            + f", and {acts[-1]}"))]
+        target = chosen.target(noun, app, say(field_words(chosen.field)))
+        one = chosen.order and len(chosen.heads) == 1
+        opening = self.rng.choice(_EACH_OPENINGS).format(target=target)
+        asks = [self.rng.choice(_ONE_ASKS if one else _EACH_ASKS).format(
+            acts[0] if len(acts) == 1 else (f"{acts[0]} and {acts[1]}" if len(acts) == 2
+                                            else ", ".join(acts[:-1]) + f", and {acts[-1]}"))]
         sentences = [opening, *asks]
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
         sentences += self.pages
+        sentences.append(self.rng.choice(_EACH_CLOSINGS).format(nouns=pluralize(noun)))
         return " ".join(cap(end(s)) for s in sentences)
 
     def _each_mentions(self, call: GoldCall) -> str:

@@ -56,6 +56,47 @@ def test_a_status_is_a_rule_only_where_the_workflow_says_which():
     assert not [s for s in selections(call, "data[1]", 4, closed) if s.field == "status"]
 
 
+def test_a_rank_takes_the_first_records_by_a_measure_the_walk_s_own_among_them():
+    """Ana's balance, 50, is the second highest: "the two customers with the highest
+    balance" takes her and Rosa; "the three with the lowest" takes her, Li and Omar."""
+    people = [p | {"balance": b} for p, b in zip(PEOPLE, [50, 20, 80, 20], strict=True)]
+    found = [s for s in selections(listed(people), "data[0]", 4) if s.order]
+    assert [(s.field, s.order, s.heads, s.others) for s in found] == [
+        ("balance", "top", ("data[0]", "data[2]"), ("data[1]", "data[3]")),
+        ("balance", "bottom", ("data[0]", "data[1]", "data[3]"), ("data[2]",))]
+    assert found[0].operators == ["rank", "for_each"]
+    assert found[0].target("customer", "Billbee", "balance") == \
+        "the two customers in Billbee with the highest balance"
+
+
+def test_no_rank_cuts_through_a_tie():
+    """Ana and Li both owe 50: neither is "the customer with the highest balance" alone,
+    so the rank takes both or none."""
+    people = [p | {"balance": b} for p, b in zip(PEOPLE, [50, 50, 20, 10], strict=True)]
+    top = [s for s in selections(listed(people), "data[0]", 4) if s.order == "top"]
+    assert [s.heads for s in top] == [("data[0]", "data[1]")]
+
+
+def test_a_rank_by_a_day_says_earliest_and_one_record_is_no_for_each():
+    people = [p | {"due_date": d} for p, d in zip(
+        PEOPLE, ["2026-11-02", "2026-12-01", "2026-11-20", "2026-12-24"], strict=True)]
+    [first] = [s for s in selections(listed(people), "data[0]", 4) if s.order == "bottom"]
+    assert first.heads == ("data[0]",) and first.operators == ["rank"]
+    assert first.target("invoice", "Xero", "due date") == \
+        "the invoice in Xero with the earliest due date"
+
+
+@pytest.mark.parametrize("key, values", [
+    ("id", [1, 2, 3, 4]),                       # an id measures nothing
+    ("total_label", ["a", "b", "c", "d"]),      # words, not a measure
+    ("balance", [50, None, 20, 10]),            # one record lacks it: no one rank
+    ("zip", [1000, 2000, 3000, 4000]),          # a number that is no amount
+])
+def test_no_rank_by_what_is_no_measure(key, values):
+    people = [p | {key: v} for p, v in zip(PEOPLE, values, strict=True)]
+    assert not [s for s in selections(listed(people), "data[0]", 4) if s.field == key]
+
+
 @pytest.mark.parametrize("why, call, total", [
     ("the list is a page of a larger collection", listed(PEOPLE), 9),
     ("the list was read by a stated filter", listed(PEOPLE, q=Binding(kind="visible",
@@ -114,13 +155,13 @@ def test_a_selection_composes_verified_tasks_whose_request_names_the_rule(librar
     tasks = selected_tasks(library)
     assert tasks
     for task in tasks:
-        assert task.operators == ["select", "for_each"]
+        assert task.operators in (["select", "for_each"], ["rank", "for_each"], ["rank"])
         assert all(verify_task(task, library, Deduper()).values()), task.instruction
         sends = [c for c in task.gold_calls if c.effect != "read"]
-        assert 2 <= len(sends) <= 4
+        assert (len(sends) == 1) == (task.operators == ["rank"]) and len(sends) <= 4
         recipients = {c.arguments.get("to") for c in sends}
         assert len(recipients) == len(sends)  # (one message to each record's person)
-        assert "every" in task.instruction.lower()
+        assert task.instruction.startswith(("Please find ", "First, look up ", "I'm after "))
         assert not any(r in task.instruction for r in recipients)
 
 
