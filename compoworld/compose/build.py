@@ -14,7 +14,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from compoworld.compose.arguments import call_arguments
@@ -448,9 +448,14 @@ def _select(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
     total = len(world.service(call.service).state.records(node.resource or ""))
     options = selections(call, head, total, workflow_rules(plan.operators))
     rng.shuffle(options)
+    copies = any(step.entity == plan.steps[0].entity and "create" in step.effects
+                 for step in plan.steps[1:])  # (a copy adds only who is missing)
     for option in options[:SELECTION_TRIES]:
-        if repeat_steps(library.graph, world, walk, plan, option.heads[1:], rng, config):
-            return option
+        passed = repeat_steps(library.graph, world, walk, plan, option.heads[1:], rng, config,
+                              ensure=copies)
+        if passed is not None:
+            return replace(option, heads=tuple(h for h in option.heads if h not in passed),
+                           present=passed)
     return None
 
 

@@ -73,12 +73,17 @@ class Selection:
     others: tuple[str, ...]
     order: str = ""  # "top" (highest, latest) or "bottom" for a rank; "" for a rule
     dated: bool = False  # a rank by a day (the latest, the earliest)
+    # of the records chosen, those the workflow's copy found in its app already: left
+    # alone, as the request asks ("add only those who are missing"), never added twice
+    present: tuple[str, ...] = ()
 
     @property
     def operators(self) -> list[str]:
-        """The reasoning it asks for: `select` or `rank`, and `for_each` of several."""
-        return ["rank" if self.order else "select"] + (["for_each"] if len(self.heads) > 1
-                                                       else [])
+        """The reasoning it asks for: `select` or `rank`, `for_each` of several, and
+        `ensure` where some were there already."""
+        return ["rank" if self.order else "select"] + (
+            ["for_each"] if len(self.heads) + len(self.present) > 1 else []) + (
+            ["ensure"] if self.present else [])
 
     def target(self, noun: str, app: str, words: str) -> str:
         """`every customer in Billbee whose plan is "Gold"`, `the two invoices in Xero with
@@ -88,7 +93,7 @@ class Selection:
             return f'every {noun} in {app} whose {words} is "{self.value}"'
         most = ("latest" if self.order == "top" else "earliest") if self.dated \
             else ("highest" if self.order == "top" else "lowest")
-        count = len(self.heads)
+        count = len(self.heads) + len(self.present)
         what = noun if count == 1 else f"{NUMBERS[count]} {pluralize(noun)}"
         return f"the {what} in {app} with the {most} {words}"
 

@@ -144,6 +144,8 @@ _EACH_CLOSINGS = ("Leave the other {nouns} alone.", "Don't touch the other {noun
                   "The other {nouns} stay as they are.")
 _EACH_ASKS = ("For each of them, please {}.", "For every one of them, please {}.")
 _ONE_ASKS = ("Please {}.", "Could you {}?")
+_ENSURE = ("Some of them may be in {app} already: add only those who are missing.",
+           "Don't add anyone to {app} twice: skip those who are there already.")
 # where the subject is kept, in a sentence of its own ("You'll find them in Big Red Cloud.")
 _WHERE = ("You'll find {them} in {app}.", "{they} in {app} as {a}.",
           "{their} details are in {app}.")
@@ -321,12 +323,18 @@ class _Scenario(_Goal):
             return None
         noun, app = self.nouns[0], self.title(self.calls[0].service)
         target = chosen.target(noun, app, say(field_words(chosen.field)))
-        one = chosen.order and len(chosen.heads) == 1
+        one = chosen.order and len(chosen.heads) + len(chosen.present) == 1
         opening = self.rng.choice(_EACH_OPENINGS).format(target=target)
         asks = [self.rng.choice(_ONE_ASKS if one else _EACH_ASKS).format(
             acts[0] if len(acts) == 1 else (f"{acts[0]} and {acts[1]}" if len(acts) == 2
                                             else ", ".join(acts[:-1]) + f", and {acts[-1]}"))]
         sentences = [opening, *asks]
+        copy = next((i for i, step in zip(writes, steps, strict=True)
+                     if step.entity == self.pattern.steps[0].entity and "create" in step.effects),
+                    None)
+        if copy is not None:  # (some may be there already: `Selection.present`)
+            sentences.append(self.rng.choice(_ENSURE).format(
+                app=self.title(self.calls[copy].service)))
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
         sentences += self.pages
         sentences.append(self.rng.choice(_EACH_CLOSINGS).format(nouns=pluralize(noun)))

@@ -113,6 +113,7 @@ START_FAILED = "start call failed or returned nothing usable"
 _FULL = "every app that takes what was found has its share of the run"
 _NOTHING_FEEDS = "nothing the last call found is a value it takes"
 _NO_TAKER = "no tool of an app it may use takes what was found"
+KNOWN_THERE = "everyone found is known there already"
 # How strongly a value of a type ties two calls together: an email or an id names one
 # thing; a timestamp fits any date parameter, so date links are followed less often.
 TYPE_WEIGHTS = {"email": 4.0, "person_name": 4.0, "phone": 4.0, "url": 3.0, "company": 3.0,
@@ -273,35 +274,46 @@ def random_walk(
 
 def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Workflow,
                  heads: tuple[str, ...], rng: random.Random,
-                 config: WalkConfig = WalkConfig()) -> bool:
+                 config: WalkConfig = WalkConfig(), ensure: bool = False
+                 ) -> tuple[str, ...] | None:
     """Make a patterned walk's later steps once more for each item of `heads` of its first
     call's list (`data[4]`): the same tools, stating the same values, on what that item and
     the calls made for it find (never on what another record's calls found). All or none:
-    False, with the walk and its world as they were, when a step finds no call for one of
-    them (by its own guards, as the first time)."""
+    None, with the walk and its world as they were, when a step finds no call for one of
+    them (by its own guards, as the first time). With `ensure`, an item its copy finds in
+    the app already is passed over, not a failure (add only who is missing): the items
+    passed over are returned."""
     first = [walk.calls[i] for i in walk.steps[1:]]
     mark, subject, steps = len(walk.calls), dict(walk.subject), list(walk.steps)
     kept = {call.service: world.service(call.service).state.copy() for call in first}
     walk.repeated = subject.get(0, "")
+    passed: list[str] = []
     for item in heads:
         begun = len(walk.calls)
         found = [walk.found[0]] + [[] for _ in walk.found[1:]]  # (others' calls unseen)
         called = {canonical_json([walk.calls[0].tool, walk.calls[0].arguments])}
         walk.subject = {0: item}
         for number, (step, only) in enumerate(zip(plan.steps[1:], first, strict=True), 2):
-            if not _step(graph, world, rng, config, walk, found, called, step,
-                         last=number == len(plan.steps), only=only):
-                del walk.calls[mark:], walk.found[mark:]
-                walk.subject, walk.steps = subject, steps
-                for name, state in kept.items():  # (what the records' steps wrote)
-                    world.service(name).state.collections = state.collections
-                    world.service(name).state.next_ids = state.next_ids
-                return False
-            walk.steps.append(len(walk.calls) - 1)
-        walk.found.extend(found[begun:])
-        subject |= {i: h for i, h in walk.subject.items() if i >= begun}
+            if _step(graph, world, rng, config, walk, found, called, step,
+                     last=number == len(plan.steps), only=only):
+                walk.steps.append(len(walk.calls) - 1)
+                continue
+            if ensure and walk.blocked == KNOWN_THERE and all(
+                    c.effect == "read" for c in walk.calls[begun:]):
+                del walk.calls[begun:]
+                passed.append(item)  # (there already: nothing to add)
+                break
+            del walk.calls[mark:], walk.found[mark:]
+            walk.subject, walk.steps = subject, steps
+            for name, state in kept.items():  # (what the records' steps wrote)
+                world.service(name).state.collections = state.collections
+                world.service(name).state.next_ids = state.next_ids
+            return None
+        else:
+            walk.found.extend(found[begun:])
+            subject |= {i: h for i, h in walk.subject.items() if i >= begun}
     walk.subject = subject
-    return True
+    return tuple(passed)
 
 
 def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: GoldCall,
@@ -419,7 +431,7 @@ def _step(
             source = _newcomer(world, node, found[step], sources, source, rng,
                                _WHO_KEYS.get(walk.about, _WHO_KEYS[""]))
             if source is None:
-                why["everyone found is known there already"] += 1
+                why[KNOWN_THERE] += 1
                 continue
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)

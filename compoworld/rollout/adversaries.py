@@ -9,12 +9,13 @@ game the checks).
 - `spray`       calls every tool once per visible value of the task (each required
                 parameter filled with that value, in the parameter's JSON type) and
                 answers with the JSON of everything it read;
-- `every_record` acts on every record of the first read instead of the ones the task
-                selects: the gold calls, then each call that took a value of the first
-                read's record once more for every other record of its list (that
-                record's value in its place), answering the reference's answer with
-                what those calls gave beside it. Where the list holds no other record
-                it does nothing (it would be the reference itself).
+- `every_record` on a task that selects or ranks records (`Task.operators`), acts on
+                every record of the first read instead of the ones chosen: the gold
+                calls, then each call that took a value of the first read's record once
+                more for every other record of its list (that record's value in its
+                place), answering the reference's answer with what those calls gave
+                beside it. Where nothing it would do differs from the reference (no
+                other record, or the same call again), it does nothing.
 
 They act in the same `Environment` a rollout gets (direct view: every tool of the task's
 services and distractors) and are scored by the episode's `score`, so a full pass here is
@@ -114,6 +115,8 @@ def _spray(task: Task, env: Environment) -> str:
 
 
 def _every_record(task: Task, env: Environment) -> str:
+    if not {"select", "rank"} & set(task.operators):
+        return ""  # (a task about one record chose none among others)
     first = task.gold_calls[0]
     chosen = [item_head(b.path) for call in task.gold_calls for b in call.bindings.values()
               if b.kind == "hidden" and b.step == 0 and b.path and "[" in b.path]
@@ -126,17 +129,23 @@ def _every_record(task: Task, env: Environment) -> str:
         return ""
     others = [f"{where}[{i}]" for i in range(len(items) if isinstance(items, list) else 0)
               if f"{where}[{i}]" not in chosen]
-    if not others:
-        return ""
+    plans = [(other, index, call, arguments) for other in others
+             for index, call in enumerate(task.gold_calls[1:], 1)
+             if (arguments := _for_record(call, chosen[0], other, first.result)) is not None
+             and arguments != call.arguments]  # (the same act again is no other act)
+    steps = {index for _, index, _, _ in plans}
+    if not any(call.effect != "read" for _, _, call, _ in plans) and not any(
+            item.step in steps or (item.step == 0 and item.path.startswith(chosen[0] + "."))
+            for item in task.answer):
+        return ""  # (nothing it would do differs from the reference)
     read: list[str] = []
     for call in task.gold_calls:
         _call(env, call.tool, call.arguments, read)
     answer = [gold_answer(task)]
     for other in others:
         results: dict[int, Any] = {0: first.result}
-        for index, call in enumerate(task.gold_calls[1:], 1):
-            arguments = _for_record(call, chosen[0], other, first.result)
-            if arguments is not None and env.n_tool_calls < MAX_CALLS:
+        for made, index, call, arguments in plans:
+            if made == other and env.n_tool_calls < MAX_CALLS:
                 reply = json.loads(env.execute(env.names[call.tool], arguments))
                 if reply.get("success") is True:
                     results[index] = reply.get("data")

@@ -136,18 +136,18 @@ def library() -> ServiceLibrary:
     return library
 
 
-def selected_tasks(library: ServiceLibrary) -> list[Task]:
-    """The tasks of one workflow that selects by status, over the built-in services, asked
-    for every record its rule selects."""
+def selected_tasks(library: ServiceLibrary, names: tuple[str, ...] = ("ticket_reply",)
+                   ) -> list[Task]:
+    """The tasks of workflows `names` over the built-in services (by default one that
+    selects by status), each asked for the records a rule selects or a rank takes."""
     starts = sorted(start_tools(library.graph, patterned=True))
     made = []
     for workflow in WORKFLOWS:
-        if workflow.name != "ticket_reply":
-            continue
         mine = [s for s in starts if workflow in library.patterns_at(s)]
-        made += [compose_task(library, 7, mine[seed % len(mine)], random.Random(seed),
-                              f"t{seed}", patterned=True, workflow=workflow, each=True)
-                 for seed in range(6)]
+        if mine and (workflow.name in names or not names):
+            made += [compose_task(library, 7, mine[seed % len(mine)], random.Random(seed),
+                                  f"t{seed}", patterned=True, workflow=workflow, each=True)
+                     for seed in range(6)]
     return [t for t in made if isinstance(t, Task) and t.operators]
 
 
@@ -176,7 +176,12 @@ def test_acting_on_every_record_instead_of_the_selected_ones_fails(library):
 
 
 def test_the_reference_solves_every_selection_and_no_adversary_passes_one(library):
-    """The reference policy finds each record by its own selector and scores 1.0; the
-    adversaries pass nothing."""
-    audit = audit_tasks(selected_tasks(library), library)
+    """Over every workflow's selections and ranks, the reference policy finds each record
+    by its own selector and scores 1.0, and the adversaries pass nothing: `every_record`
+    acts on the others, and fails."""
+    tasks = selected_tasks(library, names=())
+    assert len(tasks) >= 30 and {"select", "rank"} <= {o for t in tasks for o in t.operators}
+    audit = audit_tasks(tasks, library)
     assert audit.ok, audit.lines()
+    acted = [run_adversary(task, library, "every_record").calls for task in tasks]
+    assert all(calls > len(task.gold_calls) for task, calls in zip(tasks, acted, strict=True))
