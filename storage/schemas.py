@@ -161,6 +161,8 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("domain", pa.string()),
             ("instruction_style", pa.string()),
             ("operators", pa.list_(pa.string())),
+            ("hops", pa.int32()),
+            ("difficulty", pa.int32()),
             ("visible_values", _JSON),
             ("hidden_values", _JSON),
             ("gold_calls", _JSON),

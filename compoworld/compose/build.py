@@ -91,6 +91,28 @@ def capabilities(calls: list[GoldCall]) -> list[str]:
     return [tag for tag in order if tag in tags]
 
 
+def hops(calls: list[GoldCall]) -> int:
+    """The longest chain of calls each fed a value the one before it found (a list, then
+    the customer's record, then the refund to them: 2)."""
+    depth = [0] * len(calls)
+    for index, call in enumerate(calls):
+        for binding in call.bindings.values():
+            if binding.kind == "hidden" and binding.step is not None:
+                depth[index] = max(depth[index], depth[binding.step] + 1)
+    return max(depth, default=0)
+
+
+def difficulty(calls: list[GoldCall], operators: list[str]) -> int:
+    """1 to 5: one point, and one for each of four things that make a task harder: four
+    calls or more, three apps or more, a chain of two hops or more, records to choose
+    among others (a selection or a rank), and several of them to act on (for each,
+    ensure); five at most."""
+    points = [len(calls) >= 4, len({c.service for c in calls}) >= 3, hops(calls) >= 2,
+              bool({"select", "rank"} & set(operators)),
+              bool({"for_each", "ensure"} & set(operators))]
+    return min(5, 1 + sum(points))
+
+
 def signature(calls: list[GoldCall], answer_fields: list[tuple[int, str]]) -> str:
     """Digest of the tool chain and how each argument is bound (not the literal values):
     two tasks with the same signature ask for the same thing of different records."""
@@ -229,6 +251,8 @@ def compose_task(
         instruction_style=style,
         pattern=plan.name if plan else None,
         operators=selection.operators if selection else [],
+        hops=hops(walk.calls),
+        difficulty=difficulty(walk.calls, selection.operators if selection else []),
         domain=plan.domain if plan else _domain(library, services),
     )
 

@@ -142,5 +142,9 @@ class Task(BaseModel):
     operators: list[str] = Field(
         default_factory=list, description="The reasoning operators the task asks for "
         "(`compose/workflow.OPERATORS`: `select` and `for_each` of a workflow asked for every "
-        "record a rule selects); empty for a task about one record."
+        "record a rule selects, `rank`, `ensure`); empty for a task about one record."
     )
+    hops: int = Field(default=0, description="The longest chain of calls each fed a value "
+                      "the one before it found.")
+    difficulty: int = Field(default=1, description="1 to 5, by calls, apps, hops and "
+                            "operators (`compose/build.difficulty`).")

@@ -527,7 +527,8 @@ def task_row(
     return (
         {key: dump[key] for key in ("task_id", "services", "distractors", "world_seed",
                                     "instruction", "capabilities", "step_budget", "signature",
-                                    "pattern", "domain", "instruction_style", "operators")}
+                                    "pattern", "domain", "instruction_style", "operators",
+                                    "hops", "difficulty")}
         | {key: json_text(dump[key]) for key in as_json}
         | {"start_tool": start, "n_calls": len(task.gold_calls),
            "n_services": len(set(task.services)), "n_criteria": len(task.rubric),

@@ -185,3 +185,21 @@ def test_the_reference_solves_every_selection_and_no_adversary_passes_one(librar
     assert audit.ok, audit.lines()
     acted = [run_adversary(task, library, "every_record").calls for task in tasks]
     assert all(calls > len(task.gold_calls) for task, calls in zip(tasks, acted, strict=True))
+
+
+def test_a_task_s_difficulty_counts_what_makes_it_hard():
+    """A read and a send is a 1; the same for each of the records a rule selects is a 3;
+    a chain of four calls over three apps, for each selected, is the 5 it cannot pass."""
+    from compoworld.compose.build import difficulty, hops
+
+    def call(service: str, source: int | None) -> GoldCall:
+        bound = {} if source is None else {"x": Binding(kind="hidden", type="email",
+                                                        step=source, path="data[0].x")}
+        return GoldCall(tool=f"{service}__t", service=service, effect="read", arguments={},
+                        bindings=bound, result={})
+    errand = [call("crm", None), call("mail", 0)]
+    chain = [call("crm", None), call("shop", 0), call("books", 1), call("mail", 2)]
+    assert (hops(errand), difficulty(errand, [])) == (1, 1)
+    assert difficulty(errand, ["select", "for_each"]) == 3
+    assert (hops(chain), difficulty(chain, [])) == (3, 4)
+    assert difficulty(chain, ["select", "for_each"]) == 5
