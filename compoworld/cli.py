@@ -446,7 +446,9 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
         SELECT (SELECT count(*) FROM walks WHERE run_id = $run) AS walks,
                count(*) AS tasks, count(*) FILTER (WHERE verified) AS verified,
                round(avg(n_calls) FILTER (WHERE verified), 2) AS calls,
-               count(*) FILTER (WHERE verified AND n_services >= 3) AS three_plus
+               count(*) FILTER (WHERE verified AND n_services >= 3) AS three_plus,
+               count(*) FILTER (WHERE verified AND len(operators) > 0) AS chosen,
+               round(avg(difficulty) FILTER (WHERE verified), 2) AS difficulty
         FROM tasks WHERE run_id = $run
         """,
         {"run": run_id},
@@ -456,8 +458,9 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
     console.print(
         f"[bold]compose {run_id}[/]: {c['verified']} verified tasks of {c['walks']} walks "
         f"({c['tasks']} composed), {c['calls']} calls per task, {c['three_plus']} with 3+ "
-        f"services; {summary['ran']} shards run, {summary['skipped']} already done, "
-        f"{summary['seconds']} s"
+        f"services, {c['chosen']} choosing their records by a rule or a rank, difficulty "
+        f"{c['difficulty']} (1-5); {summary['ran']} shards run, {summary['skipped']} already "
+        f"done, {summary['seconds']} s"
     )
     from compoworld.compose.workflows import WORKFLOWS
     from storage.queries import compose_breadth
@@ -473,6 +476,8 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
     print_hint("why walks failed", "select outcome, count(*) from walks where "
                f"run_id = '{run_id}' group by 1 order by 2 desc")
     print_hint("tasks by workflow", "select domain, pattern, count(*) from tasks where "
+               f"run_id = '{run_id}' and verified group by all order by 3 desc")
+    print_hint("tasks by operators", "select operators, difficulty, count(*) from tasks where "
                f"run_id = '{run_id}' and verified group by all order by 3 desc")
 
 

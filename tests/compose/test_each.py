@@ -189,7 +189,7 @@ def test_the_reference_solves_every_selection_and_no_adversary_passes_one(librar
 
 def test_a_task_s_difficulty_counts_what_makes_it_hard():
     """A read and a send is a 1; the same for each of the records a rule selects is a 3;
-    a chain of four calls over three apps, for each selected, is the 5 it cannot pass."""
+    a chain of four calls over three apps, for each selected, is a 5."""
     from compoworld.compose.build import difficulty, hops
 
     def call(service: str, source: int | None) -> GoldCall:
