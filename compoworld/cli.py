@@ -579,6 +579,9 @@ def export(
         typer.Option(help="JSONL file to write (default <home>/exports/<run>/<kind>.jsonl)."),
     ] = None,
     run_id: Annotated[str | None, typer.Option(help="Run to export. Default: date.")] = None,
+    min_difficulty: Annotated[
+        int, typer.Option(min=1, max=5, help="rl: only tasks of this difficulty (1-5) or more.")
+    ] = 1,
     home: HomeOption = None,
 ) -> None:
     """Export the SFT trajectories (`sft`) or the RL task set (`rl_tasks`) as a table and
@@ -589,8 +592,10 @@ def export(
     run_id = resolve_run_id(run_id)
     from flows.export import export_flow
 
+    if min_difficulty > 1 and kind.value != "rl":
+        raise fail("--min-difficulty applies to the rl export only")
     summary = run_flow(export_flow, run_id=run_id, kind=kind.value, out=out,
-                       home=str(store.home))
+                       min_difficulty=min_difficulty, home=str(store.home))
     Console(stderr=True).print(
         f"[bold]export {run_id} {kind.value}[/]: {summary['lines']} lines in {summary['path']}"
     )

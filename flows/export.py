@@ -22,12 +22,14 @@ def export_flow(
     run_id: str | None = None,
     kind: str = "sft",
     out: str | None = None,
+    min_difficulty: int = 1,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
     """Export `sft` (rollouts that passed every criterion) or `rl` (verified tasks with
     rubrics) into their table, and as JSONL to `out` (default
-    `<home>/exports/<run_id>/<kind>.jsonl`)."""
+    `<home>/exports/<run_id>/<kind>.jsonl`); an `rl` export keeps only the tasks of
+    difficulty `min_difficulty` (1-5) or more."""
     if kind not in TABLES:
         raise ValueError(f"kind must be 'sft' or 'rl', not {kind!r}")
     logger = stage_logger()
@@ -39,8 +41,9 @@ def export_flow(
     if not items:
         raise ValueError(f"run {run_id!r} has no rollouts to export: run `compoworld rollout "
                          f"--run-id {run_id}` first")
+    params = upstream | ({"min_difficulty": min_difficulty} if min_difficulty > 1 else {})
     shards = plan_shards(run_id=run_id, stage=f"export-{kind}", items=items, shard_size=1,
-                         params=upstream, work="compoworld.rollout.export:export_shard")
+                         params=params, work="compoworld.rollout.export:export_shard")
     summary = run_stage(shards, home=str(store.home), dask_address=dask_address)
     path = Path(out) if out else store.home / "exports" / run_id / f"{kind}.jsonl"
     lines = write_jsonl(store, run_id, TABLES[kind], path)

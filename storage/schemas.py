@@ -274,6 +274,9 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("domain", pa.string()),
             ("n_calls", pa.int32()),
             ("n_services", pa.int32()),
+            ("operators", pa.list_(pa.string())),
+            ("hops", pa.int32()),
+            ("difficulty", pa.int32()),
         ]
     ),
     # One row per training run (SFT, or one RL run of several iterations).

@@ -160,6 +160,8 @@ class Workflow:
     # on trial: composed only when a run asks for trial workflows (`--trial-workflows`) and
     # by `compoworld workflows --probe`, until a blind review of its tasks keeps it
     trial: bool = False
+    # a job: the workflows it chains (`chain`), about the one record they share
+    parts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         where = f"workflow {self.name!r}"
@@ -187,3 +189,36 @@ class Workflow:
             if not 0 <= operator.step < len(self.steps) or any(
                     not 0 <= s < len(self.steps) for s in operator.then):
                 raise ValueError(f"{where}: operator {operator.kind} names a step it lacks")
+
+
+def chain(name: str, domain: str, purpose: str, *parts: Workflow, trial: bool = True,
+          situation: str | None = None) -> Workflow:
+    """A job: several workflows about one record, asked as one request. Its steps are the
+    first workflow's, then each later one's after its first read (the record they share,
+    so every part begins by reading the same entity); how it opens, its guards and checks
+    are all of theirs; what its message says is the one part's that sends (a job sends one
+    message: two would need two gists). Onboarding a customer: `chain(..., lead_contact_task,
+    contact_meeting_message)` adds the contact, opens their deal, books the meeting and
+    invites them."""
+    first = parts[0] if parts else None
+    if first is None or len(parts) < 2:
+        raise ValueError(f"job {name!r}: chains two workflows at least")
+    if others := [p.name for p in parts if p.steps[0].entity != first.steps[0].entity]:
+        raise ValueError(f"job {name!r}: {others} begin at another record than "
+                         f"{first.name!r} ({first.steps[0].entity})")
+    senders = [p for p in parts if p.gist]
+    if len(senders) > 1:
+        raise ValueError(f"job {name!r}: {[p.name for p in senders]} each send a message; a "
+                         "job sends one")
+    said = senders[0] if senders else first
+    return Workflow(
+        name=name, domain=domain, purpose=purpose,
+        steps=first.steps + tuple(step for part in parts[1:] for step in part.steps[1:]),
+        gist=said.gist, says=said.says, tells=said.tells, subject=said.subject,
+        situation=first.situation if situation is None else situation, opens=first.opens,
+        facts=first.facts, channels=said.channels,
+        guards=frozenset().union(*(p.guards for p in parts)),
+        checks=frozenset().union(*(p.checks for p in parts)),
+        operators=tuple(o for p in parts for o in p.operators),
+        meeting=next((p.meeting for p in parts if p.meeting), None),
+        trial=trial, parts=tuple(p.name for p in parts))

@@ -6,7 +6,8 @@ CompoWorld's released format: one object per trajectory with `tools` (OpenAI fun
 schemas), `messages` (OpenAI chat format: system, user, assistant with `tool_calls`, `tool`
 with `tool_call_id` and `name`), `meta` and `source`. They are stored in the `sft` table
 (JSON columns) and written as JSONL by `write_jsonl`. RL rows are the verified tasks with
-their rubrics (`rl_tasks`): what the RL recipe rolls out and rewards.
+their rubrics (`rl_tasks`): what the RL recipe rolls out and rewards, with their operators,
+hops and difficulty; `min_difficulty` keeps only the tasks that hard or harder.
 
 A rollout can pass every criterion and still end on a `tool` message: a task that asks
 for no answer, worked by a policy that spent its step budget on the last call (the issue
@@ -93,12 +94,16 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
             for r in kept
         ]}
     if shard.stage == "export-rl":
-        tasks = sorted((r for r in store.read("tasks", shard.run_id) if r["verified"]),
-                       key=lambda r: r["task_id"])
+        least = shard.params.get("min_difficulty", 1)
+        tasks = sorted((r for r in store.read("tasks", shard.run_id) if r["verified"]
+                        and (r.get("difficulty") or 1) >= least), key=lambda r: r["task_id"])
         keys = ("task_id", "instruction", "services", "distractors", "world_seed", "rubric",
                 "answer", "step_budget", "capabilities", "n_calls", "n_services")
         return {"rl_tasks": [{k: r[k] for k in keys}
-                             | {"domain": domains.get(r["services"][0], "other")}
+                             | {"domain": domains.get(r["services"][0], "other"),
+                                "operators": list(r.get("operators") or []),
+                                "hops": r.get("hops") or 0,
+                                "difficulty": r.get("difficulty") or 1}
                              for r in tasks]}
     raise ValueError(f"unknown export shard {shard.stage} {shard.items}")
 

@@ -804,3 +804,41 @@ def test_a_message_s_check_wants_what_it_asks_or_promises():
     asks them to sign), and a webinar thank-you checked without the recording it promises."""
     assert "sign" in BY_NAME["contract_signature"].tells
     assert "recording" in BY_NAME["webinar_thank_you"].tells
+
+
+def test_a_job_chains_workflows_about_one_record():
+    """A job is its parts' steps about the record they share, read once, with the one
+    message of the part that sends; parts about other records, or two messages, are no
+    job."""
+    from compoworld.compose.workflow import chain
+
+    job = chain("customer_onboarding_x", "sales", "onboard a customer",
+                BY_NAME["lead_contact_task"], BY_NAME["contact_meeting_message"])
+    assert [(s.effects[0], s.entity) for s in job.steps] == [
+        ("read", "person"), ("create", "person"), ("create", "task"), ("create", "event"),
+        ("create", "message")]
+    assert job.gist == BY_NAME["contact_meeting_message"].gist and job.trial
+    assert job.parts == ("lead_contact_task", "contact_meeting_message")
+    with pytest.raises(ValueError, match="begin at another record"):
+        chain("x", "sales", "x", BY_NAME["lead_contact_task"], BY_NAME["order_thank_you"])
+    with pytest.raises(ValueError, match="a job sends one"):
+        chain("x", "sales", "x", BY_NAME["demo_offer"], BY_NAME["lead_welcome"])
+
+
+@pytest.mark.slow
+def test_a_job_composes_one_request_over_four_apps_steps(work_library):
+    """Onboarding a customer over real apps: five calls (their record, a contact, a deal,
+    a meeting, an invitation), each checked, asked as one request."""
+    job = BY_NAME["customer_onboarding"]
+    starts = sorted(s for s in start_tools(work_library.graph, patterned=True)
+                    if job in work_library.patterns_at(s))
+    made = [compose_task(work_library, 7, starts[seed % len(starts)], random.Random(seed),
+                         f"t{seed}", patterned=True, workflow=job) for seed in range(24)]
+    tasks = [t for t in made if isinstance(t, Task)
+             and all(verify_task(t, work_library, Deduper()).values())]
+    assert tasks, {str(t) for t in made}
+    for task in tasks:
+        assert len(task.gold_calls) >= 5 and len({c.service for c in task.gold_calls}) >= 3
+        writes = [c for c in task.gold_calls if c.effect != "read"]
+        assert len([c for c in task.rubric if c.kind != "no_collateral_change"]) >= len(writes)
+        assert "meeting" in task.instruction or "invit" in task.instruction

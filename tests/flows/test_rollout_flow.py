@@ -95,6 +95,20 @@ def test_export_rl_writes_the_verified_tasks_with_rubrics(rolled: Store, tmp_pat
     records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert summary["lines"] == len(records) == 12
     assert all(r["rubric"] and r["instruction"] and len(r["services"]) >= 2 for r in records)
+    assert all(1 <= r["difficulty"] <= 5 and r["hops"] >= 1 for r in records)
+
+
+def test_export_rl_keeps_the_tasks_of_a_difficulty_or_more(rolled: Store, tmp_path):
+    """Sampling by difficulty: `min_difficulty` keeps the harder tasks, each of them."""
+    out = tmp_path / "hard.jsonl"
+    _, rows = run_query(rolled, "select difficulty, count(*) from tasks where verified "
+                                "group by 1 order by 1")
+    assert len(rows) >= 2, rows  # (the run holds easier and harder tasks)
+    least = rows[-1][0]
+    export_flow(run_id="r", kind="rl", out=str(out), min_difficulty=least,
+                home=str(rolled.home))
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == rows[-1][1] and all(r["difficulty"] >= least for r in records)
 
 
 def test_rollout_without_tasks_is_refused(prefect_harness, store: Store):
