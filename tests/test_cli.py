@@ -192,7 +192,7 @@ def test_every_sql_hint_the_cli_prints_runs_on_a_real_store(tmp_path: Path, caps
              if "compoworld sql " in line]
     hints += [line.split("`")[1] for line in summary_markdown(summary).splitlines()
               if "compoworld sql " in line]
-    assert len(hints) == 6, hints
+    assert len(hints) == 7, hints
     said = " ".join(printed.err.split())  # (the console wraps long lines)
     assert re.search(r"breadth: \d+ of \d+ workflows in \d+ domains", said), said
     assert re.search(r"\d+ of \d+ mounted services required by a task", said), said
