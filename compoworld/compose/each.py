@@ -1,15 +1,22 @@
-"""Select, then for each: a workflow asked for every record that meets a rule.
+"""Select or rank, then for each: a workflow asked for the records a rule chooses.
 
 A person rarely asks for one reminder. They ask "remind every customer whose invoice is
 overdue", and expect the others left alone. A selection is such a rule over the records of
-a workflow's first read: the records whose field `field` holds `value` (a status, a stage, a
-plan, a country: a value a person states), two to `MOST` of them, beside at least one
-record that does not meet it (a near-miss, checked unchanged by the rubric's guard). The
-walk makes the workflow's later steps once for each (`walk.repeat_steps`).
+a workflow's first read: the records whose field holds one value (a plan, a country, a
+status), two to `MOST` of them, beside at least one record that does not meet it (a
+near-miss, checked unchanged by the rubric's guard). A rank is the other way of choosing:
+the `k` records with the highest or lowest value of a measure ("the two customers with the
+highest balance", "the oldest ticket"), the walk's own record among them, with no tie
+where the rank cuts. The walk makes the workflow's later steps once for each
+(`walk.repeat_steps`).
 
-A rank is the other way of choosing: the `k` records with the highest or lowest value of
-a measure ("the two customers with the highest balance", "the invoice with the earliest
-due date"), the walk's own record among them, with no tie where the rank cuts.
+Which rules make sense is the workflow's own, and its definition says them
+(`Operator("select", field=..., rule=...)`, `Operator("rank", field=..., order=...)`;
+the common ones are in compose/steps.py): a loyalty reward goes to the customers who spent
+the most, a security reminder to one team, a follow-up to the orders that are delayed.
+The engine selects by nothing a definition does not name: a thank-you for the meetings
+with the "lowest sale price" is no request, and neither is a reminder to the users whose
+"notification type" is basic.
 
 Either holds over the whole collection: the first read must list every record of it (no
 page left unread, no filter the request would have to say), or "every overdue customer"
@@ -18,7 +25,6 @@ would leave some out.
 
 from __future__ import annotations
 
-import random
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -28,36 +34,21 @@ from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import pluralize, split_words
 
 MOST = 4  # records a selection may hold: each one repeats the workflow's steps
-# fields a person selects records by, whatever the workflow: who the customer or colleague
-# is (their plan, tier, segment, country, team). A record's status is no such rule: which
-# status a workflow may act on is the workflow's own (a thank-you for a meeting still
-# "pending" is none), so no engine rule selects by it.
-RULE_WORDS = frozenset({
-    "tier", "plan", "segment", "level", "country", "region", "city", "language", "department",
-    "team", "role", "industry", "source", "lifecycle", "category", "group", "priority",
-    "job", "position", "seniority",
-})
-# ... and fields that never are a rule, whatever else they say (a person's name, an id, a
-# setting of the app: "whose notification type is basic" selects nobody for a reason)
+# fields that never hold a rule, whatever a definition allows (a person's name, an id, an
+# address, free text)
 _NOT_RULES = frozenset({"id", "name", "email", "phone", "url", "uri", "code", "key", "token",
-                        "date", "time", "at", "number", "address", "description", "note",
-                        "notification", "notifications", "setting", "settings", "display",
-                        "sort", "format", "theme", "mode", "privacy", "visibility", "access",
-                        "permission", "permissions", "template", "zone", "timezone"})
+                        "number", "address", "description", "note", "notes", "comment",
+                        "notification", "notifications", "setting", "settings", "template"})
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z _-]{1,23}")  # "overdue", "Gold", "in progress", "DE"
-
-
-# measures records are ranked by: "the customer with the highest balance", "the invoice
-# with the earliest due date"
-RANK_WORDS = frozenset({
-    "amount", "total", "balance", "price", "value", "revenue", "spent", "spend", "quantity",
-    "score", "budget", "cost", "employees", "due", "created", "deadline", "expires", "expiry",
-    "renewal", "joined", "signup", "hired", "start",
-})
+# ... and fields that measure nothing records are ranked by (an id, a postcode)
 _NOT_MEASURES = frozenset({"id", "phone", "zip", "postal", "latitude", "longitude", "lat",
-                           "lng", "version", "port", "year", "code", "number", "tax", "rate",
-                           "percent", "percentage", "discount", "vat"})
+                           "lng", "version", "port", "year", "code", "number"})
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# a measure of when a record was made: its rank says "newest" and "oldest"
+_AGE = frozenset({"created", "creation", "signup", "joined", "registered"})
+# ... and of a time: "earliest", "latest" (a day, or a number of seconds since 1970)
+_TIMES = _AGE | frozenset({"date", "time", "at", "due", "start", "deadline", "expires",
+                           "expiry", "updated", "modified", "end"})
 NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
@@ -72,9 +63,9 @@ class Selection:
     heads: tuple[str, ...]
     others: tuple[str, ...]
     order: str = ""  # "top" (highest, latest) or "bottom" for a rank; "" for a rule
-    dated: bool = False  # a rank by a day (the latest, the earliest)
+    dated: bool = False  # a rank by a time (the latest, the earliest)
     # of the records chosen, those the workflow's copy found in its app already: left
-    # alone, as the request asks ("add only those who are missing"), never added twice
+    # alone, as the request asks ("add only the ones that are missing"), never added twice
     present: tuple[str, ...] = ()
 
     @property
@@ -87,40 +78,47 @@ class Selection:
 
     def target(self, noun: str, app: str, words: str) -> str:
         """`every customer in Billbee whose plan is "Gold"`, `the two invoices in Xero with
-        the earliest due date`: the records, as a request names them (`words`: the field
-        as a person says it)."""
+        the earliest due date`, `the three newest leads in HubSpot`: the records, as a
+        request names them (`words`: the field as a person says it)."""
         if not self.order:
             return f'every {noun} in {app} whose {words} is "{self.value}"'
+        count = len(self.heads) + len(self.present)
+        if set(split_words(self.field)) & _AGE:
+            age = "newest" if self.order == "top" else "oldest"
+            return f"the {age} {noun} in {app}" if count == 1 else \
+                f"the {NUMBERS[count]} {age} {pluralize(noun)} in {app}"
+        what = noun if count == 1 else f"{NUMBERS[count]} {pluralize(noun)}"
         most = ("latest" if self.order == "top" else "earliest") if self.dated \
             else ("highest" if self.order == "top" else "lowest")
-        count = len(self.heads) + len(self.present)
-        what = noun if count == 1 else f"{NUMBERS[count]} {pluralize(noun)}"
         return f"the {what} in {app} with the {most} {words}"
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rules a workflow selects its records by beyond the engine's (`Operator("select",
-    field=..., rule=...)`): fields saying one of `fields`, holding one of `values` (any,
-    when empty): an invoice reminder selects by a `status` of "open" or "overdue"."""
+    """The rules a workflow's records may be chosen by (its `select` and `rank`
+    operators): a field saying one of `fields`, holding one of `values` (any, when
+    empty); and ranks, each by a field saying one of its words, in its order ("top",
+    "bottom")."""
 
     fields: frozenset[str] = frozenset()
     values: frozenset[str] = frozenset()
+    ranks: tuple[tuple[frozenset[str], str], ...] = ()
 
 
 def workflow_rules(operators: tuple[Any, ...]) -> Rules:
-    """The `Rules` of a workflow's `select` operators (their `field` and `rule` words)."""
+    """The `Rules` of a workflow's `select` and `rank` operators."""
     chosen = [o for o in operators if o.kind == "select"]
     return Rules(frozenset(w for o in chosen for w in o.field.lower().split()),
-                 frozenset(w for o in chosen for w in o.rule.lower().split()))
+                 frozenset(w for o in chosen for w in o.rule.lower().split()),
+                 tuple((frozenset(o.field.lower().split()), o.order)
+                       for o in operators if o.kind == "rank"))
 
 
-def selections(call: GoldCall, head: str, total: int, rules: Rules = Rules()
-               ) -> list[Selection]:
-    """Every rule that selects item `head` of `call`'s list (`data[2]`) with one to
-    `MOST - 1` others and leaves one at least alone, its fields sorted (a field of
-    `RULE_WORDS`, or one the workflow's `rules` allow); none when the list is not the
-    whole collection (`total` records) or was read by a stated filter."""
+def selections(call: GoldCall, head: str, total: int, rules: Rules) -> list[Selection]:
+    """Every rule of `rules` that selects item `head` of `call`'s list (`data[2]`) with
+    one to `MOST - 1` others and leaves one at least alone, and every rank of theirs that
+    takes it (fields sorted); none when the list is not the whole collection (`total`
+    records) or was read by a stated filter."""
     if any(b.kind == "visible" for b in call.bindings.values()):
         return []  # (a list read by a name or a search holds the matches, not the rest)
     where, _, _ = head.rpartition("[")
@@ -143,66 +141,57 @@ def selections(call: GoldCall, head: str, total: int, rules: Rules = Rules()
         heads = [head] + [f"{where}[{i}]" for i in same if f"{where}[{i}]" != head]
         others = [f"{where}[{i}]" for i in range(len(items)) if i not in same]
         found.append(Selection(key, value.strip(), tuple(heads), tuple(others)))
-    return found + ranks(items, where, head)
+    return found + ranks(items, where, head, rules)
 
 
-def ranks(items: list[Any], where: str, head: str) -> list[Selection]:
-    """Every rank of list `items` (at `where`) that takes item `head` among its first `k`
-    (at most `MOST`, one record at least left out), by a measure every item holds, with
-    no tie where it cuts: the top ones first, then the bottom ones, fields sorted."""
+def ranks(items: list[Any], where: str, head: str, rules: Rules) -> list[Selection]:
+    """Every rank of `rules` over list `items` (at `where`) that takes item `head` among
+    its first `k` (at most `MOST`, one record at least left out), by a measure every item
+    holds, with no tie where it cuts (fields sorted)."""
     index = int(head.rpartition("[")[2].rstrip("]"))
     found: list[Selection] = []
-    for key in sorted(items[index]):
-        values = [item.get(key) if isinstance(item, dict) else None for item in items]
-        if not is_measure(key, values):
-            continue
-        for order in ("top", "bottom"):
+    for words, order in rules.ranks:
+        for key in sorted(items[index]):
+            values = [item.get(key) if isinstance(item, dict) else None for item in items]
+            if not set(split_words(key)) & words or not is_measure(key, values):
+                continue
             ranked = sorted(range(len(items)), key=lambda i: values[i],
                             reverse=order == "top")
             place = ranked.index(index) + 1
             for k in range(place, min(MOST, len(items) - 1) + 1):
                 if values[ranked[k - 1]] == values[ranked[k]]:
                     continue  # (a tie where the rank cuts: no one rank to take)
-                chosen = ranked[:k]
                 found.append(Selection(
-                    key, "", (head, *(f"{where}[{i}]" for i in chosen if i != index)),
+                    key, "", (head, *(f"{where}[{i}]" for i in ranked[:k] if i != index)),
                     tuple(f"{where}[{i}]" for i in ranked[k:]), order,
-                    isinstance(values[index], str)))
+                    isinstance(values[index], str) or bool(set(split_words(key)) & _TIMES)))
                 break  # (the smallest rank that takes the walk's record)
     return found
 
 
 def is_measure(key: str, values: list[Any]) -> bool:
-    """Whether every record holds field `key` as one measure records are ranked by: a
-    number (a balance, a total) or a day (a due date), by a name of `RANK_WORDS`."""
-    words = set(split_words(key))
-    if not words & RANK_WORDS or words & _NOT_MEASURES:
+    """Whether every record holds field `key` as a measure: a number (a balance, a total)
+    or a day (a due date), and no id or postcode."""
+    if set(split_words(key)) & _NOT_MEASURES:
         return False
     if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
         return True
     return all(isinstance(v, str) and _DAY.match(v) for v in values)
 
 
-def is_rule(key: str, value: Any, rules: Rules = Rules()) -> bool:
-    """Whether a record's field is one a person selects records by, its value a short word
-    or two (a plan "Gold", a country "DE"; no name, id, date or free text): a field of
-    `RULE_WORDS`, or of the workflow's `rules` (holding one of their values)."""
+def is_rule(key: str, value: Any, rules: Rules) -> bool:
+    """Whether a record's field holds a rule of `rules`: a field saying one of its words,
+    its value a short word or two (a plan "Gold", a country "DE"; no name, id, date or
+    free text) and one of its values where it names some."""
     words = set(split_words(key))
-    if words & _NOT_RULES or not isinstance(value, str) \
+    if not words & rules.fields or words & _NOT_RULES or not isinstance(value, str) \
             or _PLAIN.fullmatch(value.strip()) is None:
         return False
-    if words & rules.fields:
-        return not rules.values or value.strip().lower() in rules.values
-    return bool(words & RULE_WORDS)
+    return not rules.values or value.strip().lower() in rules.values
 
 
 def _same(value: Any, rule: str) -> bool:
     return isinstance(value, str) and value.strip().lower() == rule.strip().lower()
-
-
-def choose(options: list[Selection], rng: random.Random) -> Selection | None:
-    """One of the rules, drawn (None when there is none)."""
-    return rng.choice(options) if options else None
 
 
 def passes(calls: list[GoldCall], steps: list[int], size: int) -> list[list[GoldCall]]:

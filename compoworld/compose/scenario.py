@@ -144,8 +144,8 @@ _EACH_CLOSINGS = ("Leave the other {nouns} alone.", "Don't touch the other {noun
                   "The other {nouns} stay as they are.")
 _EACH_ASKS = ("For each of them, please {}.", "For every one of them, please {}.")
 _ONE_ASKS = ("Please {}.", "Could you {}?")
-_ENSURE = ("Some of them may be in {app} already: add only those who are missing.",
-           "Don't add anyone to {app} twice: skip those who are there already.")
+_ENSURE = ("Some of them may be in {app} already: add only the ones that are missing.",
+           "Nothing should be in {app} twice: skip the ones that are there already.")
 # where the subject is kept, in a sentence of its own ("You'll find them in Big Red Cloud.")
 _WHERE = ("You'll find {them} in {app}.", "{they} in {app} as {a}.",
           "{their} details are in {app}.")

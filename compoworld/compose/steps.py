@@ -6,7 +6,7 @@ step only one workflow needs is written in its own definition.
 
 from __future__ import annotations
 
-from compoworld.compose.workflow import MAKE, READ, Step
+from compoworld.compose.workflow import MAKE, READ, Operator, Step
 
 # What reaches a new contact: who they are and how to reach them.
 CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
@@ -144,3 +144,21 @@ def refund() -> Step:
 # customer-booking app (OnSched's appointments) read as a customer's slot.
 TEAM_MEETING = Step(MAKE, "event", ("email", "name", "phone"), party=WHO,
                     only_in=frozenset({"time_management"}))
+
+
+# Which records a workflow may be asked for (compose/each.py), as a person chooses them.
+# A note to customers goes to a segment of them ("every customer whose plan is Gold")...
+BY_SEGMENT = Operator("select", field="plan tier segment level country region city language "
+                      "industry lifecycle source category group")
+# ... one to colleagues, to a team ("every colleague in the Sales department")
+BY_TEAM = Operator("select", field="department team role job position office location "
+                   "country city")
+BY_PRIORITY = Operator("select", field="priority severity urgency")  # tickets, issues
+# ... or the first few by a measure: the customers who spent the most, the newest leads,
+# the oldest tickets, the invoices due first, the next meetings
+BIGGEST = Operator("rank", field="balance spent revenue total amount value", k=4,
+                   order="top")
+NEWEST = Operator("rank", field="created signup joined registered", k=4, order="top")
+OLDEST = Operator("rank", field="created signup joined registered", k=4, order="bottom")
+DUE_FIRST = Operator("rank", field="due deadline expires expiry", k=4, order="bottom")
+NEXT_UP = Operator("rank", field="start", k=4, order="bottom")

@@ -1,6 +1,6 @@
 """Check what a customer has paid."""
 
-from compoworld.compose.steps import KEYS, LEAD, NOT_PAID
+from compoworld.compose.steps import BY_SEGMENT, KEYS, LEAD, NOT_PAID
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -11,4 +11,5 @@ WORKFLOW = Workflow(
         LEAD,
         Step(READ, 'payment', KEYS, avoid=NOT_PAID),
     ),
+    operators=(BY_SEGMENT,),
 )

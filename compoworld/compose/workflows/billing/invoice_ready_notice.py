@@ -1,6 +1,6 @@
 """Let a customer know their invoice is ready."""
 
-from compoworld.compose.steps import SALES_INVOICE, send
+from compoworld.compose.steps import BIGGEST, DUE_FIRST, SALES_INVOICE, send
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -18,6 +18,7 @@ WORKFLOW = Workflow(
            "I'm sending out this month's invoices, starting with {s}."),
     guards=frozenset({"settled"}),
     # every invoice issued and not yet settled is announced, never a draft
-    operators=(Operator("select", field="status state",
+    operators=(DUE_FIRST, BIGGEST,
+               Operator("select", field="status state",
                         rule="open issued sent authorised authorized approved finalized"),),
 )

@@ -1,6 +1,6 @@
 """Share an issue with the team in a chat channel."""
 
-from compoworld.compose.steps import ISSUES
+from compoworld.compose.steps import BY_PRIORITY, ISSUES, OLDEST
 from compoworld.compose.workflow import MAKE, READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -18,6 +18,7 @@ WORKFLOW = Workflow(
     channels=("support", "engineering"),
     guards=frozenset({"ticket_closed"}),  # a closed issue needs no more eyes
     # every issue still open is shared, never a closed one
-    operators=(Operator("select", field="status state",
+    operators=(BY_PRIORITY, OLDEST,
+               Operator("select", field="status state",
                         rule="open new pending"),),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague directly that their on-call shift is coming up."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,4 +17,5 @@ WORKFLOW = Workflow(
     says=("on-call", "on call", "shift"),
     opens=("{s} is on call this weekend.", "{s} takes over the on-call pager on Saturday."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

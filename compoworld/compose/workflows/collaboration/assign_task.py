@@ -1,6 +1,6 @@
 """Hand a task to someone."""
 
-from compoworld.compose.steps import CONTACT
+from compoworld.compose.steps import BY_SEGMENT, CONTACT
 from compoworld.compose.workflow import CHANGE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -12,4 +12,5 @@ WORKFLOW = Workflow(
         Step(CHANGE, 'task', CONTACT),
     ),
     situation='task',
+    operators=(BY_SEGMENT,),
 )

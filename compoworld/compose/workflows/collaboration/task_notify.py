@@ -1,6 +1,6 @@
 """Tell someone about a task."""
 
-from compoworld.compose.steps import DEALS, PROJECTS, send
+from compoworld.compose.steps import DEALS, DUE_FIRST, PROJECTS, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     gist='about the task',
     situation='task',
+    operators=(DUE_FIRST,),
 )

@@ -1,6 +1,6 @@
 """Tell a customer that the item they asked about is back in stock."""
 
-from compoworld.compose.steps import CUSTOMER, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -16,4 +16,5 @@ WORKFLOW = Workflow(
     says=("stock",),
     opens=("{s} asked us to tell them when the item they wanted is back.",
            "The item {s} was waiting for has just come back in stock."),
+    operators=(BY_SEGMENT,),
 )

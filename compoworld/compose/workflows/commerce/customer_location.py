@@ -1,6 +1,6 @@
 """Find a place near a customer."""
 
-from compoworld.compose.steps import LEAD
+from compoworld.compose.steps import BY_SEGMENT, LEAD
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -11,4 +11,5 @@ WORKFLOW = Workflow(
         LEAD,
         Step(READ, 'place', ('city', 'postal_code', 'address', 'country')),
     ),
+    operators=(BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """See a customer's orders."""
 
-from compoworld.compose.steps import KEYS, LEAD, NOT_SALES
+from compoworld.compose.steps import BY_SEGMENT, KEYS, LEAD, NOT_SALES
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -11,4 +11,5 @@ WORKFLOW = Workflow(
         LEAD,
         Step(READ, 'order', KEYS, avoid=NOT_SALES),
     ),
+    operators=(BY_SEGMENT,),
 )

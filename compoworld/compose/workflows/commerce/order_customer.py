@@ -1,6 +1,6 @@
 """Look up who placed an order."""
 
-from compoworld.compose.steps import KEYS, SALE
+from compoworld.compose.steps import BIGGEST, KEYS, SALE
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -12,4 +12,5 @@ WORKFLOW = Workflow(
         Step(READ, 'person', KEYS),
     ),
     situation='reach',
+    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Reach the customer behind an order."""
 
-from compoworld.compose.steps import KEYS, SALE, send
+from compoworld.compose.steps import KEYS, OLDEST, SALE, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     gist='about their order',
     situation='order',
     guards=frozenset({'no_news'}),
+    operators=(OLDEST,),
 )

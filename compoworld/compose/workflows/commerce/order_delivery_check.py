@@ -1,6 +1,6 @@
 """Ask a customer whether their order arrived in good condition."""
 
-from compoworld.compose.steps import SALE, send
+from compoworld.compose.steps import OLDEST, SALE, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
            "I'm checking on last week's deliveries, starting with {s}."),
     guards=frozenset({"called_off", "undelivered"}),
     trial=True,
+    operators=(OLDEST,),
 )

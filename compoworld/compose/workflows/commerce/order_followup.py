@@ -1,6 +1,6 @@
 """Update a customer about their order."""
 
-from compoworld.compose.steps import SALE, send
+from compoworld.compose.steps import OLDEST, SALE, send
 from compoworld.compose.workflow import Operator, Workflow
 
 WORKFLOW = Workflow(
@@ -15,6 +15,7 @@ WORKFLOW = Workflow(
     situation='order',
     guards=frozenset({'no_news'}),
     # every order at one stage gets its update ("every order whose status is delayed")
-    operators=(Operator('select', field='status state',
+    operators=(OLDEST,
+               Operator('select', field='status state',
                         rule='shipped dispatched processing delayed backordered on_hold'),),
 )

@@ -1,6 +1,6 @@
 """Ask a customer to review what they bought."""
 
-from compoworld.compose.steps import SALE, send
+from compoworld.compose.steps import BIGGEST, SALE, send
 from compoworld.compose.workflow import Operator, Workflow
 
 WORKFLOW = Workflow(
@@ -18,6 +18,7 @@ WORKFLOW = Workflow(
            "We're collecting reviews, and {s} is next on the list."),
     guards=frozenset({"called_off"}),
     # a review is asked for every order that reached its customer
-    operators=(Operator("select", field="status state",
+    operators=(BIGGEST,
+               Operator("select", field="status state",
                         rule="completed delivered fulfilled"),),
 )

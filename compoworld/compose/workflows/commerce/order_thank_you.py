@@ -1,6 +1,6 @@
 """Thank a customer for their order."""
 
-from compoworld.compose.steps import SALE, send
+from compoworld.compose.steps import BIGGEST, SALE, send
 from compoworld.compose.workflow import Operator, Workflow
 
 WORKFLOW = Workflow(
@@ -17,6 +17,7 @@ WORKFLOW = Workflow(
     opens=("{s} just came in.", "{s} came in, and we'd like to thank them for it."),
     guards=frozenset({"called_off"}),
     # every order that went through is thanked for
-    operators=(Operator("select", field="status state",
+    operators=(BIGGEST,
+               Operator("select", field="status state",
                         rule="completed delivered shipped fulfilled paid"),),
 )

@@ -1,6 +1,6 @@
 """Ask a colleague to review a shared document before it goes out."""
 
-from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} owns the numbers in the Q3 budget document, which goes to the board next week.",
            "The Q3 budget document needs a last check from {s}."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

@@ -1,6 +1,6 @@
 """Ask a colleague to review a pull request before the release."""
 
-from compoworld.compose.steps import COLLEAGUE_MESSAGE, ENGINEER
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, ENGINEER
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} knows the checkout code best, and the fix is waiting for a review.",
            "The checkout fix needs a second pair of eyes, and {s} is the right person."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

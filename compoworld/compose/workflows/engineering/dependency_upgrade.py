@@ -1,6 +1,6 @@
 """Ask a colleague to upgrade a library a security scan flagged."""
 
-from compoworld.compose.steps import COLLEAGUE_MESSAGE, ENGINEER
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, ENGINEER
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("The security scan flagged the logging library in the service {s} maintains.",
            "{s} owns the service that still uses the flagged logging library."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

@@ -1,6 +1,6 @@
 """Hand an open incident over to the colleague on call tonight."""
 
-from compoworld.compose.steps import COLLEAGUE_MESSAGE, ENGINEER
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, ENGINEER
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,4 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} takes over on call tonight, and the payments incident is still open.",
            "The payments incident is not resolved yet, and {s} is on call next."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

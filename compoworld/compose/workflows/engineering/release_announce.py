@@ -1,6 +1,6 @@
 """Tell people a release is out, with where to find it."""
 
-from compoworld.compose.steps import send
+from compoworld.compose.steps import NEWEST, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     says=("release", "released"),
     opens=("{s} is out.", "We just shipped {s}."),
     trial=True,
+    operators=(NEWEST,),
 )

@@ -1,6 +1,6 @@
 """Plan the rollout of a release as a task."""
 
-from compoworld.compose.steps import DEALS, PROJECTS
+from compoworld.compose.steps import DEALS, NEWEST, PROJECTS
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
     ),
     opens=("{s} has to be rolled out to our customers.", "We need a plan to roll out {s}."),
     trial=True,
+    operators=(NEWEST,),
 )

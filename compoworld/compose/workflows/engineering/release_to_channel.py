@@ -1,5 +1,6 @@
 """Post a release's notes in the team's engineering or announcements channel."""
 
+from compoworld.compose.steps import NEWEST
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -16,4 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} is out.", "We just shipped {s}."),
     channels=("engineering", "announcements"),
     guards=frozenset({"unreleased"}),
+    operators=(NEWEST,),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague to sign their updated employment contract."""
 
-from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("HR is still waiting on {s}'s signed contract.",
            "The updated employment contract of {s} is waiting for their signature."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

@@ -1,6 +1,6 @@
 """Check in with a new colleague at the end of their first week."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} is finishing their first week with us.",
            "{s} joined us last week, and we'd like to hear how it's going."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

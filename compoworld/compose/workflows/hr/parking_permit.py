@@ -1,6 +1,6 @@
 """Tell a colleague their parking permit is ready."""
 
-from compoworld.compose.steps import COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} applied for a parking space last month.",
            "Facilities issued a parking permit for {s}."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

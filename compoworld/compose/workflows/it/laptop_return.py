@@ -1,6 +1,6 @@
 """Ask a departing colleague to hand back their laptop and equipment."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -16,4 +16,5 @@ WORKFLOW = Workflow(
     says=("laptop",),
     opens=("{s} is leaving us at the end of the month.", "{s} handed in their notice."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague that their password is about to expire."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("Our password check flagged {s}: their password expires this week.",
            "{s} has not changed their password in a year, and it is about to expire."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

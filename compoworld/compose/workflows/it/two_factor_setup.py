@@ -1,6 +1,6 @@
 """Ask a colleague to turn on two-factor sign-in."""
 
-from compoworld.compose.steps import COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,4 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} is one of the last people without two-factor sign-in.",
            "Our security check shows {s} still signs in with a password alone."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM, NEWEST,),
 )

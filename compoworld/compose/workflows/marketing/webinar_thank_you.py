@@ -1,6 +1,6 @@
 """Thank a lead for attending our webinar."""
 
-from compoworld.compose.steps import LEAD, send
+from compoworld.compose.steps import BY_SEGMENT, LEAD, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,4 +17,5 @@ WORKFLOW = Workflow(
     says=("webinar",),
     opens=("{s} attended our webinar yesterday.",
            "{s} joined our product webinar this week."),
+    operators=(BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """Open a project for the company of a customer who has commissioned work from us."""
 
-from compoworld.compose.steps import LEAD
+from compoworld.compose.steps import BY_SEGMENT, LEAD
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     opens=("{s} has commissioned a piece of work from us for their company.",
            "{s} signed off on our proposal, so their company's work can start."),
     trial=True,
+    operators=(BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """Tell a colleague when a project they are on kicks off."""
 
-from compoworld.compose.steps import COLLEAGUE_MESSAGE, ENGINEER
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, ENGINEER
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,4 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} is on the team for the website relaunch.",
            "The website relaunch is about to start, and {s} is part of it."),
     guards=frozenset({"gone"}),
+    operators=(BY_TEAM,),
 )

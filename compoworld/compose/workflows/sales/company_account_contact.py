@@ -1,5 +1,6 @@
 """Set up a company and its contact person."""
 
+from compoworld.compose.steps import BY_SEGMENT, NEWEST
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -13,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     situation='company',
     guards=frozenset({'books_to_books'}),
+    operators=(BY_SEGMENT, NEWEST,),
 )

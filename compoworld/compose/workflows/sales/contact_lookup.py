@@ -1,6 +1,6 @@
 """Find what we hold about a contact elsewhere."""
 
-from compoworld.compose.steps import KEYS, LEAD
+from compoworld.compose.steps import BY_SEGMENT, KEYS, LEAD
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -11,4 +11,5 @@ WORKFLOW = Workflow(
         LEAD,
         Step(READ, 'person', KEYS),
     ),
+    operators=(BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """Follow up on a deal with the contact it is for, found in the CRM by their email."""
 
-from compoworld.compose.steps import DEAL, KEYS, send
+from compoworld.compose.steps import BIGGEST, DEAL, KEYS, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -17,4 +17,5 @@ WORKFLOW = Workflow(
     says=("deal", "follow up", "following up"),
     situation="deal",
     trial=True,
+    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Follow up on a deal."""
 
-from compoworld.compose.steps import DEAL, send
+from compoworld.compose.steps import BIGGEST, DEAL, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     subject='Following up',
     says=('deal', 'follow up', 'following up'),
     situation='deal',
+    operators=(BIGGEST,),
 )

@@ -1,5 +1,6 @@
 """Find the people of a company."""
 
+from compoworld.compose.steps import BY_SEGMENT, NEWEST
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -10,4 +11,5 @@ WORKFLOW = Workflow(
         Step(READ, 'org'),
         Step(READ, 'person', ('company',)),
     ),
+    operators=(BY_SEGMENT, NEWEST,),
 )

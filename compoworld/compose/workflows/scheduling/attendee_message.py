@@ -1,6 +1,6 @@
 """Write to the people coming to an event."""
 
-from compoworld.compose.steps import KEYS, send
+from compoworld.compose.steps import KEYS, NEXT_UP, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     gist='about the event',
     situation='event',
+    operators=(NEXT_UP,),
 )

@@ -1,6 +1,6 @@
 """Open a ticket for a customer and tell them."""
 
-from compoworld.compose.steps import CONTACT, LEAD, send
+from compoworld.compose.steps import BY_SEGMENT, CONTACT, LEAD, send
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     gist='that we opened a ticket for them',
     situation='problem',
+    operators=(BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """Open a ticket for a customer and plan the fix."""
 
-from compoworld.compose.steps import CONTACT, LEAD
+from compoworld.compose.steps import BY_SEGMENT, CONTACT, LEAD
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -13,4 +13,5 @@ WORKFLOW = Workflow(
         Step(MAKE, 'task', CONTACT),
     ),
     situation='problem',
+    operators=(BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """Open a ticket for a customer."""
 
-from compoworld.compose.steps import CONTACT, LEAD
+from compoworld.compose.steps import BY_SEGMENT, CONTACT, LEAD
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -12,4 +12,5 @@ WORKFLOW = Workflow(
         Step(MAKE, 'ticket', CONTACT),
     ),
     situation='problem',
+    operators=(BY_SEGMENT,),
 )

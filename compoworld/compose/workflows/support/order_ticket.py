@@ -1,6 +1,6 @@
 """Open a support ticket for a customer who reported a problem with their order."""
 
-from compoworld.compose.steps import SALE
+from compoworld.compose.steps import BIGGEST, SALE
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     opens=("The customer of {s} says it arrived damaged.",
            "The customer behind {s} wrote that part of it is missing."),
     trial=True,
+    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Find the customer behind a ticket and plan a fix."""
 
-from compoworld.compose.steps import CONTACT, KEYS
+from compoworld.compose.steps import BY_PRIORITY, CONTACT, KEYS, OLDEST
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,4 +14,5 @@ WORKFLOW = Workflow(
     ),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
+    operators=(BY_PRIORITY, OLDEST,),
 )

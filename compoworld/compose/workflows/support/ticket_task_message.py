@@ -1,6 +1,6 @@
 """Plan the fix for a ticket and tell the customer."""
 
-from compoworld.compose.steps import send
+from compoworld.compose.steps import BY_PRIORITY, OLDEST, send
 from compoworld.compose.workflow import MAKE, READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -17,6 +17,7 @@ WORKFLOW = Workflow(
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
     # every ticket still waiting gets its fix planned
-    operators=(Operator('select', field='status state',
+    operators=(BY_PRIORITY, OLDEST,
+               Operator('select', field='status state',
                         rule='open new pending'),),
 )
