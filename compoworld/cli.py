@@ -771,21 +771,25 @@ def sql(
     print_rows(columns, rows, format)
 
 
-def _verified_ids(store: Any, run_id: str, doing: str, names: list[str] | None = None
-                  ) -> list[str]:
-    """The ids of run `run_id`'s verified tasks (of the workflows `names`, when given), or
-    one line saying why there are none to `doing` (sample, audit)."""
+def _verified_ids(store: Any, run_id: str, doing: str, names: list[str] | None = None,
+                  chosen: bool = False) -> list[str]:
+    """The ids of run `run_id`'s verified tasks (of the workflows `names`, when given; only
+    those that choose their records by a rule or a rank, with `chosen`), or one line
+    saying why there are none to `doing` (sample, audit)."""
     from storage.catalog import run_query
 
     try:
         _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run"
-                            " and ($names is null or list_contains($names, pattern))",
-                            {"run": run_id, "names": names})
+                            " and ($names is null or list_contains($names, pattern))"
+                            " and (not $chosen or len(operators) > 0)",
+                            {"run": run_id, "names": names, "chosen": chosen})
     except ValueError as error:
         raise fail(f"no tasks to {doing} in run {run_id}: {error}") from None
     if not rows:
         raise fail(f"run {run_id} has no verified tasks" + (
-            f" of {', '.join(names)}" if names else "") + ": run `compoworld compose` first")
+            f" of {', '.join(names)}" if names else "") + (
+            " that choose their records" if chosen else "") + ": run `compoworld compose` "
+            "first" + (" with --for-each" if chosen else ""))
     return [row[0] for row in rows]
 
 
@@ -804,6 +808,9 @@ def review_pack(
             "--workflow", "-w", help="Only tasks of this workflow (repeat for more; `trial`: "
             "every workflow on trial, to decide which to take off trial).")
     ] = None,
+    chosen: Annotated[
+        bool, typer.Option(help="Only tasks that choose their records by a rule or a rank.")
+    ] = False,
     home: HomeOption = None,
 ) -> None:
     """Write a random sample of a run's verified tasks as Markdown for a person to review:
@@ -818,7 +825,7 @@ def review_pack(
     names = [w.name for w in WORKFLOWS if w.trial] if workflow == ["trial"] else workflow
     if unknown := sorted(set(names or ()) - BY_NAME.keys()):
         raise fail(f"no workflow named {', '.join(unknown)}: see `compoworld workflows`")
-    ids = sample_ids(_verified_ids(store, run_id, "sample", names), count, seed)
+    ids = sample_ids(_verified_ids(store, run_id, "sample", names, chosen), count, seed)
     columns, rows = run_query(
         store, "select task_id, services, instruction, gold_calls, answer, rubric from tasks "
         "where run_id = $run and list_contains($ids, task_id)", {"run": run_id, "ids": ids})

@@ -194,3 +194,7 @@ def test_a_review_pack_shows_a_seeded_sample_of_verified_tasks(composed: Store, 
     missing = CliRunner().invoke(app, ["review-pack", "--run-id", "nope",
                                        "--home", str(composed.home)])
     assert missing.exit_code == 2 and "no verified tasks" in missing.output
+    # (a run composed without --for-each holds no task that chooses its records)
+    chosen = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--chosen",
+                                      "--home", str(composed.home)])
+    assert chosen.exit_code == 2 and "that choose their records" in chosen.output
