@@ -19,7 +19,14 @@ from typing import Any
 
 from compoworld.compose.arguments import call_arguments
 from compoworld.compose.distractors import choose_distractors
-from compoworld.compose.each import Selection, passes, selections, unnamed, workflow_rules
+from compoworld.compose.each import (
+    Selection,
+    near_misses,
+    passes,
+    selections,
+    unnamed,
+    workflow_rules,
+)
 from compoworld.compose.guards import rejection
 from compoworld.compose.instruction import (
     hidden_values,
@@ -30,7 +37,7 @@ from compoworld.compose.instruction import (
 )
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.patterns import tool_entity
-from compoworld.compose.records import AnswerItem, GoldCall, Selector, Task
+from compoworld.compose.records import AnswerItem, Criterion, GoldCall, Selector, Task
 from compoworld.compose.references import is_sender, item_head
 from compoworld.compose.rubric import build_rubric, describe_made
 from compoworld.compose.scenario import write_scenario
@@ -38,6 +45,7 @@ from compoworld.compose.values import mentions, value_at
 from compoworld.compose.walk import WalkConfig, random_walk, repeat_steps
 from compoworld.compose.workflow import Workflow
 from compoworld.graph.semtypes import is_tenant_id, singularize, split_words
+from compoworld.reward.rubric import evaluate_criterion
 from compoworld.world.state import canonical_json, json_text
 
 DISTRACTORS = 2
@@ -181,6 +189,9 @@ def compose_task(
         return Rejected(f"rubric: {exc}")
     if plan:
         rubric = _guest_first(library, walk.calls, end_states, rubric)
+    if selection:
+        rubric = _untouched(rubric, near_misses(walk.calls, selection), start_states,
+                            end_states)
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     resources = {c.tool: library.graph.nodes[c.tool].resource for c in walk.calls}
     style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
@@ -481,6 +492,26 @@ def _select(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
             return replace(option, heads=tuple(h for h in option.heads if h not in passed),
                            present=passed)
     return None
+
+
+def _untouched(rubric: list[Criterion], misses: list[list[str]], start: dict[str, Any],
+               end: dict[str, Any]) -> list[Criterion]:
+    """The rubric with a criterion per record a selection leaves alone, before its guard:
+    nothing made or changed carries its texts (its email, its phone), but those the gold
+    run's own records carry too (a near-miss whose address is our own mailbox). A run that
+    acts on a near-miss fails it, and the guard too."""
+    def untouched(texts: list[str]) -> Criterion:
+        return Criterion(id="", kind="record_untouched", service=None,
+                         description=f"Nothing is created or changed for the record of "
+                         f"{' / '.join(texts)}, which the request leaves alone.",
+                         params={"values": texts})
+    kept = [[t for t in texts if evaluate_criterion(untouched([t]), start, end, "")]
+            for texts in misses]
+    extra = [untouched(texts) for texts in kept if texts]
+    criteria = [*rubric[:-1], *extra, rubric[-1]]
+    return [c.model_copy(update={"id": f"c{i}", "noop_passes": c.noop_passes if c in rubric
+                                 else evaluate_criterion(c, start, start, "")})
+            for i, c in enumerate(criteria)]
 
 
 def _domain(library: ServiceLibrary, services: list[str]) -> str | None:

@@ -217,3 +217,28 @@ def unnamed(calls: list[GoldCall]) -> list[Any]:
     values a request that names them by its rule does not state."""
     return [b.selector.value for call in calls for b in call.bindings.values()
             if b.kind == "hidden" and b.step == 0 and b.selector is not None]
+
+
+def near_misses(calls: list[GoldCall], chosen: Selection) -> list[list[str]]:
+    """Per record a selection leaves alone (its near-misses, and the chosen ones its copy
+    found in the app already), the texts a call made for it would carry: what the first
+    record's calls took of the first record (its email, its phone), taken of that one;
+    none that a chosen record shares (two customers of one company)."""
+    first, head = calls[0], chosen.heads[0]
+    paths = sorted({b.path[len(head):] for call in calls[1:] for b in call.bindings.values()
+                    if b.kind == "hidden" and b.step == 0 and b.path
+                    and b.path.startswith(head + ".")})
+
+    def texts(item: str) -> list[str]:
+        found = []
+        for path in paths:
+            try:
+                value = value_at(first.result, item + path)
+            except KeyError:
+                continue
+            if isinstance(value, str) and value.strip():
+                found.append(value)
+        return found
+    mine = {text.lower() for item in chosen.heads for text in texts(item)}
+    return [[text for text in texts(item) if text.lower() not in mine]
+            for item in (*chosen.others, *chosen.present)]

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 CriterionKind = Literal[
     "record_created", "field_equals", "record_deleted", "answer_contains",
-    "no_collateral_change",
+    "no_collateral_change", "record_untouched",
 ]
 Capability = Literal["sequential-dependency", "cross-env-constraint", "fan-out", "aggregation"]
 
@@ -106,7 +106,7 @@ class Criterion(BaseModel):
     )
     noop_passes: bool = Field(
         default=False, description="Whether a do-nothing agent passes it (only the guard "
-        "`no_collateral_change` may)."
+        "`no_collateral_change` and a near-miss's `record_untouched` may)."
     )
 
 

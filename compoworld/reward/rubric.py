@@ -37,6 +37,8 @@ Semantics, per criterion kind:
   lists: per collection at most `created` new records, updated and deleted ids within
   the listed ones; a change to an unlisted service or collection fails. A record created
   and then edited in the run shows in the diff once, as created.
+- `record_untouched`: no record created or changed in any service holds one of `values`
+  as a text (a near-miss's email or phone: what a selection left alone stays so).
 
 A criterion whose service is missing from either state, or whose params are malformed,
 is False: nothing raises out of `evaluate_criterion` or `evaluate_rubric`.
@@ -51,7 +53,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from compoworld.compose.records import Criterion
-from compoworld.world.state import State, diff
+from compoworld.world.state import State, diff, string_leaves
 
 States = dict[str, State]
 
@@ -465,12 +467,28 @@ def _no_collateral_change(criterion: Criterion, start: States, end: States, answ
     return True
 
 
+def _record_untouched(criterion: Criterion, start: States, end: States, answer: str) -> bool:
+    """No record created or changed in any service holds one of `values` (a near-miss's
+    email or phone: the record a selection left alone was left alone)."""
+    values = {str(v).lower() for v in criterion.params["values"]}
+    if not values or start.keys() != end.keys():
+        return False
+    for service in sorted(start):
+        for change in diff(start[service], end[service]).values():
+            touched = [*change["created"], *(entry["after"] for entry in change["updated"])]
+            if any(text.lower() in values for record in touched
+                   for _, text in string_leaves(record)):
+                return False
+    return True
+
+
 _CHECKS: dict[str, Callable[[Criterion, States, States, str], bool]] = {
     "record_created": _record_created,
     "field_equals": _field_equals,
     "record_deleted": _record_deleted,
     "answer_contains": _answer_contains,
     "no_collateral_change": _no_collateral_change,
+    "record_untouched": _record_untouched,
 }
 
 

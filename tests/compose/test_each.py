@@ -9,10 +9,10 @@ import pytest
 
 from compoworld.compose.build import compose_task
 from compoworld.compose.each import Rules, passes, selections, workflow_rules
-from compoworld.compose.steps import BIGGEST, BY_SEGMENT, DUE_FIRST, NEWEST
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Binding, GoldCall, Task
 from compoworld.compose.stage import start_tools
+from compoworld.compose.steps import BIGGEST, BY_SEGMENT, DUE_FIRST, NEWEST
 from compoworld.compose.verify import Deduper, verify_task
 from compoworld.compose.workflow import Operator
 from compoworld.compose.workflows import WORKFLOWS
@@ -199,8 +199,13 @@ def test_acting_on_every_record_instead_of_the_selected_ones_fails(library):
     for task in selected_tasks(library):
         run = run_adversary(task, library, "every_record")
         assert run.calls > len(task.gold_calls)  # (it did act on the others)
-        assert not run.full_pass
-        assert all(run.passes[:-1])  # (every record the rule selects was served)
+        assert not run.full_pass and not run.passes[-1]  # (the guard)
+        kinds = [c.kind for c in task.rubric]
+        assert "record_untouched" in kinds  # (each near-miss has its own check...)
+        assert all(p for p, k in zip(run.passes, kinds, strict=True)
+                   if k not in ("record_untouched", "no_collateral_change"))
+        assert not all(p for p, k in zip(run.passes, kinds, strict=True)
+                       if k == "record_untouched")  # (... which it fails)
 
 
 def test_the_reference_solves_every_selection_and_no_adversary_passes_one(library):
