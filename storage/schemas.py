@@ -168,6 +168,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("gold_calls", _JSON),
             ("answer", _JSON),
             ("rubric", _JSON),
+            ("world_patch", _JSON),
             ("start_tool", pa.string()),
             ("n_calls", pa.int32()),
             ("n_services", pa.int32()),
@@ -277,6 +278,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("operators", pa.list_(pa.string())),
             ("hops", pa.int32()),
             ("difficulty", pa.int32()),
+            ("world_patch", _JSON),
         ]
     ),
     # One row per training run (SFT, or one RL run of several iterations).

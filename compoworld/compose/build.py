@@ -21,6 +21,7 @@ from compoworld.compose.arguments import call_arguments
 from compoworld.compose.distractors import choose_distractors
 from compoworld.compose.each import (
     Selection,
+    designed,
     near_misses,
     passes,
     selections,
@@ -41,7 +42,7 @@ from compoworld.compose.records import AnswerItem, Criterion, GoldCall, Selector
 from compoworld.compose.references import is_sender, item_head
 from compoworld.compose.rubric import build_rubric, describe_made
 from compoworld.compose.scenario import write_scenario
-from compoworld.compose.values import mentions, value_at
+from compoworld.compose.values import find_values, mentions, value_at
 from compoworld.compose.walk import WalkConfig, random_walk, repeat_steps
 from compoworld.compose.workflow import Workflow
 from compoworld.graph.semtypes import is_tenant_id, singularize, split_words
@@ -174,8 +175,10 @@ def compose_task(
             break
     if walk.failure:
         return Rejected(walk.failure)
-    selection = _select(library, world, walk, plan, rng, config or WalkConfig()) \
-        if plan and each else None
+    selection, patch = None, []
+    if plan and each:
+        selection, world, patch = _select(library, world, world_seed, walk, plan, rng,
+                                          config or WalkConfig())
     _one_selector(walk.calls)
     services = list(dict.fromkeys(call.service for call in walk.calls))
     start_states, end_states = world.states(services)
@@ -261,6 +264,7 @@ def compose_task(
         signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in walk.answer]),
         instruction_style=style,
         pattern=plan.name if plan else None,
+        world_patch=patch,
         operators=selection.operators if selection else [],
         hops=hops(walk.calls),
         difficulty=difficulty(walk.calls, selection.operators if selection else []),
@@ -470,18 +474,24 @@ def _one_selector(calls: list[GoldCall]) -> None:
                 call.bindings[param] = binding.model_copy(update={"selector": chosen})
 
 
-def _select(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
-            rng: random.Random, config: WalkConfig) -> Selection | None:
+def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, plan: Workflow,
+            rng: random.Random, config: WalkConfig
+            ) -> tuple[Selection | None, Any, list[dict[str, Any]]]:
     """A rule over the records of the walk's first read that selects its record and one to
-    three others (`compose/each.py`), its steps made for each of them; None (the walk as it
-    was) when no rule does, or a record it selects finds no call for a step."""
+    three others, or a rank that takes it (`compose/each.py`), its steps made for each of
+    them: the selection, the world it was made in, and the patch that world holds. Where
+    the world holds no such rule, one the workflow names is set up in it (`designed`: its
+    records and near-misses given their values) and the walk made again there. None (the
+    walk and world as they were) when neither works."""
     head = walk.subject.get(0)
     if head is None or len(walk.steps) != len(plan.steps):
-        return None
+        return None, world, []
     call = walk.calls[0]
     node = library.graph.nodes[call.tool]
-    total = len(world.service(call.service).state.records(node.resource or ""))
-    options = selections(call, head, total, workflow_rules(plan.operators))
+    state = world.service(call.service).state
+    total = len(state.records(node.resource or ""))
+    rules = workflow_rules(plan.operators)
+    options = selections(call, head, total, rules)
     rng.shuffle(options)
     copies = any(step.entity == plan.steps[0].entity and "create" in step.effects
                  for step in plan.steps[1:])  # (a copy adds only who is missing)
@@ -490,8 +500,49 @@ def _select(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
                               ensure=copies)
         if passed is not None:
             return replace(option, heads=tuple(h for h in option.heads if h not in passed),
-                           present=passed)
-    return None
+                           present=passed), world, []
+    made = designed(call, head, total, rules, rng, (call.service, node.resource or "",
+                                                      state.id_field(node.resource or "")))
+    if made is None:
+        return None, world, []
+    option, patch = made
+    listed, found = walk.calls[0], walk.found[0]
+    patched = _patched(library, world_seed, patch, walk, option)
+    if patched is None:
+        return None, world, []
+    passed = repeat_steps(library.graph, patched, walk, plan, option.heads[1:], rng, config,
+                          ensure=copies)
+    if passed is None:  # (the first world's list back: the walk stays a task there)
+        walk.calls[0], walk.found[0] = listed, found
+        return None, world, []
+    return replace(option, heads=tuple(h for h in option.heads if h not in passed),
+                   present=passed), patched, patch
+
+
+def _patched(library: ServiceLibrary, world_seed: int, patch: list[dict[str, Any]], walk: Any,
+             option: Selection) -> Any:
+    """A world holding `patch`, with the walk's calls made again in it; None (the walk as
+    it was) when they do not give what they gave (a later call that read the field the
+    patch sets), the first list does not show the patch, or a record is named by it."""
+    world = library.world(world_seed, patch)
+    results = [world.call(call.tool, call.arguments) for call in walk.calls]
+    first = results[0]
+    if not all(r["success"] for r in results) or any(
+            r["data"] != call.result for r, call in zip(results[1:], walk.calls[1:],
+                                                        strict=True)):
+        return None
+    try:
+        shown = [value_at(first["data"], head + "." + option.field) for head in option.heads]
+    except KeyError:
+        return None
+    if any(str(v).strip().lower() != option.value.lower() for v in shown) or any(
+            b.selector is not None and b.selector.field == option.field
+            for call in walk.calls for b in call.bindings.values()):
+        return None
+    node = library.graph.nodes[walk.calls[0].tool]
+    walk.calls[0] = walk.calls[0].model_copy(update={"result": first["data"]})
+    walk.found[0] = find_values(first["data"], node.outputs)
+    return world
 
 
 def _untouched(rubric: list[Criterion], misses: list[list[str]], start: dict[str, Any],

@@ -25,6 +25,7 @@ would leave some out.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -242,3 +243,49 @@ def near_misses(calls: list[GoldCall], chosen: Selection) -> list[list[str]]:
     mine = {text.lower() for item in chosen.heads for text in texts(item)}
     return [[text for text in texts(item) if text.lower() not in mine]
             for item in (*chosen.others, *chosen.present)]
+
+
+def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Random,
+             where_kept: tuple[str, str, str]) -> tuple[Selection, list[dict[str, Any]]] | None:
+    """A selection the world is set up to hold: a rule of `rules` on a field the walk's
+    record holds, its value given to one to three other records of the list and a value
+    another record holds already given to the rest (the near-misses: an invoice "paid"
+    beside the "overdue" ones), as the patch that sets them (`where_kept`: the service,
+    collection and id field of the list's records). None where no field fits: one of
+    `rules`, no filtered or partial list, and a second value in the list to leave the
+    others with (none is made up)."""
+    if any(b.kind == "visible" for b in call.bindings.values()):
+        return None
+    where, _, _ = head.rpartition("[")
+    try:
+        items = value_at(call.result, where)
+        mine = value_at(call.result, head)
+    except KeyError:
+        return None
+    if not isinstance(items, list) or len(items) != total or len(items) < 3 \
+            or not isinstance(mine, dict) or not all(isinstance(i, dict) for i in items):
+        return None
+    service, collection, id_field = where_kept
+    index = int(head.rpartition("[")[2].rstrip("]"))
+    for key, value in sorted(mine.items()):
+        if not is_rule(key, value, rules) or any(id_field not in item for item in items):
+            continue
+        others = sorted({v.strip() for item in items if isinstance(v := item.get(key), str)
+                         and _PLAIN.fullmatch(v.strip()) and not _same(v, value)
+                         and not (rules.values and v.strip().lower() in rules.values
+                                  and set(split_words(key)) & rules.fields)})
+        if not others:
+            continue  # (no value of the list's own to leave the near-misses with)
+        rest = [i for i in range(len(items)) if i != index]
+        rng.shuffle(rest)
+        k = rng.randint(2, min(MOST, len(items) - 1))
+        chosen, left = sorted(rest[:k - 1]), sorted(rest[k - 1:])
+        patch = [{"service": service, "collection": collection, "id": items[i][id_field],
+                  "field": key, "value": value} for i in chosen
+                 if not _same(items[i].get(key), value)]
+        patch += [{"service": service, "collection": collection, "id": items[i][id_field],
+                   "field": key, "value": rng.choice(others)} for i in left
+                  if _same(items[i].get(key), value) or not isinstance(items[i].get(key), str)]
+        heads = (head, *(f"{where}[{i}]" for i in chosen))
+        return Selection(key, value.strip(), heads, tuple(f"{where}[{i}]" for i in left)), patch
+    return None

@@ -351,18 +351,24 @@ class ServiceLibrary:
             tools[tool_name] = tool
         return Service(service.spec, tools, service.state)
 
-    def world(self, seed: int) -> LazyWorld:
-        """A fresh world over this library: services mount when a call first reaches them."""
-        return LazyWorld(self, seed)
+    def world(self, seed: int, patch: Iterable[dict[str, Any]] = ()) -> LazyWorld:
+        """A fresh world over this library: services mount when a call first reaches them.
+        `patch` (a task's `world_patch`) sets fields of its records before anything runs."""
+        return LazyWorld(self, seed, patch)
 
 
 class LazyWorld:
-    """Private copies of the services a run of calls touches, in world `seed`."""
+    """Private copies of the services a run of calls touches, in world `seed`, with the
+    fields `patch` sets (each `{service, collection, id, field, value}`: the near-misses a
+    selection's world holds, `compose/each.py`) set in its start state."""
 
-    def __init__(self, library: ServiceLibrary, seed: int) -> None:
+    def __init__(self, library: ServiceLibrary, seed: int,
+                 patch: Iterable[dict[str, Any]] = ()) -> None:
         self.library = library
         self.seed = seed
+        self.patch = [dict(entry) for entry in patch]
         self.services: dict[str, Service] = {}
+        self._starts: dict[str, State] = {}
 
     @property
     def pool(self) -> Pool:
@@ -374,7 +380,7 @@ class LazyWorld:
         found = self.services.get(name)
         if found is None:
             template = self.library.template(name, self.seed)
-            found = Service(template.spec, template.tools, template.state.copy())
+            found = Service(template.spec, template.tools, self.start(name).copy())
             self.services[name] = found
         return found
 
@@ -386,8 +392,19 @@ class LazyWorld:
         return self.service(node.service).call(tool, arguments)
 
     def start(self, name: str) -> State:
-        """The start state of a service in this world (read-only)."""
-        return self.library.template(name, self.seed).state
+        """The start state of a service in this world (read-only): its template's, with the
+        fields of `patch` set."""
+        state = self.library.template(name, self.seed).state
+        mine = [entry for entry in self.patch if entry["service"] == name]
+        if not mine:
+            return state
+        if name not in self._starts:
+            patched = state.copy()
+            for entry in mine:
+                patched.records(entry["collection"])[str(entry["id"])][entry["field"]] = \
+                    entry["value"]
+            self._starts[name] = patched
+        return self._starts[name]
 
     def states(self, names: Iterable[str]) -> tuple[dict[str, State], dict[str, State]]:
         """Start and current states of the named services (mounting them if needed)."""

@@ -148,3 +148,7 @@ class Task(BaseModel):
                       "the one before it found.")
     difficulty: int = Field(default=1, description="1 to 5, by calls, apps, hops and "
                             "operators (`compose/build.difficulty`).")
+    world_patch: list[dict[str, Any]] = Field(
+        default_factory=list, description="Fields set in the seeded world before the task "
+        "starts, each `{service, collection, id, field, value}`: the records a selection "
+        "chooses and its near-misses (`compose/each.designed`).")

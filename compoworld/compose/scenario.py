@@ -138,8 +138,8 @@ _CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
 _GUESTS = frozenset("recipient attendee guest invitee contact".split())
 _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
 # a workflow asked for every record a rule selects (`_Scenario._for_each`)
-_EACH_OPENINGS = ("Please find {target}.", "First, look up {target}.",
-                  "I'm after {target}.")
+_EACH_OPENINGS = ("This is for {target}.", "It concerns {target}.",
+                  "I need this done for {target}.")
 _EACH_CLOSINGS = ("Leave the other {nouns} alone.", "Don't touch the other {nouns}.",
                   "The other {nouns} stay as they are.")
 _EACH_ASKS = ("For each of them, please {}.", "For every one of them, please {}.")

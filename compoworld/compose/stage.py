@@ -523,7 +523,8 @@ def task_row(
     not dropping the task (`judged_kept` false), so every reader of verified tasks
     (rollouts, export, stats) skips a judged-out one without knowing of the judge."""
     dump = task.model_dump(mode="json")
-    as_json = ("visible_values", "hidden_values", "gold_calls", "answer", "rubric")
+    as_json = ("visible_values", "hidden_values", "gold_calls", "answer", "rubric",
+               "world_patch")
     return (
         {key: dump[key] for key in ("task_id", "services", "distractors", "world_seed",
                                     "instruction", "capabilities", "step_budget", "signature",
@@ -546,8 +547,10 @@ def task_row(
 def task_from_row(row: dict[str, Any]) -> Task:
     """The `Task` a `tasks` row holds (what rollouts and re-verification read back)."""
     fields = {key: row[key] for key in Task.model_fields if key in row}
-    for key in ("visible_values", "hidden_values", "gold_calls", "answer", "rubric"):
-        fields[key] = orjson.loads(row[key])
+    for key in ("visible_values", "hidden_values", "gold_calls", "answer", "rubric",
+                "world_patch"):
+        if row.get(key) is not None:  # (a run composed before patches holds none)
+            fields[key] = orjson.loads(row[key])
     return Task.model_validate(fields)
 
 

@@ -147,17 +147,24 @@ TEAM_MEETING = Step(MAKE, "event", ("email", "name", "phone"), party=WHO,
 
 
 # Which records a workflow may be asked for (compose/each.py), as a person chooses them.
-# A note to customers goes to a segment of them ("every customer whose plan is Gold")...
-BY_SEGMENT = Operator("select", field="plan tier segment level country region city language "
-                      "industry lifecycle source category group")
-# ... one to colleagues, to a team ("every colleague in the Sales department")
-BY_TEAM = Operator("select", field="department team role job position office location "
-                   "country city")
+# A note to customers goes to a segment of them ("every customer whose plan is Gold"); a
+# language is no segment (English emails to every contact "whose language is ja" read as
+# made up)...
+BY_SEGMENT = Operator("select", field="plan tier segment level group lifecycle industry")
+# ... an announcement of a place's closing or outage, to the customers of a place
+BY_REGION = Operator("select", field="country region city")
+# ... a lead's follow-up, to the leads of one source or stage ("every lead from the trade
+# show"; a lead's city is nothing to chase them by)
+BY_LEAD = Operator("select", field="source lifecycle stage segment industry")
+# ... a note to colleagues, to one department or team: an app's permission role ("every
+# coadmin") is no team, and a job title no reason for a parking permit
+BY_TEAM = Operator("select", field="department team")
 BY_PRIORITY = Operator("select", field="priority severity urgency")  # tickets, issues
-# ... or the first few by a measure: the customers who spent the most, the newest leads,
-# the oldest tickets, the invoices due first, the next meetings
-BIGGEST = Operator("rank", field="balance spent revenue total amount value", k=4,
-                   order="top")
+# ... or the first few by a measure: the largest invoices or deals, the customers who
+# spent the most (a customer's balance is what they owe: no reason for a referral ask),
+# the newest leads, the oldest tickets, the invoices due first, the next meetings
+BIGGEST = Operator("rank", field="total amount value", k=4, order="top")
+TOP_SPENDERS = Operator("rank", field="spent revenue lifetime purchases", k=4, order="top")
 NEWEST = Operator("rank", field="created signup joined registered", k=4, order="top")
 OLDEST = Operator("rank", field="created signup joined registered", k=4, order="bottom")
 DUE_FIRST = Operator("rank", field="due deadline expires expiry", k=4, order="bottom")

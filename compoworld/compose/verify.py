@@ -57,7 +57,7 @@ class Replay:
 
 def replay(task: Task, library: ServiceLibrary) -> Replay:
     """Build the task's world from its seed and make the gold calls on it."""
-    world = library.world(task.world_seed)
+    world = library.world(task.world_seed, task.world_patch)
     results = [world.call(call.tool, call.arguments) for call in task.gold_calls]
     start, end = world.states(task.services)
     return Replay(results, start, end, world.digest())

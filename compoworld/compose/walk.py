@@ -114,6 +114,7 @@ _FULL = "every app that takes what was found has its share of the run"
 _NOTHING_FEEDS = "nothing the last call found is a value it takes"
 _NO_TAKER = "no tool of an app it may use takes what was found"
 KNOWN_THERE = "everyone found is known there already"
+_WHEN = frozenset({"date", "datetime", "time"})  # a stated time is one record's own
 # How strongly a value of a type ties two calls together: an email or an id names one
 # thing; a timestamp fits any date parameter, so date links are followed less often.
 TYPE_WEIGHTS = {"email": 4.0, "person_name": 4.0, "phone": 4.0, "url": 3.0, "company": 3.0,
@@ -320,19 +321,23 @@ def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: Go
                first: str, walk: Walk) -> bool:
     """Whether a repeated step's call states what the first record's call stated (the
     request says it once, for every record), taking those values; False where it states
-    something else, or where what was stated was a fact of the first record itself."""
+    something else, or where what was stated was a fact of the first record itself: one
+    of its texts, one that mentions it, or a time (a thank-you "for our meeting on
+    February 27" is the first meeting's day, not the second's)."""
     before = call_arguments(only)
     try:
-        facts = {canonical_json(v) for _, v in string_leaves(value_at(walk.calls[0].result,
-                                                                         first))}
+        texts = [v for _, v in string_leaves(value_at(walk.calls[0].result, first))]
     except KeyError:
-        facts = set()
+        texts = []
+    facts = {canonical_json(v) for v in texts}
+    texts = [v for v in texts if len(v) >= 4]
     for param, binding in bindings.items():
         if binding.kind != "visible":
             continue
         was = only.bindings.get(param)
         if was is None or was.kind != "visible" or param not in before \
-                or canonical_json(before[param]) in facts:
+                or canonical_json(before[param]) in facts or binding.type in _WHEN \
+                or any(mentions(render_value(before[param]), text) for text in texts):
             return False
         arguments[param] = before[param]
     return True
@@ -353,7 +358,9 @@ def _step(
                                        and _theirs(f.field, f.type, walk.about)
                                        and _matches_filters(walk.calls[i], f)
                                        and _addressable(walk.calls[i], f, plan)
-                                       and (i > 0 or _nameable(walk.calls[0], f, walk.about))
+                                       and (i > 0 or bool(walk.repeated)  # (named by
+                                            # the rule that chose them: `repeat_steps`)
+                                            or _nameable(walk.calls[0], f, walk.about))
                                        and not _looked_up_by(walk.calls[i], f)
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
                                                      config.edge_threshold)))]

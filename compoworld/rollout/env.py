@@ -105,7 +105,7 @@ class Environment:
             raise ValueError(f"mode must be 'direct' or 'gateway', not {mode!r}")
         self.task = task
         self.mode = mode
-        self.world = library.world(task.world_seed)
+        self.world = library.world(task.world_seed, task.world_patch)
         self.infos = library.infos
         self.services = sorted(set(task.services) | set(task.distractors))
         self.catalog: dict[str, ToolSpec] = {}

@@ -103,7 +103,8 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                              | {"domain": domains.get(r["services"][0], "other"),
                                 "operators": list(r.get("operators") or []),
                                 "hops": r.get("hops") or 0,
-                                "difficulty": r.get("difficulty") or 1}
+                                "difficulty": r.get("difficulty") or 1,
+                                "world_patch": r.get("world_patch") or "[]"}
                              for r in tasks]}
     raise ValueError(f"unknown export shard {shard.stage} {shard.items}")
 
@@ -111,7 +112,7 @@ def export_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
 def write_jsonl(store: Any, run_id: str, table: str, path: Path) -> int:
     """Write an exported table as JSONL (one object per line; JSON columns inlined),
     atomically: a reader never sees half a file. Returns the number of lines."""
-    json_columns = {"tools", "messages", "meta", "source", "rubric", "answer"}
+    json_columns = {"tools", "messages", "meta", "source", "rubric", "answer", "world_patch"}
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     lines = 0

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from compoworld.compose.build import compose_task
-from compoworld.compose.each import Rules, passes, selections, workflow_rules
+from compoworld.compose.each import Rules, designed, passes, selections, workflow_rules
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Binding, GoldCall, Task
 from compoworld.compose.stage import start_tools
@@ -68,23 +68,23 @@ def test_a_status_is_a_rule_only_where_the_workflow_says_which():
 
 
 def test_a_rank_takes_the_first_records_by_a_measure_the_walk_s_own_among_them():
-    """Ana's balance, 50, is the second highest: "the two customers with the highest
-    balance" takes her and Rosa; "the three with the lowest" takes her, Li and Omar."""
-    people = [p | {"balance": b} for p, b in zip(PEOPLE, [50, 20, 80, 20], strict=True)]
-    both = workflow_rules((BIGGEST, Operator("rank", field="balance", k=4, order="bottom")))
+    """Ana's total, 50, is the second highest: "the two customers with the highest
+    total" takes her and Rosa; "the three with the lowest" takes her, Li and Omar."""
+    people = [p | {"total": b} for p, b in zip(PEOPLE, [50, 20, 80, 20], strict=True)]
+    both = workflow_rules((BIGGEST, Operator("rank", field="total", k=4, order="bottom")))
     found = [s for s in selections(listed(people), "data[0]", 4, both) if s.order]
     assert [(s.field, s.order, s.heads, s.others) for s in found] == [
-        ("balance", "top", ("data[0]", "data[2]"), ("data[1]", "data[3]")),
-        ("balance", "bottom", ("data[0]", "data[1]", "data[3]"), ("data[2]",))]
+        ("total", "top", ("data[0]", "data[2]"), ("data[1]", "data[3]")),
+        ("total", "bottom", ("data[0]", "data[1]", "data[3]"), ("data[2]",))]
     assert found[0].operators == ["rank", "for_each"]
-    assert found[0].target("customer", "Billbee", "balance") == \
-        "the two customers in Billbee with the highest balance"
+    assert found[0].target("customer", "Billbee", "total") == \
+        "the two customers in Billbee with the highest total"
 
 
 def test_no_rank_cuts_through_a_tie():
-    """Ana and Li both owe 50: neither is "the customer with the highest balance" alone,
-    so the rank takes both or none."""
-    people = [p | {"balance": b} for p, b in zip(PEOPLE, [50, 50, 20, 10], strict=True)]
+    """Ana's and Li's totals are both 50: neither is "the customer with the highest
+    total" alone, so the rank takes both or none."""
+    people = [p | {"total": b} for p, b in zip(PEOPLE, [50, 50, 20, 10], strict=True)]
     top = [s for s in selections(listed(people), "data[0]", 4, workflow_rules((BIGGEST,)))
            if s.order == "top"]
     assert [s.heads for s in top] == [("data[0]", "data[1]")]
@@ -189,7 +189,8 @@ def test_a_selection_composes_verified_tasks_whose_request_names_the_rule(librar
         assert (len(sends) == 1) == (task.operators == ["rank"]) and len(sends) <= 4
         recipients = {c.arguments.get("to") for c in sends}
         assert len(recipients) == len(sends)  # (one message to each record's person)
-        assert task.instruction.startswith(("Please find ", "First, look up ", "I'm after "))
+        assert task.instruction.startswith(("This is for ", "It concerns ",
+                                            "I need this done for "))
         assert not any(r in task.instruction for r in recipients)
 
 
@@ -236,3 +237,41 @@ def test_a_task_s_difficulty_counts_what_makes_it_hard():
     assert difficulty(errand, ["select", "for_each"]) == 3
     assert (hops(chain), difficulty(chain, [])) == (3, 4)
     assert difficulty(chain, ["select", "for_each"]) == 5
+
+
+def test_a_world_is_set_up_to_hold_a_rule_its_near_misses_left_with_a_value_of_its_own():
+    """Where no two customers share a plan, one to three others are given the walk's
+    record's plan, and the rest a plan another customer holds already ("Basic"), never a
+    made-up one; the patch names each record it sets."""
+    people = [p | {"plan": plan} for p, plan in zip(PEOPLE, ["Gold", "Basic", "Silver", "Pro"],
+                                                    strict=True)]
+    made = designed(listed(people), "data[0]", 4, SEGMENTS, random.Random(3),
+                    ("crm", "people", "id"))
+    assert made is not None
+    chosen, patch = made
+    assert chosen.field == "plan" and chosen.value == "Gold" and chosen.heads[0] == "data[0]"
+    assert 2 <= len(chosen.heads) <= 3 and chosen.others
+    after = {p["id"]: p["plan"] for p in people} | {e["id"]: e["value"] for e in patch}
+    picked = {int(h[5:-1]) + 1 for h in chosen.heads}
+    assert {i for i, plan in after.items() if plan == "Gold"} == picked
+    assert all(e["value"] in ("Basic", "Silver", "Pro", "Gold") for e in patch)
+    assert all(e["service"] == "crm" and e["collection"] == "people" for e in patch)
+    alone = [p | {"plan": "Gold"} for p in PEOPLE]  # (no other plan to leave them with)
+    assert designed(listed(alone), "data[0]", 4, SEGMENTS, random.Random(3),
+                    ("crm", "people", "id")) is None
+
+
+def test_a_patched_world_starts_with_its_fields_set_and_replays_the_same():
+    """A task's world patch is part of its world: every fresh world of the task starts
+    with the fields set, and its start state (what checks compare against) holds them."""
+    library = ServiceLibrary.from_specs([builtin_spec("crm")])
+    patch = [{"service": "crm", "collection": "contacts", "id": "con_0002", "field": "city",
+              "value": "Oslo"}]
+    plain, patched = library.world(7), library.world(7, patch)
+    listed_plain = plain.call("crm__search_contacts", {})["data"]
+    listed_patched = patched.call("crm__search_contacts", {})["data"]
+    assert [c["city"] for c in listed_patched if c["id"] == "con_0002"] == ["Oslo"]
+    assert [c for c in listed_plain if c["id"] != "con_0002"] == \
+        [c for c in listed_patched if c["id"] != "con_0002"]
+    assert patched.start("crm").records("contacts")["con_0002"]["city"] == "Oslo"
+    assert library.world(7).start("crm").records("contacts")["con_0002"]["city"] != "Oslo"

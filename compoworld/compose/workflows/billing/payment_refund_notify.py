@@ -1,6 +1,6 @@
 """Give a customer their money back for a payment, and tell them it is on its way."""
 
-from compoworld.compose.steps import BIGGEST, NOT_RECEIVED, refund, send
+from compoworld.compose.steps import NOT_RECEIVED, refund, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     opens=("{s} was paid, and the customer has asked for their money back.",
            "We've agreed to refund {s}."),
     trial=True,
-    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Welcome a customer who just subscribed to a plan."""
 
-from compoworld.compose.steps import BIGGEST, send
+from compoworld.compose.steps import send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
     opens=("{s} just started.", "A customer signed up for {s}."),
     guards=frozenset({"already_done"}),
     trial=True,
-    operators=(BIGGEST,),
 )

@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     subject="Welcome to the team",
     opens=("{s} just joined our team.", "{s} starts with us today."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST,),
+    operators=(BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Tell a customer they have earned a loyalty reward."""
 
-from compoworld.compose.steps import BIGGEST, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, TOP_SPENDERS, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     tells=("10%",),
     opens=("{s} has just placed their tenth order with us.",
            "{s} is one of our most loyal customers this year."),
-    operators=(BY_SEGMENT, BIGGEST,),
+    operators=(BY_SEGMENT, TOP_SPENDERS),
 )

@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     opens=("{s} should be tracked with the rest of our sprint work.",
            "We plan our sprints in one tracker, and {s} is not in it yet."),
     trial=True,
-    operators=(BY_PRIORITY, OLDEST,),
+    operators=(BY_PRIORITY, OLDEST),
 )

@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     subject="Welcome to the team",
     situation="hire",
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST,),
+    operators=(BY_TEAM, NEWEST),
 )

@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
            "IT has a new starter to set up: {s}."),
     trial=True,
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST,),
+    operators=(BY_TEAM, NEWEST),
 )

@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     gist="that their new account is ready",
     opens=("{s} is starting with us and needs their accounts set up.",),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST,),
+    operators=(BY_TEAM, NEWEST),
 )

@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("IT finished setting up a new laptop for {s}.",
            "{s}'s replacement laptop arrived and is set up."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST,),
+    operators=(BY_TEAM, NEWEST),
 )

@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} is one of the last people without two-factor sign-in.",
            "Our security check shows {s} still signs in with a password alone."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST,),
+    operators=(BY_TEAM, NEWEST),
 )

@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("IT finished setting up remote access for {s}.",
            "{s} asked for VPN access to work from home."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST,),
+    operators=(BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Subscribe a customer to our newsletter list."""
 
-from compoworld.compose.steps import BY_SEGMENT, CONTACT, LEAD, NEWEST, SUBSCRIBERS
+from compoworld.compose.steps import BY_LEAD, CONTACT, LEAD, NEWEST, SUBSCRIBERS
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     opens=("{s} asked to get our newsletter.", "{s} wants to hear about our offers."),
     guards=frozenset({"books_to_books"}),
     trial=True,
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_LEAD, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Ask a prospect whether they would like our newsletter."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEWEST, PROSPECT, send
+from compoworld.compose.steps import BY_LEAD, NEWEST, PROSPECT, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,5 @@ WORKFLOW = Workflow(
     says=("newsletter",),
     opens=("{s} showed interest in what we do.",
            "{s} asked to hear more about our products."),
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_LEAD, NEWEST),
 )

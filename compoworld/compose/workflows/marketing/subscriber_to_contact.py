@@ -1,6 +1,6 @@
 """Bring a newsletter subscriber into the CRM."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEW_CONTACT, NEWEST, SUBSCRIBERS
+from compoworld.compose.steps import BY_LEAD, NEW_CONTACT, NEWEST, SUBSCRIBERS
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     opens=("{s} reads our newsletter and asked sales for a call.",
            "{s}, one of our subscribers, is interested in buying."),
     trial=True,
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_LEAD, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Welcome a new subscriber of our newsletter."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEWEST, SUBSCRIBERS, send
+from compoworld.compose.steps import BY_LEAD, NEWEST, SUBSCRIBERS, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     gist="welcoming them to our newsletter",
     opens=("{s} just subscribed to our newsletter.",),
     trial=True,
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_LEAD, NEWEST),
 )

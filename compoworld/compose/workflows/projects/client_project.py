@@ -19,5 +19,5 @@ WORKFLOW = Workflow(
     opens=("We've signed {s} as a client, and their work needs a project.",
            "We're starting a piece of work for {s}."),
     trial=True,
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_SEGMENT, NEWEST),
 )

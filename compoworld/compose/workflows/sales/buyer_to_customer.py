@@ -1,6 +1,6 @@
 """Set up whoever placed an order as a customer in another app."""
 
-from compoworld.compose.steps import BIGGEST, NEW_CONTACT, SALE
+from compoworld.compose.steps import NEW_CONTACT, SALE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
            "Whoever placed {s} should be set up in our other tools too."),
     guards=frozenset({"books_to_books", "called_off"}),
     trial=True,
-    operators=(BIGGEST,),
 )

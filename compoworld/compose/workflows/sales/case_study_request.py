@@ -1,6 +1,6 @@
 """Ask a customer to take part in a case study."""
 
-from compoworld.compose.steps import BIGGEST, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, TOP_SPENDERS, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,5 @@ WORKFLOW = Workflow(
     says=("case study",),
     opens=("{s} has been with us for a while and likes our service.",
            "We're looking for a customer story, and {s} would be a good one."),
-    operators=(BY_SEGMENT, BIGGEST,),
+    operators=(BY_SEGMENT, TOP_SPENDERS),
 )

@@ -1,6 +1,6 @@
 """Set up the client of an invoice as a customer in another app."""
 
-from compoworld.compose.steps import BIGGEST, NEW_CONTACT, SALES_INVOICE
+from compoworld.compose.steps import NEW_CONTACT, SALES_INVOICE
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
            "The client of {s} will be working with us more."),
     guards=frozenset({"books_to_books"}),
     trial=True,
-    operators=(BIGGEST,),
 )

@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     ),
     situation='company',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_SEGMENT, NEWEST),
 )

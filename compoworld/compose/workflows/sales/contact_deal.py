@@ -1,6 +1,6 @@
 """Open a deal or task for a contact."""
 
-from compoworld.compose.steps import BY_SEGMENT, CONTACT, LEAD, NEWEST
+from compoworld.compose.steps import BY_LEAD, CONTACT, LEAD, NEWEST
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -12,5 +12,5 @@ WORKFLOW = Workflow(
         Step(MAKE, 'task', CONTACT),
     ),
     situation='deal',
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_LEAD, NEWEST),
 )

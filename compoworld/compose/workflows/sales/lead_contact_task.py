@@ -1,6 +1,6 @@
 """Take on a new customer and plan the follow-up."""
 
-from compoworld.compose.steps import BY_SEGMENT, CONTACT, LEAD, NEW_CONTACT, NEWEST
+from compoworld.compose.steps import BY_LEAD, CONTACT, LEAD, NEW_CONTACT, NEWEST
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     ),
     situation='lead',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_LEAD, NEWEST),
 )

@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     gist='welcoming them aboard',
     situation='company',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_SEGMENT, NEWEST),
 )

@@ -11,5 +11,5 @@ WORKFLOW = Workflow(
         Step(READ, 'org'),
         Step(READ, 'person', ('company',)),
     ),
-    operators=(BY_SEGMENT, NEWEST,),
+    operators=(BY_SEGMENT, NEWEST),
 )

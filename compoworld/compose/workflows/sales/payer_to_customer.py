@@ -1,6 +1,6 @@
 """Set up whoever made a payment as a customer in another app."""
 
-from compoworld.compose.steps import BIGGEST, NEW_CONTACT, NOT_RECEIVED
+from compoworld.compose.steps import NEW_CONTACT, NOT_RECEIVED
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
            "The customer behind {s} should be set up in our other tools too."),
     guards=frozenset({"books_to_books", "unpaid"}),
     trial=True,
-    operators=(BIGGEST,),
 )

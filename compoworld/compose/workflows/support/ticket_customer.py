@@ -11,5 +11,5 @@ WORKFLOW = Workflow(
         Step(READ, 'ticket'),
         Step(READ, 'person', KEYS),
     ),
-    operators=(BY_PRIORITY, OLDEST,),
+    operators=(BY_PRIORITY, OLDEST),
 )

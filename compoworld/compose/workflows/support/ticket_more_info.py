@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
            "We can't work on {s} without a few more details."),
     guards=frozenset({"ticket_closed"}),
     trial=True,
-    operators=(BY_PRIORITY, OLDEST,),
+    operators=(BY_PRIORITY, OLDEST),
 )

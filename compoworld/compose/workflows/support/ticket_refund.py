@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     ),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
-    operators=(BY_PRIORITY, OLDEST,),
+    operators=(BY_PRIORITY, OLDEST),
 )

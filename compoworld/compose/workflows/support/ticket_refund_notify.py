@@ -16,5 +16,5 @@ WORKFLOW = Workflow(
     gist='that their refund is on its way',
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
-    operators=(BY_PRIORITY, OLDEST,),
+    operators=(BY_PRIORITY, OLDEST),
 )
