@@ -275,3 +275,26 @@ def test_a_patched_world_starts_with_its_fields_set_and_replays_the_same():
         [c for c in listed_patched if c["id"] != "con_0002"]
     assert patched.start("crm").records("contacts")["con_0002"]["city"] == "Oslo"
     assert library.world(7).start("crm").records("contacts")["con_0002"]["city"] != "Oslo"
+
+
+@pytest.mark.slow
+def test_a_task_whose_world_was_set_up_replays_from_its_row_and_is_solved(corpus):
+    """Over real apps, where no two contacts share a city, the world is set up to hold
+    "every contact whose city is ..." (its patch in the task); the task verifies, re-verifies
+    from its stored row, the reference solves it and no adversary passes it."""
+    from compoworld.compose.stage import task_from_row, task_row
+    from compoworld.specs.sources import load_document
+
+    library = ServiceLibrary.from_specs(
+        [load_document(corpus, "postmarkapp.com/server.json"), builtin_spec("crm"),
+         builtin_spec("email")], seed=5)
+    library.use_workflows(WORKFLOWS)
+    tasks = [t for t in selected_tasks(library, names=("webinar_invite",)) if t.world_patch]
+    assert tasks
+    for task in tasks:
+        checks = verify_task(task, library, Deduper())
+        stored = task_from_row(task_row(task, checks, task.gold_calls[0].tool, 0.0))
+        assert stored.world_patch == task.world_patch and stored == task
+        assert all(verify_task(stored, library, Deduper()).values())
+    audit = audit_tasks(tasks, library)
+    assert audit.ok, audit.lines()
