@@ -77,9 +77,10 @@ WORKFLOW_SHARE = 0.05
 # no longer drawn. Only two mailboxes send as the user, so without it every note to a
 # colleague went through Gmail or Google Workspace (16% of a run's tasks each).
 SERVICE_SHARE = 0.08
-# The share of workflow walks asked for every record a rule selects ("remind every customer
-# whose invoice is overdue"): `compose/each.py`.
-FOR_EACH = 0.0
+# The share of workflow walks asked for the records a rule or a rank chooses ("remind every
+# customer whose invoice is overdue", "the two oldest tickets"): `compose/each.py`. Half:
+# the default run keeps the plain one-record requests of every workflow beside them.
+FOR_EACH = 0.5
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
