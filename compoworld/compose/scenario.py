@@ -332,7 +332,7 @@ class _Scenario(_Goal):
         copy = next((i for i, step in zip(writes, steps, strict=True)
                      if step.entity == self.pattern.steps[0].entity and "create" in step.effects),
                     None)
-        if copy is not None:  # (some may be there already: `Selection.present`)
+        if copy is not None and not one:  # (some may be there already: `present`)
             sentences.append(self.rng.choice(_ENSURE).format(
                 app=self.title(self.calls[copy].service)))
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
