@@ -195,6 +195,9 @@ def compose_task(
     if selection:
         rubric = _untouched(rubric, near_misses(walk.calls, selection), start_states,
                             end_states)
+        if sum(c.kind == "record_untouched" for c in rubric) < \
+                len(selection.others) + len(selection.present):
+            return Rejected("a record the request leaves alone that no check can tell apart")
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     resources = {c.tool: library.graph.nodes[c.tool].resource for c in walk.calls}
     style = resolve_style(style, rng)  # `mixed` picks one per task; the task records which
@@ -493,8 +496,9 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     rules = workflow_rules(plan.operators)
     options = selections(call, head, total, rules)
     rng.shuffle(options)
-    copies = any(step.entity == plan.steps[0].entity and "create" in step.effects
-                 for step in plan.steps[1:])  # (a copy adds only who is missing)
+    copies = len(plan.steps) == 2 and plan.steps[1].entity == plan.steps[0].entity \
+        and "create" in plan.steps[1].effects  # (a copy adds only who is missing; one with
+    # a message after it would leave the ones passed over unsure of theirs)
     for option in options[:SELECTION_TRIES]:
         passed = repeat_steps(library.graph, world, walk, plan, option.heads[1:], rng, config,
                               ensure=copies)

@@ -43,8 +43,11 @@ _NOT_RULES = frozenset({"id", "name", "email", "phone", "url", "uri", "code", "k
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z _-]{1,23}")  # "overdue", "Gold", "in progress", "DE"
 # ... and fields that measure nothing records are ranked by (an id, a postcode)
 _NOT_MEASURES = frozenset({"id", "phone", "zip", "postal", "latitude", "longitude", "lat",
-                           "lng", "version", "port", "year", "code", "number"})
+                           "lng", "version", "port", "year", "code", "number", "tax", "net",
+                           "sub", "discount", "shipping", "fee", "fees", "vat"})
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# fields no set-up world changes: "Nairobi" on a record with a French postcode and phone
+_PLACES = frozenset({"city", "country", "region", "state", "province", "zip", "postal"})
 # a measure of when a record was made: its rank says "newest" and "oldest"
 _AGE = frozenset({"created", "creation", "signup", "joined", "registered"})
 # ... and of a time: "earliest", "latest" (a day, or a number of seconds since 1970)
@@ -268,8 +271,9 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
     service, collection, id_field = where_kept
     index = int(head.rpartition("[")[2].rstrip("]"))
     for key, value in sorted(mine.items()):
-        if not is_rule(key, value, rules) or any(id_field not in item for item in items):
-            continue
+        if not is_rule(key, value, rules) or any(id_field not in item for item in items) \
+                or set(split_words(key)) & _PLACES:
+            continue  # (a place agrees with the record's address, phone and postcode)
         others = sorted({v.strip() for item in items if isinstance(v := item.get(key), str)
                          and _PLAIN.fullmatch(v.strip()) and not _same(v, value)
                          and not (rules.values and v.strip().lower() in rules.values

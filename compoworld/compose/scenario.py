@@ -337,7 +337,9 @@ class _Scenario(_Goal):
                 app=self.title(self.calls[copy].service)))
         sentences += [self._setting(app, ids) for app, ids in self.settings.items()]
         sentences += self.pages
-        sentences.append(self.rng.choice(_EACH_CLOSINGS).format(nouns=pluralize(noun)))
+        if any(step.entity != "message" for step in steps):  # (a message to each chosen one
+            # touches no other record: "leave the others alone" said nothing there)
+            sentences.append(self.rng.choice(_EACH_CLOSINGS).format(nouns=pluralize(noun)))
         return " ".join(cap(end(s)) for s in sentences)
 
     def _each_mentions(self, call: GoldCall) -> str:

@@ -1,6 +1,6 @@
 """Record the payment of an invoice."""
 
-from compoworld.compose.steps import BIGGEST, QUOTES, book
+from compoworld.compose.steps import QUOTES, book
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -12,5 +12,4 @@ WORKFLOW = Workflow(
         book(),
     ),
     situation='paid',
-    operators=(BIGGEST,),
 )

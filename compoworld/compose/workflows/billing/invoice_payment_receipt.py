@@ -1,6 +1,6 @@
 """Record an invoice's payment and send a receipt."""
 
-from compoworld.compose.steps import BIGGEST, SALES_INVOICE, book, send
+from compoworld.compose.steps import SALES_INVOICE, book, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
     gist='with their receipt',
     situation='paid',
     guards=frozenset({'no_amount', 'unpaid'}),
-    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Send a customer their receipt."""
 
-from compoworld.compose.steps import BIGGEST, SALES_INVOICE, send
+from compoworld.compose.steps import SALES_INVOICE, send
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,7 +15,6 @@ WORKFLOW = Workflow(
     situation='paid',
     guards=frozenset({'no_amount', 'unpaid'}),
     # a receipt goes for every invoice paid
-    operators=(BIGGEST,
-               Operator('select', field='status state',
+    operators=(Operator('select', field='status state',
                         rule='paid settled'),),
 )

@@ -1,6 +1,6 @@
 """Invoice a customer's order."""
 
-from compoworld.compose.steps import BIGGEST, INVOICE, SALE
+from compoworld.compose.steps import INVOICE, SALE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -13,5 +13,4 @@ WORKFLOW = Workflow(
     ),
     situation='bill',
     guards=frozenset({'called_off'}),
-    operators=(BIGGEST,),
 )

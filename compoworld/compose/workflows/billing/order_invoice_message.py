@@ -1,6 +1,6 @@
 """Invoice an order and tell the customer."""
 
-from compoworld.compose.steps import BIGGEST, INVOICE, SALE, send
+from compoworld.compose.steps import INVOICE, SALE, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
     gist='that their invoice is ready',
     situation='bill',
     guards=frozenset({'called_off'}),
-    operators=(BIGGEST,),
 )

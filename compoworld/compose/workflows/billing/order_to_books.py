@@ -1,6 +1,6 @@
 """Record a sale in the books."""
 
-from compoworld.compose.steps import BIGGEST, SALE, book
+from compoworld.compose.steps import SALE, book
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,4 @@ WORKFLOW = Workflow(
     opens=("{s} isn't in our books yet.", "I'm booking this week's sales, starting with {s}."),
     guards=frozenset({"called_off"}),
     trial=True,
-    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Record a payment in the books."""
 
-from compoworld.compose.steps import BIGGEST, book
+from compoworld.compose.steps import book
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -12,5 +12,4 @@ WORKFLOW = Workflow(
         book(),
     ),
     situation='paid',
-    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Confirm a payment to the payer."""
 
-from compoworld.compose.steps import BIGGEST, NOT_RECEIVED, send
+from compoworld.compose.steps import NOT_RECEIVED, send
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,7 +15,6 @@ WORKFLOW = Workflow(
     situation='paid',
     guards=frozenset({'unpaid'}),
     # a receipt goes for every payment that went through
-    operators=(BIGGEST,
-               Operator('select', field='status state',
+    operators=(Operator('select', field='status state',
                         rule='paid succeeded completed settled captured'),),
 )

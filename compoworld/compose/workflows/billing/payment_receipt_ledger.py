@@ -1,6 +1,6 @@
 """Send a receipt for a payment and book it."""
 
-from compoworld.compose.steps import BIGGEST, NOT_RECEIVED, book, send
+from compoworld.compose.steps import NOT_RECEIVED, book, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,4 @@ WORKFLOW = Workflow(
     gist='with their receipt',
     situation='paid',
     guards=frozenset({'no_amount', 'unpaid'}),
-    operators=(BIGGEST,),
 )

@@ -1,6 +1,6 @@
 """Plan a large custom order from a business customer as a project of its own."""
 
-from compoworld.compose.steps import BIGGEST, SALE
+from compoworld.compose.steps import SALE
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,4 @@ WORKFLOW = Workflow(
            "{s} is too big to handle as a routine order."),
     guards=frozenset({"already_done"}),
     trial=True,
-    operators=(BIGGEST,),
 )

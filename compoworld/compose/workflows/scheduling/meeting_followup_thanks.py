@@ -1,7 +1,7 @@
 """Thank the people we met for their time, after the meeting."""
 
 from compoworld.compose.steps import send
-from compoworld.compose.workflow import READ, Operator, Step, Workflow
+from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
     name="meeting_followup_thanks",
@@ -16,7 +16,4 @@ WORKFLOW = Workflow(
     says=("thank", "thanks"),
     situation="event",
     guards=frozenset({"ahead"}),
-    # thanks go for every meeting that took place, never for one still pending
-    operators=(Operator("select", field="status state",
-                        rule="completed done ended attended finished held"),),
 )
