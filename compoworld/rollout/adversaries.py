@@ -30,6 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from compoworld.compose.arguments import named, nest
 from compoworld.compose.instruction import render_value
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import GoldCall, Task
@@ -164,16 +165,19 @@ def _for_record(call: GoldCall, mine: str, other: str, listed: Any) -> dict[str,
     """A gold call's arguments with each value it took of record `mine` of the first
     read's list taken of record `other` instead; None when it took none (or the other
     record lacks one)."""
-    arguments, swapped = dict(call.arguments), False
+    flat, swapped = named(call.arguments, call.bindings), False
     for param, binding in call.bindings.items():
-        if binding.kind == "hidden" and binding.step == 0 and param in arguments \
+        if binding.kind == "hidden" and binding.step == 0 and param in flat \
                 and (binding.path or "").startswith(mine + "."):
             try:
-                arguments[param] = value_at(listed, other + binding.path[len(mine):])
+                value = value_at(listed, other + binding.path[len(mine):])
             except KeyError:
                 return None
-            swapped = True
-    return arguments if swapped else None
+            # (as the gold sent it: an address in a list of recipients stays in one)
+            flat[param] = [value] if isinstance(flat[param], list) \
+                and not isinstance(value, list) else value
+            swapped = True  # (a nested one too: a message's `to[0]`)
+    return nest(flat, set(call.arguments), base=call.arguments) if swapped else None
 
 
 SCRIPTS: dict[str, Script] = {"nothing": _nothing, "echo": _echo, "read_all": _read_all,
