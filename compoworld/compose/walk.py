@@ -290,7 +290,7 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
     walk.repeated = subject.get(0, "")
     passed: list[str] = []
     for item in heads:
-        begun = len(walk.calls)
+        begun, stepped = len(walk.calls), len(walk.steps)
         found = [walk.found[0]] + [[] for _ in walk.found[1:]]  # (others' calls unseen)
         called = {canonical_json([walk.calls[0].tool, walk.calls[0].arguments])}
         walk.subject = {0: item}
@@ -301,7 +301,7 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
                 continue
             if ensure and walk.blocked == KNOWN_THERE and all(
                     c.effect == "read" for c in walk.calls[begun:]):
-                del walk.calls[begun:]
+                del walk.calls[begun:], walk.steps[stepped:]  # (a find made for it, too)
                 passed.append(item)  # (there already: nothing to add)
                 break
             del walk.calls[mark:], walk.found[mark:]
