@@ -562,11 +562,11 @@ def _untouched(rubric: list[Criterion], misses: list[list[str]], start: dict[str
                          params={"values": texts})
     kept = [[t for t in texts if evaluate_criterion(untouched([t]), start, end, "")]
             for texts in misses]
-    extra = [untouched(texts) for texts in kept if texts]
-    criteria = [*rubric[:-1], *extra, rubric[-1]]
-    return [c.model_copy(update={"id": f"c{i}", "noop_passes": c.noop_passes if c in rubric
-                                 else evaluate_criterion(c, start, start, "")})
-            for i, c in enumerate(criteria)]
+    extra = [(c := untouched(texts)).model_copy(
+        update={"noop_passes": evaluate_criterion(c, start, start, "")})
+        for texts in kept if texts]
+    return [c.model_copy(update={"id": f"c{i}"})
+            for i, c in enumerate([*rubric[:-1], *extra, rubric[-1]])]
 
 
 def _domain(library: ServiceLibrary, services: list[str]) -> str | None:

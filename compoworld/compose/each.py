@@ -123,17 +123,10 @@ def selections(call: GoldCall, head: str, total: int, rules: Rules) -> list[Sele
     one to `MOST - 1` others and leaves one at least alone, and every rank of theirs that
     takes it (fields sorted); none when the list is not the whole collection (`total`
     records) or was read by a stated filter."""
-    if any(b.kind == "visible" for b in call.bindings.values()):
-        return []  # (a list read by a name or a search holds the matches, not the rest)
-    where, _, _ = head.rpartition("[")
-    try:
-        items = value_at(call.result, where)
-        mine = value_at(call.result, head)
-    except KeyError:
+    listed = _whole_list(call, head, total)
+    if listed is None:
         return []
-    if not isinstance(items, list) or len(items) != total or len(items) < 3 \
-            or not isinstance(mine, dict):
-        return []
+    where, items, mine = listed
     found: list[Selection] = []
     for key, value in sorted(mine.items()):
         if not is_rule(key, value, rules):
@@ -146,6 +139,26 @@ def selections(call: GoldCall, head: str, total: int, rules: Rules) -> list[Sele
         others = [f"{where}[{i}]" for i in range(len(items)) if i not in same]
         found.append(Selection(key, value.strip(), tuple(heads), tuple(others)))
     return found + ranks(items, where, head, rules)
+
+
+def _whole_list(call: GoldCall, head: str, total: int
+                ) -> tuple[str, list[Any], dict[str, Any]] | None:
+    """Where item `head` of `call`'s result lies (`data`), its list and the item, where a
+    rule may choose among them: a list of three records at least that is the whole
+    collection (`total` records) and was read by no stated filter (a list read by a name
+    or a search holds the matches, not the rest); None otherwise."""
+    if any(b.kind == "visible" for b in call.bindings.values()):
+        return None
+    where, _, _ = head.rpartition("[")
+    try:
+        items = value_at(call.result, where)
+        mine = value_at(call.result, head)
+    except KeyError:
+        return None
+    if not isinstance(items, list) or len(items) != total or len(items) < 3 \
+            or not isinstance(mine, dict):
+        return None
+    return where, items, mine
 
 
 def ranks(items: list[Any], where: str, head: str, rules: Rules) -> list[Selection]:
@@ -257,17 +270,10 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
     collection and id field of the list's records). None where no field fits: one of
     `rules`, no filtered or partial list, and a second value in the list to leave the
     others with (none is made up)."""
-    if any(b.kind == "visible" for b in call.bindings.values()):
+    listed = _whole_list(call, head, total)
+    if listed is None or not all(isinstance(item, dict) for item in listed[1]):
         return None
-    where, _, _ = head.rpartition("[")
-    try:
-        items = value_at(call.result, where)
-        mine = value_at(call.result, head)
-    except KeyError:
-        return None
-    if not isinstance(items, list) or len(items) != total or len(items) < 3 \
-            or not isinstance(mine, dict) or not all(isinstance(i, dict) for i in items):
-        return None
+    where, items, mine = listed
     service, collection, id_field = where_kept
     index = int(head.rpartition("[")[2].rstrip("]"))
     for key, value in sorted(mine.items()):

@@ -102,7 +102,7 @@ from compoworld.world.seeding import (
     our_page,
     our_sender_name,
 )
-from compoworld.world.state import canonical_json, json_text, string_leaves
+from compoworld.world.state import State, canonical_json, json_text, string_leaves
 from compoworld.world.vocab import stand_in_name
 from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
 from compoworld.worldmodel.offline import succeeded
@@ -208,10 +208,9 @@ class Walk:
     headline: str = ""  # the subject line of its email (`Workflow.subject`)
     channels: tuple[str, ...] = ()  # the channels its post may go to (`Workflow.channels`)
     blocked: str = ""  # why its last step found no call (`_step`), for its failure
-    # the values each call found, and the calls made so far (`_attempt`'s keys): what a
-    # walk that repeats its steps for another record (`repeat_steps`) goes on from
+    # the values each call found: what a walk that repeats its steps for another record
+    # (`repeat_steps`) goes on from
     found: list[list[Found]] = field(default_factory=list)
-    called: set[bytes] = field(default_factory=set)
     steps: list[int] = field(default_factory=lambda: [0])  # each plan step's own call
     repeated: str = ""  # the first record, whose steps a repeat makes again (`repeat_steps`)
 
@@ -232,7 +231,7 @@ def random_walk(
                 situation=plan.situation if plan else "",
                 headline=plan.subject if plan else "", channels=plan.channels if plan else (),
                 meeting=plan.meeting if plan else None)
-    found, called = walk.found, walk.called
+    found, called = walk.found, set[bytes]()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
     if plan is not None and (not _sayable(arguments, bindings) or _searched(bindings)):
         walk.failure = START_FAILED  # `name is ["Spring Name"]`: no filter anyone states
@@ -307,8 +306,7 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
             del walk.calls[mark:], walk.found[mark:]
             walk.subject, walk.steps = subject, steps
             for name, state in kept.items():  # (what the records' steps wrote)
-                world.service(name).state.collections = state.collections
-                world.service(name).state.next_ids = state.next_ids
+                _put_back(world.service(name), state)
             return None
         else:
             walk.found.extend(found[begun:])
@@ -318,7 +316,7 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
 
 
 def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: GoldCall,
-               first: str, walk: Walk) -> bool:
+               walk: Walk) -> bool:
     """Whether a repeated step's call states what the first record's call stated (the
     request says it once, for every record), taking those values; False where it states
     something else, or where what was stated was a fact of the first record itself: one
@@ -326,7 +324,7 @@ def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: Go
     February 27" is the first meeting's day, not the second's)."""
     before = call_arguments(only)
     try:
-        texts = [v for _, v in string_leaves(value_at(walk.calls[0].result, first))]
+        texts = [v for _, v in string_leaves(value_at(walk.calls[0].result, walk.repeated))]
     except KeyError:
         texts = []
     facts = {canonical_json(v) for v in texts}
@@ -443,8 +441,7 @@ def _step(
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         mark = len(walk.calls)
-        if only is not None and not _as_before(arguments, bindings, only, walk.repeated,
-                                               walk):
+        if only is not None and not _as_before(arguments, bindings, only, walk):
             why["it would state other values than for the first record"] += 1
             continue
         if plan and not _sayable(arguments, bindings):
@@ -825,6 +822,11 @@ def _schema(world: WalkWorld, node: ToolNode, param: str) -> dict[str, Any]:
         world.service(node.service).tools[node.name].spec.parameters, param)
 
 
+def _put_back(service: Service, kept: State) -> None:
+    """A service's records as they were when `kept` was copied (a write undone)."""
+    service.state.collections, service.state.next_ids = kept.collections, kept.next_ids
+
+
 def _undo(walk: Walk, found: list[list[Found]], called: set[bytes], mark: int) -> None:
     """Drop the lookups made after call `mark` (reads: the state needs no undoing)."""
     for call in walk.calls[mark:]:
@@ -869,8 +871,8 @@ def _attempt(
                                  # would count that as done; a text "sent" to another
                                  # number than the one it was given
                                  or _contradicts(arguments, bindings, result["data"])):
-            service.state.collections, service.state.next_ids = kept.collections, \
-                kept.next_ids  # (what it changed is undone: a later check wants none of it)
+            _put_back(service, kept)  # (what it changed is undone: a later check wants
+            # none of it)
             return False
     elif not values:
         return False
