@@ -25,6 +25,7 @@ from compoworld.compose.each import (
     near_misses,
     passes,
     selections,
+    taken,
     unnamed,
     workflow_rules,
 )
@@ -193,10 +194,11 @@ def compose_task(
     if plan:
         rubric = _guest_first(library, walk.calls, end_states, rubric)
     if selection:
-        rubric = _untouched(rubric, near_misses(walk.calls, selection), start_states,
+        misses = near_misses(walk.calls, selection)
+        rubric = _untouched(rubric, [m for m in misses if m is not None], start_states,
                             end_states)
         if sum(c.kind == "record_untouched" for c in rubric) < \
-                len(selection.others) + len(selection.present):
+                max(1, sum(m is not None for m in misses)):
             return Rejected("a record the request leaves alone that no check can tell apart")
     descriptions = {c.tool: library.graph.nodes[c.tool].description for c in walk.calls}
     resources = {c.tool: library.graph.nodes[c.tool].resource for c in walk.calls}
@@ -229,14 +231,8 @@ def compose_task(
             return Rejected("a request too nested to read")
     for calls in passes(walk.calls, walk.steps, len(plan.steps)) if selection and plan \
             else [walk.calls]:  # (each record of a selection: a walk of its own)
-        if plan and (wrong := rejection(library, plan.guards, calls)):
-            return Rejected(wrong)  # an instance its definition guards against
-        if plan and _someone_else(calls):
-            return Rejected("the request names one person and the address is another's")
-        if plan and _relabelled(calls):
-            return Rejected("an amount carried into a currency the request makes up")
-        if plan and _plumbing(calls):
-            return Rejected("a write that needs two of our account ids said")
+        if plan and (wrong := _wrong(library, plan, calls)):
+            return Rejected(wrong)
     if selection and any(mentions(instruction, value) for value in hidden_values(
             walk.calls, walk.answer) if render_value(value) != selection.value):
         return Rejected("the request would say a value the agent is to find")
@@ -276,6 +272,21 @@ def compose_task(
 
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+
+
+def _wrong(library: ServiceLibrary, plan: Workflow, calls: list[GoldCall]) -> str | None:
+    """Why a workflow's walk of one record is no task: an instance its definition guards
+    against, a person named and another's address used, an amount carried into a made-up
+    currency, a write that needs two of our account ids said; None where none holds."""
+    if wrong := rejection(library, plan.guards, calls):
+        return wrong
+    if _someone_else(calls):
+        return "the request names one person and the address is another's"
+    if _relabelled(calls):
+        return "an amount carried into a currency the request makes up"
+    if _plumbing(calls):
+        return "a write that needs two of our account ids said"
+    return None
 
 
 def _nested(text: str) -> bool:
@@ -499,14 +510,19 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     copies = len(plan.steps) == 2 and plan.steps[1].entity == plan.steps[0].entity \
         and "create" in plan.steps[1].effects  # (a copy adds only who is missing; one with
     # a message after it would leave the ones passed over unsure of theirs)
+
+    def fits(made: Any) -> bool:  # (each record's own walk, as the guards ask of one)
+        return not any(_wrong(library, plan, calls)
+                       for calls in passes(made.calls, made.steps, len(plan.steps)))
     for option in options[:SELECTION_TRIES]:
         passed = repeat_steps(library.graph, world, walk, plan, option.heads[1:], rng, config,
-                              ensure=copies)
+                              ensure=copies, accept=fits)
         if passed is not None:
             return replace(option, heads=tuple(h for h in option.heads if h not in passed),
                            present=passed), world, []
     made = designed(call, head, total, rules, rng, (call.service, node.resource or "",
-                                                      state.id_field(node.resource or "")))
+                                                      state.id_field(node.resource or "")),
+                    taken(walk.calls, head))
     if made is None:
         return None, world, []
     option, patch = made
@@ -515,7 +531,7 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     if patched is None:
         return None, world, []
     passed = repeat_steps(library.graph, patched, walk, plan, option.heads[1:], rng, config,
-                          ensure=copies)
+                          ensure=copies, accept=fits)
     if passed is None:  # (the first world's list back: the walk stays a task there)
         walk.calls[0], walk.found[0] = listed, found
         return None, world, []

@@ -236,40 +236,52 @@ def unnamed(calls: list[GoldCall]) -> list[Any]:
             if b.kind == "hidden" and b.step == 0 and b.selector is not None]
 
 
-def near_misses(calls: list[GoldCall], chosen: Selection) -> list[list[str]]:
+def near_misses(calls: list[GoldCall], chosen: Selection) -> list[list[str] | None]:
     """Per record a selection leaves alone (its near-misses, and the chosen ones its copy
     found in the app already), the texts a call made for it would carry: what the first
     record's calls took of the first record (its email, its phone), taken of that one;
-    none that a chosen record shares (two customers of one company)."""
-    first, head = calls[0], chosen.heads[0]
-    paths = sorted({b.path[len(head):] for call in calls[1:] for b in call.bindings.values()
-                    if b.kind == "hidden" and b.step == 0 and b.path
-                    and b.path.startswith(head + ".")})
+    none that a chosen record shares (two customers of one company). None for a record
+    that holds none of them: the same steps cannot be made for it (a text to a customer
+    with no phone number), so there is no act on it to check against."""
+    first, paths = calls[0], taken(calls, chosen.heads[0])
 
     def texts(item: str) -> list[str]:
-        found = []
-        for path in paths:
-            try:
-                value = value_at(first.result, item + path)
-            except KeyError:
-                continue
-            if isinstance(value, str) and value.strip():
-                found.append(value)
-        return found
+        return [value for path in paths
+                if isinstance(value := _text_at(first.result, item + path), str)]
     mine = {text.lower() for item in chosen.heads for text in texts(item)}
-    return [[text for text in texts(item) if text.lower() not in mine]
-            for item in (*chosen.others, *chosen.present)]
+    return [[text for text in held if text.lower() not in mine] if (held := texts(item))
+            else None for item in (*chosen.others, *chosen.present)]
+
+
+def taken(calls: list[GoldCall], head: str) -> list[str]:
+    """Where, within record `head` of the first read, the later calls took their values
+    (".email", ".phone"): what the same steps would take of another record."""
+    return sorted({b.path[len(head):] for call in calls[1:] for b in call.bindings.values()
+                   if b.kind == "hidden" and b.step == 0 and b.path
+                   and b.path.startswith(head + ".")})
+
+
+def _text_at(data: Any, path: str) -> str | None:
+    try:
+        value = value_at(data, path)
+    except KeyError:
+        return None
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Random,
-             where_kept: tuple[str, str, str]) -> tuple[Selection, list[dict[str, Any]]] | None:
+             where_kept: tuple[str, str, str], needs: list[str] | tuple[str, ...] = ()
+             ) -> tuple[Selection, list[dict[str, Any]]] | None:
     """A selection the world is set up to hold: a rule of `rules` on a field the walk's
     record holds, its value given to one to three other records of the list and a value
     another record holds already given to the rest (the near-misses: an invoice "paid"
     beside the "overdue" ones), as the patch that sets them (`where_kept`: the service,
     collection and id field of the list's records). None where no field fits: one of
     `rules`, no filtered or partial list, and a second value in the list to leave the
-    others with (none is made up)."""
+    others with (none is made up). Only records that hold every text the steps take
+    (`needs`: ".phone") are chosen, and one such record at least is left alone: a text
+    cannot go to a customer with no phone, and a near-miss nobody could act on tells no
+    careless agent apart."""
     listed = _whole_list(call, head, total)
     if listed is None or not all(isinstance(item, dict) for item in listed[1]):
         return None
@@ -286,10 +298,14 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
                                   and set(split_words(key)) & rules.fields)})
         if not others:
             continue  # (no value of the list's own to leave the near-misses with)
-        rest = [i for i in range(len(items)) if i != index]
-        rng.shuffle(rest)
-        k = rng.randint(2, min(MOST, len(items) - 1))
-        chosen, left = sorted(rest[:k - 1]), sorted(rest[k - 1:])
+        able = [i for i in range(len(items)) if i != index
+                and all(_text_at(items[i], path.lstrip(".")) for path in needs)]
+        if len(able) < 2:
+            break  # (none to choose beside the walk's record, or none to leave)
+        rng.shuffle(able)
+        k = rng.randint(2, min(MOST, len(able)))
+        chosen = sorted(able[:k - 1])
+        left = [i for i in range(len(items)) if i != index and i not in chosen]
         patch = [{"service": service, "collection": collection, "id": items[i][id_field],
                   "field": key, "value": value} for i in chosen
                  if not _same(items[i].get(key), value)]

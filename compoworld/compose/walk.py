@@ -274,7 +274,8 @@ def random_walk(
 
 def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Workflow,
                  heads: tuple[str, ...], rng: random.Random,
-                 config: WalkConfig = WalkConfig(), ensure: bool = False
+                 config: WalkConfig = WalkConfig(), ensure: bool = False,
+                 accept: Callable[[Walk], bool] | None = None
                  ) -> tuple[str, ...] | None:
     """Make a patterned walk's later steps once more for each item of `heads` of its first
     call's list (`data[4]`): the same tools, stating the same values, on what that item and
@@ -282,12 +283,20 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
     None, with the walk and its world as they were, when a step finds no call for one of
     them (by its own guards, as the first time). With `ensure`, an item its copy finds in
     the app already is passed over, not a failure (add only who is missing): the items
-    passed over are returned."""
+    passed over are returned. With `accept`, the walk made for all of them is kept only
+    where it says so (a workflow's guards, asked of each record's walk: a reminder made for
+    an event that is over is none), else undone the same way."""
     first = [walk.calls[i] for i in walk.steps[1:]]
     mark, subject, steps = len(walk.calls), dict(walk.subject), list(walk.steps)
     kept = {call.service: world.service(call.service).state.copy() for call in first}
     walk.repeated = subject.get(0, "")
     passed: list[str] = []
+
+    def undo() -> None:
+        del walk.calls[mark:], walk.found[mark:]
+        walk.subject, walk.steps = subject, steps
+        for name, state in kept.items():  # (what the records' steps wrote)
+            _put_back(world.service(name), state)
     for item in heads:
         begun, stepped = len(walk.calls), len(walk.steps)
         found = [walk.found[0]] + [[] for _ in walk.found[1:]]  # (others' calls unseen)
@@ -303,15 +312,16 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
                 del walk.calls[begun:], walk.steps[stepped:]  # (a find made for it, too)
                 passed.append(item)  # (there already: nothing to add)
                 break
-            del walk.calls[mark:], walk.found[mark:]
-            walk.subject, walk.steps = subject, steps
-            for name, state in kept.items():  # (what the records' steps wrote)
-                _put_back(world.service(name), state)
+            undo()
             return None
         else:
             walk.found.extend(found[begun:])
             subject |= {i: h for i, h in walk.subject.items() if i >= begun}
     walk.subject = subject
+    if accept is not None and not accept(walk):
+        subject = {i: h for i, h in subject.items() if i < mark}
+        undo()
+        return None
     return tuple(passed)
 
 

@@ -9,12 +9,22 @@ import random
 import pytest
 
 from compoworld.compose.build import compose_task
-from compoworld.compose.each import Rules, designed, passes, selections, workflow_rules
+from compoworld.compose.each import (
+    Rules,
+    Selection,
+    designed,
+    near_misses,
+    passes,
+    selections,
+    workflow_rules,
+)
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Binding, GoldCall, Task
 from compoworld.compose.stage import start_tools
 from compoworld.compose.steps import BIGGEST, BY_SEGMENT, DUE_FIRST, NEWEST
+from compoworld.compose.values import value_at
 from compoworld.compose.verify import Deduper, verify_task
+from compoworld.compose.walk import random_walk, repeat_steps
 from compoworld.compose.workflow import Operator
 from compoworld.compose.workflows import WORKFLOWS
 from compoworld.rollout.adversaries import run_adversary
@@ -288,3 +298,82 @@ def test_a_task_s_world_patch_is_stored_with_it(library):
          "value": "Oslo"}]})
     stored = task_from_row(task_row(task, {}, task.gold_calls[0].tool, 0.0))
     assert stored == task and stored.world_patch == task.world_patch
+
+
+def _texted(read: GoldCall, source: int = 0) -> list[GoldCall]:
+    """The first read, then a text to record `source`'s phone."""
+    return [read, GoldCall(tool="sms__send", service="sms", effect="action",
+                           arguments={"to": "+4915100000001"}, result={}, bindings={
+                               "to": Binding(kind="hidden", type="phone", step=0,
+                                             path=f"data[{source}].phone")})]
+
+
+def test_a_record_no_step_could_be_made_for_is_no_near_miss_to_check():
+    """A text goes to a phone. Of the customers a rule leaves alone, one with a phone gets
+    a check that nothing carries it; one with no phone at all cannot be texted, so there is
+    nothing to check (None), and the selection is not refused for it. A near-miss sharing
+    the chosen one's phone (one company line) has no text of its own left."""
+    people = [p | {"phone": f"+49151000000{p['id']:02d}"} for p in PEOPLE]
+    del people[1]["phone"]
+    people[3]["phone"] = people[0]["phone"]
+    chosen = Selection("plan", "Gold", ("data[0]", "data[2]"), ("data[1]", "data[3]"))
+    assert near_misses(_texted(listed(people)), chosen) == [None, []]
+    people[3]["phone"] = "+4915100000099"
+    assert near_misses(_texted(listed(people)), chosen) == [None, ["+4915100000099"]]
+
+
+def test_a_set_up_world_chooses_only_records_the_steps_can_be_made_for():
+    """A set-up world gives the walk's plan to records that hold the phone the text goes
+    to, and leaves one such record alone at least: a record with no phone is never chosen
+    (its text could not be sent), and a near-miss nobody could text tells no careless
+    agent apart."""
+    people = [p | {"plan": plan, "phone": f"+49151000000{p['id']:02d}"}
+              for p, plan in zip(PEOPLE, ["Gold", "Basic", "Silver", "Pro"], strict=True)]
+    del people[1]["phone"]
+    for seed in range(8):
+        made = designed(listed(people), "data[0]", 4, SEGMENTS, random.Random(seed),
+                        ("crm", "people", "id"), [".phone"])
+        assert made is not None
+        chosen, _ = made
+        assert "data[1]" not in chosen.heads and len(chosen.heads) == 2
+        assert {"data[2]", "data[3]"} & set(chosen.others)
+    del people[2]["phone"]  # (one other with a phone: none to choose and one to leave)
+    assert designed(listed(people), "data[0]", 4, SEGMENTS, random.Random(3),
+                    ("crm", "people", "id"), [".phone"]) is None
+
+
+def test_a_repeat_its_guards_refuse_leaves_the_walk_and_world_as_they_were(library):
+    """Each record's walk answers to the workflow's guards (a reminder made again for an
+    event that is over is none): where `accept` refuses the walk made for all of them,
+    the calls, the records and what the walk found are those of the first record alone."""
+    workflow = next(w for w in WORKFLOWS if w.name == "webinar_invite")
+    starts = sorted(s for s in start_tools(library.graph, patterned=True)
+                    if workflow in library.patterns_at(s))
+    for seed in range(12):
+        world = library.world(7)
+        walk = random_walk(library.graph, world, starts[0], random.Random(seed),
+                           plan=workflow, apps=library.apps())
+        if walk.failure or 0 not in walk.subject:
+            continue
+        head, read = walk.subject[0], walk.calls[0]
+        where = head.rpartition("[")[0]
+        others = [f"{where}[{i}]" for i in range(len(value_at(read.result, where)))
+                  if f"{where}[{i}]" != head][:1]
+        before = (list(walk.calls), list(walk.steps), dict(walk.subject),
+                  world.digest())
+        asked: list[int] = []
+
+        def refuse(made, asked=asked) -> bool:
+            asked.append(len(made.calls))
+            return False
+        assert repeat_steps(library.graph, world, walk, workflow, tuple(others),
+                            random.Random(1), accept=refuse) is None
+        if not asked:
+            continue  # (no step found for the other record: nothing was asked)
+        assert asked[0] > len(before[0])  # (it was asked of the walk made for both)
+        assert (walk.calls, walk.steps, walk.subject, world.digest()) == before
+        assert repeat_steps(library.graph, world, walk, workflow, tuple(others),
+                            random.Random(1), accept=lambda w: True) == ()
+        assert len(walk.calls) == asked[0]
+        return
+    pytest.fail("no walk of webinar_invite to repeat for a second contact")
