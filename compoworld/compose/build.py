@@ -20,6 +20,7 @@ from typing import Any
 from compoworld.compose.arguments import call_arguments
 from compoworld.compose.distractors import choose_distractors
 from compoworld.compose.each import (
+    UNABLE,
     Selection,
     designed,
     near_misses,
@@ -29,7 +30,7 @@ from compoworld.compose.each import (
     unnamed,
     workflow_rules,
 )
-from compoworld.compose.guards import rejection
+from compoworld.compose.guards import GUARDS, flagging, rejection
 from compoworld.compose.instruction import (
     hidden_values,
     render_value,
@@ -505,8 +506,6 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     state = world.service(call.service).state
     total = len(state.records(node.resource or ""))
     rules = workflow_rules(plan.operators)
-    options = selections(call, head, total, rules)
-    rng.shuffle(options)
     copies = len(plan.steps) == 2 and plan.steps[1].entity == plan.steps[0].entity \
         and "create" in plan.steps[1].effects  # (a copy adds only who is missing; one with
     # a message after it would leave the ones passed over unsure of theirs)
@@ -514,6 +513,10 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     def fits(made: Any) -> bool:  # (each record's own walk, as the guards ask of one)
         return not any(_wrong(library, plan, calls)
                        for calls in passes(made.calls, made.steps, len(plan.steps)))
+    probed = _probe(library, world, walk, plan, rng, config, copies) \
+        if any(GUARDS[name].holds for name in plan.guards) else {}
+    options = selections(call, head, total, rules, probed)
+    rng.shuffle(options)
     for option in options[:SELECTION_TRIES]:
         passed = repeat_steps(library.graph, world, walk, plan, option.heads[1:], rng, config,
                               ensure=copies, accept=fits)
@@ -522,7 +525,7 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
                            present=passed), world, []
     made = designed(call, head, total, rules, rng, (call.service, node.resource or "",
                                                       state.id_field(node.resource or "")),
-                    taken(walk.calls, head))
+                    taken(walk.calls, head), {item for item, why in probed.items() if why})
     if made is None:
         return None, world, []
     option, patch = made
@@ -537,6 +540,37 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
         return None, world, []
     return replace(option, heads=tuple(h for h in option.heads if h not in passed),
                    present=passed), patched, patch
+
+
+def _probe(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
+           rng: random.Random, config: WalkConfig, copies: bool) -> dict[str, str]:
+    """Per other record of the walk's first list, whether the workflow's steps may be made
+    for it: "" where they may, the `holds` of a guard that flags its walk ("that is still
+    open"), `UNABLE` where no step can be made for it or a guard with no such words flags
+    it. Each record's steps are made, judged, and undone (`repeat_steps`' `accept`)."""
+    head = walk.subject[0]
+    where = head.rpartition("[")[0]
+    try:
+        items = value_at(walk.calls[0].result, where)
+    except KeyError:
+        return {}
+    found: dict[str, str] = {}
+    for i in range(len(items) if isinstance(items, list) else 0):
+        item = f"{where}[{i}]"
+        if item == head:
+            continue
+        said: list[str] = []
+
+        def judge(made: Any, said: list[str] = said) -> bool:
+            calls = passes(made.calls, made.steps, len(plan.steps))[-1]
+            guard = flagging(library, plan.guards, calls)
+            said.append(UNABLE if guard is None and _wrong(library, plan, calls)
+                        else guard.holds or UNABLE if guard else "")
+            return False  # (judged; never kept)
+        repeat_steps(library.graph, world, walk, plan, (item,), rng, config, ensure=copies,
+                     accept=judge)
+        found[item] = said[0] if said else UNABLE
+    return found
 
 
 def _patched(library: ServiceLibrary, world_seed: int, patch: list[dict[str, Any]], walk: Any,

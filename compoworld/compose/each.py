@@ -71,6 +71,10 @@ class Selection:
     # of the records chosen, those the workflow's copy found in its app already: left
     # alone, as the request asks ("add only the ones that are missing"), never added twice
     present: tuple[str, ...] = ()
+    # what the chosen records are besides, where a record that meets the rule is not (a
+    # guard's `holds`, said of one: "that is still open"); alone, with no `field`, it is
+    # the rule ("every ticket in Gitea that is still open")
+    also: str = ""
 
     @property
     def operators(self) -> list[str]:
@@ -84,17 +88,29 @@ class Selection:
         """`every customer in Billbee whose plan is "Gold"`, `the two invoices in Xero with
         the earliest due date`, `the three newest leads in HubSpot`: the records, as a
         request names them (`words`: the field as a person says it)."""
-        if not self.order:
-            return f'every {noun} in {app} whose {words} is "{self.value}"'
         count = len(self.heads) + len(self.present)
+        if self.also:  # (no "every upcoming meeting that has taken place")
+            noun = re.sub(r"^(upcoming|past|active|open|current|recent) ", "", noun)
+        if not self.order:
+            if not self.field:
+                return f"every {noun} in {app} {self.also}"
+            return f'every {noun} in {app} whose {words} is "{self.value}"' + (
+                f" and {self.also}" if self.also else "")
+        also = f" {_plural(self.also) if count > 1 else self.also}" if self.also else ""
         if set(split_words(self.field)) & _AGE:
             age = "newest" if self.order == "top" else "oldest"
-            return f"the {age} {noun} in {app}" if count == 1 else \
-                f"the {NUMBERS[count]} {age} {pluralize(noun)} in {app}"
+            return f"the {age} {noun} in {app}{also}" if count == 1 else \
+                f"the {NUMBERS[count]} {age} {pluralize(noun)} in {app}{also}"
         what = noun if count == 1 else f"{NUMBERS[count]} {pluralize(noun)}"
         most = ("latest" if self.order == "top" else "earliest") if self.dated \
             else ("highest" if self.order == "top" else "lowest")
-        return f"the {what} in {app} with the {most} {words}"
+        return f"the {what} in {app}{also} with the {most} {words}"
+
+
+def _plural(clause: str) -> str:
+    """`that is still open` said of several: `that are still open`."""
+    return re.sub(r"\b(is|has)\b", lambda m: {"is": "are", "has": "have"}[m.group(1)],
+                  clause, count=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,38 +123,75 @@ class Rules:
     fields: frozenset[str] = frozenset()
     values: frozenset[str] = frozenset()
     ranks: tuple[tuple[frozenset[str], str], ...] = ()
+    held: bool = False  # every record its guards let it act on (`steps.EVERY_VALID`)
 
 
 def workflow_rules(operators: tuple[Any, ...]) -> Rules:
     """The `Rules` of a workflow's `select` and `rank` operators."""
-    chosen = [o for o in operators if o.kind == "select"]
+    chosen = [o for o in operators if o.kind == "select" and o.field]
     return Rules(frozenset(w for o in chosen for w in o.field.lower().split()),
                  frozenset(w for o in chosen for w in o.rule.lower().split()),
                  tuple((frozenset(o.field.lower().split()), o.order)
-                       for o in operators if o.kind == "rank"))
+                       for o in operators if o.kind == "rank"),
+                 any(o.kind == "select" and not o.field for o in operators))
 
 
-def selections(call: GoldCall, head: str, total: int, rules: Rules) -> list[Selection]:
+def selections(call: GoldCall, head: str, total: int, rules: Rules,
+               probed: dict[str, str] | None = None) -> list[Selection]:
     """Every rule of `rules` that selects item `head` of `call`'s list (`data[2]`) with
     one to `MOST - 1` others and leaves one at least alone, and every rank of theirs that
     takes it (fields sorted); none when the list is not the whole collection (`total`
-    records) or was read by a stated filter."""
+    records) or was read by a stated filter.
+
+    `probed` says, per other item, whether the workflow's steps may be made for it: ""
+    where they may, a guard's `holds` where the guard flags it ("that is still open": a
+    closed ticket), `UNABLE` where no step can be made for it or a guard that says nothing
+    flags it. A rule's records that a guard flags are left alone, and the rule says what
+    the others are besides ("... and that is still open"); the guard's words are a rule
+    of their own (where `rules.held`) where they leave two to `MOST` records and flag
+    one at least. No rule
+    takes a record its steps cannot be made for."""
     listed = _whole_list(call, head, total)
     if listed is None:
         return []
     where, items, mine = listed
+    probed = probed or {}
     found: list[Selection] = []
     for key, value in sorted(mine.items()):
         if not is_rule(key, value, rules):
             continue
-        same = [i for i, item in enumerate(items)
+        same = [f"{where}[{i}]" for i, item in enumerate(items)
                 if isinstance(item, dict) and _same(item.get(key), value)]
-        if not 2 <= len(same) <= min(MOST, len(items) - 1):
+        flagged = sorted({probed.get(i, "") for i in same} - {""})
+        if UNABLE in flagged or len(flagged) > 1:
+            continue  # (one it cannot be done for, or two guards' words)
+        chosen = [i for i in same if not probed.get(i)]
+        if len(same) < 2 or not 1 <= len(chosen) <= min(MOST, len(items) - 1):
             continue
-        heads = [head] + [f"{where}[{i}]" for i in same if f"{where}[{i}]" != head]
-        others = [f"{where}[{i}]" for i in range(len(items)) if i not in same]
-        found.append(Selection(key, value.strip(), tuple(heads), tuple(others)))
-    return found + ranks(items, where, head, rules)
+        heads = [head] + [i for i in chosen if i != head]
+        others = [f"{where}[{i}]" for i in range(len(items)) if f"{where}[{i}]" not in heads]
+        found.append(Selection(key, value.strip(), tuple(heads), tuple(others),
+                               also="".join(flagged)))
+    found += _held(items, where, head, probed) if rules.held else []
+    return found + ranks(items, where, head, rules, probed)
+
+
+def _held(items: list[Any], where: str, head: str, probed: dict[str, str]) -> list[Selection]:
+    """The records a guard's words choose (`every ticket that is still open`): all the
+    list's records but those it flags, two to `MOST` of them, one at least flagged and
+    none its steps cannot be made for."""
+    flagged = {probed.get(f"{where}[{i}]", "") for i in range(len(items))} - {""}
+    if len(flagged) != 1 or UNABLE in flagged:
+        return []
+    heads = [head] + [f"{where}[{i}]" for i in range(len(items))
+                      if not probed.get(f"{where}[{i}]") and f"{where}[{i}]" != head]
+    if not 2 <= len(heads) <= MOST:
+        return []
+    others = tuple(f"{where}[{i}]" for i in range(len(items)) if f"{where}[{i}]" not in heads)
+    return [Selection("", "", tuple(heads), others, also=flagged.pop())]
+
+
+UNABLE = "!"  # a record the workflow's steps cannot be made for (`selections`' `probed`)
 
 
 def _whole_list(call: GoldCall, head: str, total: int
@@ -161,11 +214,20 @@ def _whole_list(call: GoldCall, head: str, total: int
     return where, items, mine
 
 
-def ranks(items: list[Any], where: str, head: str, rules: Rules) -> list[Selection]:
+def ranks(items: list[Any], where: str, head: str, rules: Rules,
+          probed: dict[str, str] | None = None) -> list[Selection]:
     """Every rank of `rules` over list `items` (at `where`) that takes item `head` among
     its first `k` (at most `MOST`, one record at least left out), by a measure every item
-    holds, with no tie where it cuts (fields sorted)."""
+    holds, with no tie where it cuts (fields sorted). The records a guard flags (`probed`,
+    as `selections` reads it) are ranked with none: where one would have come first, the
+    rank says what the others are besides ("the two oldest tickets that are still open");
+    none takes a record its steps cannot be made for."""
     index = int(head.rpartition("[")[2].rstrip("]"))
+    probed = probed or {}
+    flags = [probed.get(f"{where}[{i}]", "") for i in range(len(items))]
+    words_of = sorted(set(flags) - {"", UNABLE})
+    if len(words_of) > 1:
+        return []  # (two guards' words: no one rule says them)
     found: list[Selection] = []
     for words, order in rules.ranks:
         for key in sorted(items[index]):
@@ -174,14 +236,19 @@ def ranks(items: list[Any], where: str, head: str, rules: Rules) -> list[Selecti
                 continue
             ranked = sorted(range(len(items)), key=lambda i: values[i],
                             reverse=order == "top")
-            place = ranked.index(index) + 1
-            for k in range(place, min(MOST, len(items) - 1) + 1):
-                if values[ranked[k - 1]] == values[ranked[k]]:
-                    continue  # (a tie where the rank cuts: no one rank to take)
+            open_ = [i for i in ranked if flags[i] in ("", UNABLE)]
+            place = open_.index(index) + 1
+            for k in range(place, min(MOST, len(open_) - 1) + 1):
+                if values[open_[k - 1]] == values[open_[k]] or any(
+                        flags[i] == UNABLE for i in open_[:k]):
+                    continue  # (a tie where the rank cuts, or one it cannot be done for)
+                passed = [i for i in ranked[:ranked.index(open_[k - 1])] if flags[i]
+                          and flags[i] != UNABLE]  # (flagged, and would have come first)
                 found.append(Selection(
-                    key, "", (head, *(f"{where}[{i}]" for i in ranked[:k] if i != index)),
-                    tuple(f"{where}[{i}]" for i in ranked[k:]), order,
-                    isinstance(values[index], str) or bool(set(split_words(key)) & _TIMES)))
+                    key, "", (head, *(f"{where}[{i}]" for i in open_[:k] if i != index)),
+                    tuple(f"{where}[{i}]" for i in ranked if i not in open_[:k]), order,
+                    isinstance(values[index], str) or bool(set(split_words(key)) & _TIMES),
+                    also=words_of[0] if passed else ""))
                 break  # (the smallest rank that takes the walk's record)
     return found
 
@@ -270,7 +337,8 @@ def _text_at(data: Any, path: str) -> str | None:
 
 
 def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Random,
-             where_kept: tuple[str, str, str], needs: list[str] | tuple[str, ...] = ()
+             where_kept: tuple[str, str, str], needs: list[str] | tuple[str, ...] = (),
+             skip: set[str] | frozenset[str] = frozenset()
              ) -> tuple[Selection, list[dict[str, Any]]] | None:
     """A selection the world is set up to hold: a rule of `rules` on a field the walk's
     record holds, its value given to one to three other records of the list and a value
@@ -281,7 +349,8 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
     others with (none is made up). Only records that hold every text the steps take
     (`needs`: ".phone") are chosen, and one such record at least is left alone: a text
     cannot go to a customer with no phone, and a near-miss nobody could act on tells no
-    careless agent apart."""
+    careless agent apart. Nor is one of `skip` (a closed ticket, for a reply: what a guard
+    of the workflow flags), which is left alone with the rest."""
     listed = _whole_list(call, head, total)
     if listed is None or not all(isinstance(item, dict) for item in listed[1]):
         return None
@@ -298,7 +367,7 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
                                   and set(split_words(key)) & rules.fields)})
         if not others:
             continue  # (no value of the list's own to leave the near-misses with)
-        able = [i for i in range(len(items)) if i != index
+        able = [i for i in range(len(items)) if i != index and f"{where}[{i}]" not in skip
                 and all(_text_at(items[i], path.lstrip(".")) for path in needs)]
         if len(able) < 2:
             break  # (none to choose beside the walk's record, or none to leave)

@@ -38,10 +38,15 @@ GuardTest = Callable[["ServiceLibrary", list[GoldCall]], bool]
 
 @dataclass(frozen=True, slots=True)
 class Guard:
-    """A guard: its test (true when the instance is wrong) and why, as a rejection says."""
+    """A guard: its test (true when the instance is wrong) and why, as a rejection says.
+    A guard on the state of the record a workflow acts on also says, as a request would,
+    what the records it may act on are (`holds`, said of one: "that is still open", "who
+    is still active"): a request for several says it, and the records it flags are left
+    alone (`compose/each.py`)."""
 
     test: GuardTest
     reason: str
+    holds: str = ""
 
 
 def no_news(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
@@ -332,29 +337,48 @@ GUARDS: dict[str, Guard] = {
     "books_to_books": Guard(books_to_books, "a customer or partner copied between two sets "
                                             "of books, or set up in a shop"),
     "no_news": Guard(no_news, "an update on an order with no status to give says nothing"),
-    "past_copy": Guard(past_copy, "a reminder of an event that is over, or its copy"),
-    "event_over": Guard(event_over, "a reminder of an event that is over, or its copy"),
-    "ahead": Guard(ahead, "a follow-up of an event that has not happened yet"),
-    "unpaid": Guard(unpaid, "a receipt for an invoice or payment that is not paid"),
+    "past_copy": Guard(past_copy, "a reminder of an event that is over, or its copy",
+                       "that is still ahead"),
+    "event_over": Guard(event_over, "a reminder of an event that is over, or its copy",
+                        "that is still ahead"),
+    "ahead": Guard(ahead, "a follow-up of an event that has not happened yet",
+                   "that has taken place"),
+    "unpaid": Guard(unpaid, "a receipt for an invoice or payment that is not paid",
+                    "that is paid"),
     "no_amount": Guard(no_amount, "a receipt that cannot say what was paid"),
-    "ticket_closed": Guard(ticket_closed, "a ticket said to wait for an answer is closed"),
+    "ticket_closed": Guard(ticket_closed, "a ticket said to wait for an answer is closed",
+                           "that is still open"),
     "half_span": Guard(half_span, "a copied event with only its start or its end"),
-    "not_granted": Guard(not_granted, "a request acted on as granted says it was not"),
-    "already_done": Guard(already_done, "a record said to wait is done already"),
-    "called_off": Guard(called_off, "an order treated as going ahead was called off"),
-    "undelivered": Guard(undelivered, "an order asked about as arrived that never went out"),
-    "gone": Guard(gone, "a colleague treated as with us is inactive or deleted"),
-    "settled": Guard(settled, "a reminder to pay an invoice that owes nothing"),
+    "not_granted": Guard(not_granted, "a request acted on as granted says it was not",
+                         "that is approved"),
+    "already_done": Guard(already_done, "a record said to wait is done already",
+                          "that is still waiting"),
+    "called_off": Guard(called_off, "an order treated as going ahead was called off",
+                        "that is still going ahead"),
+    "undelivered": Guard(undelivered, "an order asked about as arrived that never went out",
+                         "that has gone out"),
+    "gone": Guard(gone, "a colleague treated as with us is inactive or deleted",
+                  "who is still active"),
+    "settled": Guard(settled, "a reminder to pay an invoice that owes nothing",
+                     "that is still unpaid"),
     "no_vat": Guard(no_vat, "a VAT number asked of a customer where invoices carry none"),
-    "unreleased": Guard(unreleased, "a release announced as out is planned or thrown away"),
+    "unreleased": Guard(unreleased, "a release announced as out is planned or thrown away",
+                        "that is out"),
 }
+
+
+def flagging(library: ServiceLibrary, guards: frozenset[str], calls: list[GoldCall]
+             ) -> Guard | None:
+    """The first guard of `guards` that flags the walk `calls`, or None."""
+    for name, guard in GUARDS.items():
+        if name in guards and guard.test(library, calls):
+            return guard
+    return None
 
 
 def rejection(library: ServiceLibrary, guards: frozenset[str], calls: list[GoldCall]
               ) -> str | None:
     """Why the walk `calls` is a wrong instance of a workflow guarded by `guards` (the
     first guard that flags it), or None."""
-    for name, guard in GUARDS.items():
-        if name in guards and guard.test(library, calls):
-            return guard.reason
-    return None
+    guard = flagging(library, guards, calls)
+    return guard.reason if guard else None

@@ -160,6 +160,10 @@ BY_LEAD = Operator("select", field="source lifecycle stage segment industry")
 # coadmin") is no team, and a job title no reason for a parking permit
 BY_TEAM = Operator("select", field="department team")
 BY_PRIORITY = Operator("select", field="priority severity urgency")  # tickets, issues
+# ... or every record the workflow may act on at all, as its guards say ("every colleague
+# who is still active", "every appointment that is still ahead"): a reminder that goes to
+# everyone, never a welcome or a new laptop (no one welcomes every active colleague)
+EVERY_VALID = Operator("select")
 # ... or the first few by a measure: the largest invoices or deals, the customers who
 # spent the most (a customer's balance is what they owe: no reason for a referral ask),
 # the newest leads, the oldest tickets, the invoices due first, the next meetings

@@ -1062,7 +1062,7 @@ def _event_facts(graph: DependencyGraph, walk: Walk,
     request states them ("Quarterly review", 2026-12-05T10:00:00Z): what an invitation to
     it names; of an event the workflow is about, its start (the call being bound takes
     `bindings`). ("", "") where there is no event."""
-    for call in walk.calls:
+    for call in _with_pending(walk, bindings or {}):
         node = graph.nodes.get(call.tool)
         if node is None or call.effect == "read" or tool_entity(node) != "event":
             continue
@@ -1104,9 +1104,15 @@ def _receipt_amount(walk: Walk, bindings: dict[str, Binding]) -> str:
 
 def _with_pending(walk: Walk, bindings: dict[str, Binding]) -> list[GoldCall]:
     """The walk's calls and, last, the one being bound (its `bindings`, no result yet):
-    what the chain takes from its first record, this call included."""
-    return [*walk.calls, GoldCall(tool="", service="", effect="", arguments={},
-                                  bindings=bindings, result=None)]
+    what the chain takes from its first record, this call included. Where the steps are
+    made again for another record (`repeat_steps`), the calls made for the others are left
+    out: a confirmation of the second appointment names its own date, not the first's."""
+    head = walk.subject.get(0)
+    own = [call for call in walk.calls[1:] if not walk.repeated or all(
+        item_head(b.path or "") == head for b in call.bindings.values()
+        if b.kind == "hidden" and b.step == 0 and b.path)]
+    return [*walk.calls[:1], *own, GoldCall(tool="", service="", effect="", arguments={},
+                                            bindings=bindings, result=None)]
 
 
 # Words of a field that holds a party's detail, no name of the record: an order found by

@@ -93,7 +93,8 @@ class Operator:
     """A reasoning operator over the records of step `step`: `kind` (one of `OPERATORS`),
     the business `rule` as the user states it ("unpaid after 30 days"), the `field` it
     ranks, sums or compares, `k` records for a rank (`top` or `bottom` by `order`), and
-    the later steps it repeats or chooses between (`then`)."""
+    the later steps it repeats or chooses between (`then`). A `select` with no field
+    chooses every record the workflow's guards let it act on (`steps.EVERY_VALID`)."""
 
     kind: str
     step: int = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -21,7 +22,7 @@ from compoworld.compose.each import (
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Binding, GoldCall, Task
 from compoworld.compose.stage import start_tools
-from compoworld.compose.steps import BIGGEST, BY_SEGMENT, DUE_FIRST, NEWEST
+from compoworld.compose.steps import BIGGEST, BY_SEGMENT, DUE_FIRST, EVERY_VALID, NEWEST
 from compoworld.compose.values import value_at
 from compoworld.compose.verify import Deduper, verify_task
 from compoworld.compose.walk import random_walk, repeat_steps
@@ -377,3 +378,64 @@ def test_a_repeat_its_guards_refuse_leaves_the_walk_and_world_as_they_were(libra
         assert len(walk.calls) == asked[0]
         return
     pytest.fail("no walk of webinar_invite to repeat for a second contact")
+
+
+def test_a_message_made_again_for_another_record_names_that_record_s_facts():
+    """A confirmation made for the second appointment of a selection names the second
+    appointment's start, not the first's: the calls made for the first record are not
+    what the second one's message is about."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.walk import Walk, _event_facts
+
+    read = GoldCall(tool="crm__list_appointments", service="crm", effect="read",
+                    arguments={}, bindings={}, result={"data": [
+                        {"id": 1, "start_time": "2025-03-05T09:15:00Z", "phone": "+1555"},
+                        {"id": 2, "start_time": "2025-03-17T12:00:00Z", "phone": "+1666"}]})
+    first = _texted(read)[1]
+    walk = Walk(calls=[read, first], subject={0: "data[1]"}, about="event",
+                repeated="data[0]")
+    second = {"to": Binding(kind="hidden", type="phone", step=0, path="data[1].phone")}
+    graph = SimpleNamespace(nodes={})
+    assert _event_facts(graph, walk, second) == ("", "2025-03-17T12:00:00Z")
+    walk.subject, walk.repeated = {0: "data[0]"}, ""
+    assert _event_facts(graph, walk, dict(first.bindings)) == ("", "2025-03-05T09:15:00Z")
+
+
+def test_a_guard_s_words_choose_the_records_it_does_not_flag():
+    """A reply goes to tickets still open. With the closed one flagged by the workflow's
+    guard, "every ticket that is still open" is a rule of its own where the workflow says
+    so (`EVERY_VALID`): the others, the closed one left alone. A rule that takes a closed
+    ticket says so ("... and that is still open") and leaves it; a rank ranks the open
+    ones only, and says so where a closed one would have come first. No rule takes a
+    record no step can be made for."""
+    from compoworld.compose.each import UNABLE
+
+    still = "that is still open"
+    people = [p | {"opened": day} for p, day in
+              zip(PEOPLE, ["2025-01-02", "2025-01-04", "2025-01-01", "2025-01-03"], strict=True)]
+    probed = {"data[1]": "", "data[2]": still, "data[3]": ""}
+    rules = workflow_rules((BY_SEGMENT, EVERY_VALID,
+                            Operator("rank", field="opened", k=2, order="bottom")))
+    found = {(s.field, s.order): s for s in selections(listed(people), "data[0]", 4, rules,
+                                                        probed)}
+    held = found[("", "")]
+    assert held.heads == ("data[0]", "data[1]", "data[3]") and held.others == ("data[2]",)
+    assert held.target("ticket", "Gitea", "") == "every ticket in Gitea that is still open"
+    plan = found[("plan", "")]  # (Ana and Rosa are Gold; Rosa's ticket is closed)
+    assert plan.heads == ("data[0]",) and set(plan.others) == {"data[1]", "data[2]", "data[3]"}
+    assert plan.target("ticket", "Gitea", "plan") == \
+        'every ticket in Gitea whose plan is "Gold" and that is still open'
+    rank = found[("opened", "bottom")]  # (Rosa's, the oldest, is closed: passed over)
+    assert rank.heads == ("data[0]",) and "data[2]" in rank.others and rank.also == still
+    assert rank.target("ticket", "Gitea", "opened date") == \
+        "the ticket in Gitea that is still open with the earliest opened date"
+    two = replace(rank, heads=("data[0]", "data[3]"))
+    assert two.target("ticket", "Gitea", "opened date") == \
+        "the two tickets in Gitea that are still open with the earliest opened date"
+    unable = selections(listed(people), "data[0]", 4, rules, probed | {"data[1]": UNABLE})
+    assert [s.field for s in unable if not s.order] == ["plan"]  # (Li is no Gold customer)
+    unable = selections(listed(people), "data[0]", 4, rules, probed | {"data[2]": UNABLE})
+    assert not [s for s in unable if not s.order]
+    plain = selections(listed(people), "data[0]", 4, workflow_rules((BY_SEGMENT,)), probed)
+    assert [s.field for s in plain] == ["plan"]  # (a welcome goes to no "every active one")

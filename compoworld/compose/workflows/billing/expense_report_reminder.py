@@ -1,6 +1,6 @@
 """Remind a colleague to file their expense report before the month closes."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, EVERY_VALID, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("Finance is closing February, and {s} still has expenses to report.",
            "{s} hasn't filed their February expense report yet."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

@@ -1,6 +1,6 @@
 """Remind a customer of an invoice they have not paid yet."""
 
-from compoworld.compose.steps import BIGGEST, DUE_FIRST, SALES_INVOICE, send
+from compoworld.compose.steps import BIGGEST, DUE_FIRST, EVERY_VALID, SALES_INVOICE, send
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -18,7 +18,7 @@ WORKFLOW = Workflow(
     guards=frozenset({"settled", "no_amount"}),
     # a reminder goes to every invoice still owed ("every invoice whose status is overdue"),
     # never to a paid one
-    operators=(DUE_FIRST, BIGGEST,
+    operators=(EVERY_VALID, DUE_FIRST, BIGGEST,
                Operator("select", field="status state",
                         rule="open overdue unpaid outstanding due sent past_due"),),
 )

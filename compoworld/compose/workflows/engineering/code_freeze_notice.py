@@ -1,6 +1,6 @@
 """Tell a colleague that the release code freeze starts."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, ENGINEER
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, ENGINEER, EVERY_VALID
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} still has changes in flight, and the release code freeze is coming.",
            "Before the release, {s} needs to know when the code freeze starts."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

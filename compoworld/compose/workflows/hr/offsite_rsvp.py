@@ -1,6 +1,6 @@
 """Ask a colleague whether they are coming to the team offsite."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, EVERY_VALID
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("I'm counting heads for the team offsite, and {s} hasn't answered.",
            "{s} is on the invite list for our April offsite."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

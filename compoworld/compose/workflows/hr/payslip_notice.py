@@ -1,6 +1,6 @@
 """Let a colleague know their payslip is ready."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, EVERY_VALID, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("February payroll has run, and {s} asked when their payslip would be ready.",
            "{s}'s February payslip is ready."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

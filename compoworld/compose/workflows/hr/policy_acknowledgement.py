@@ -1,6 +1,6 @@
 """Ask a colleague to acknowledge the updated travel policy."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, EVERY_VALID, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't acknowledged the updated travel policy yet.",
            "The new travel policy needs everyone's sign-off, and {s} is still missing."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

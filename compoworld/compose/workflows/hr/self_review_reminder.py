@@ -1,6 +1,6 @@
 """Remind a colleague to finish their self-review before the review cycle closes."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, EVERY_VALID, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("The review cycle closes on Friday, and {s} hasn't finished their self-review.",
            "{s}'s manager is waiting on their self-review."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

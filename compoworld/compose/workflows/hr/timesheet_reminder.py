@@ -1,6 +1,6 @@
 """Remind a colleague to submit their timesheet."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, EVERY_VALID, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't submitted a timesheet for last week.",
            "Payroll is waiting on last week's timesheet from {s}."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague that their part of a plan is due."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, EVERY_VALID
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("I'm putting the Q2 plan together and still need {s}'s section.",
            "{s} owns a section of the Q2 plan that's due this week."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    operators=(EVERY_VALID, BY_TEAM,),
 )

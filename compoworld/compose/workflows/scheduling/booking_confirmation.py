@@ -1,6 +1,6 @@
 """Confirm an upcoming appointment to the client who booked it."""
 
-from compoworld.compose.steps import APPOINTMENTS, NEXT_UP, send
+from compoworld.compose.steps import APPOINTMENTS, EVERY_VALID, NEXT_UP, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} was just booked, and the client is waiting for a confirmation.",
            "The client hasn't had a confirmation of {s} yet."),
     guards=frozenset({"event_over"}),
-    operators=(NEXT_UP,),
+    operators=(EVERY_VALID, NEXT_UP,),
 )

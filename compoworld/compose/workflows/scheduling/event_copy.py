@@ -1,6 +1,6 @@
 """Put an event in another calendar."""
 
-from compoworld.compose.steps import APPOINTMENTS
+from compoworld.compose.steps import APPOINTMENTS, EVERY_VALID
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,4 +15,5 @@ WORKFLOW = Workflow(
     ),
     situation='copy',
     guards=frozenset({'half_span', 'past_copy'}),
+    operators=(EVERY_VALID,),
 )

@@ -1,6 +1,6 @@
 """Remind people of an event."""
 
-from compoworld.compose.steps import NEXT_UP, send
+from compoworld.compose.steps import EVERY_VALID, NEXT_UP, send
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,7 +15,7 @@ WORKFLOW = Workflow(
     situation='event',
     guards=frozenset({'event_over'}),
     # a reminder goes to every booking still to come that was confirmed
-    operators=(NEXT_UP,
+    operators=(EVERY_VALID, NEXT_UP,
                Operator('select', field='status state',
                         rule='confirmed scheduled booked upcoming accepted'),),
 )

@@ -1,6 +1,6 @@
 """Ask the people coming to a meeting for their agenda items."""
 
-from compoworld.compose.steps import NEXT_UP, send
+from compoworld.compose.steps import EVERY_VALID, NEXT_UP, send
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} is coming up, and I'd like the agenda settled beforehand.",
            "I'm preparing the agenda for {s}."),
     guards=frozenset({"event_over"}),
-    operators=(NEXT_UP,),
+    operators=(EVERY_VALID, NEXT_UP,),
 )
