@@ -102,6 +102,9 @@ class Selection:
             return f"the {age} {noun} in {app}{also}" if count == 1 else \
                 f"the {NUMBERS[count]} {age} {pluralize(noun)} in {app}{also}"
         what = noun if count == 1 else f"{NUMBERS[count]} {pluralize(noun)}"
+        if self.order == "bottom" and "ahead" in self.also.split() \
+                and "start" in split_words(self.field):
+            return f"the next {what} in {app}"  # (not "... still ahead with the earliest start")
         most = ("latest" if self.order == "top" else "earliest") if self.dated \
             else ("highest" if self.order == "top" else "lowest")
         return f"the {what} in {app}{also} with the {most} {words}"

@@ -439,3 +439,13 @@ def test_a_guard_s_words_choose_the_records_it_does_not_flag():
     assert not [s for s in unable if not s.order]
     plain = selections(listed(people), "data[0]", 4, workflow_rules((BY_SEGMENT,)), probed)
     assert [s.field for s in plain] == ["plan"]  # (a welcome goes to no "every active one")
+
+
+def test_the_first_of_the_events_still_ahead_are_the_next_ones():
+    """A rank by start among the events still ahead reads "the next meeting", not "the
+    meeting that is still ahead with the earliest start time"."""
+    ahead = Selection("start_time", "", ("data[0]", "data[3]"), ("data[1]", "data[2]"),
+                      "bottom", True, also="that is still ahead")
+    assert ahead.target("meeting", "Zoom", "start time") == "the next two meetings in Zoom"
+    assert replace(ahead, heads=("data[0]",)).target("meeting", "Zoom", "start time") == \
+        "the next meeting in Zoom"
