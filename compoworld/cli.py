@@ -358,7 +358,7 @@ def compose_options(
     *, worlds: int = 1, paraphrase_url: str | None = None,
     paraphrase_model: str | None = None, judge_url: str | None, judge_model: str | None,
     judge_threshold: float, instruction_style: InstructionStyle, edge_threshold: float,
-    walks: Walks = Walks.pattern, trial_workflows: bool = False, for_each: float = 0.5,
+    walks: Walks = Walks.pattern, trial_workflows: bool = False, for_each: float = 1.0,
 ) -> dict[str, Any]:
     """Compose's options as flow parameters, refused in one line (naming the option) when
     they cannot work, before any flow starts."""
@@ -401,7 +401,7 @@ def compose(
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
     trial_workflows: TrialWorkflowsOption = False,
-    for_each: ForEachOption = 0.5,  # compose.stage.FOR_EACH
+    for_each: ForEachOption = 1.0,  # compose.stage.FOR_EACH
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -641,7 +641,7 @@ def regenerate(
     instruction_style: InstructionStyleOption = InstructionStyle.goal,
     edge_threshold: EdgeThresholdOption = 0.6,
     trial_workflows: TrialWorkflowsOption = False,
-    for_each: ForEachOption = 0.5,  # compose.stage.FOR_EACH
+    for_each: ForEachOption = 1.0,  # compose.stage.FOR_EACH
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,

@@ -78,9 +78,10 @@ WORKFLOW_SHARE = 0.05
 # colleague went through Gmail or Google Workspace (16% of a run's tasks each).
 SERVICE_SHARE = 0.08
 # The share of workflow walks asked for the records a rule or a rank chooses ("remind every
-# customer whose invoice is overdue", "the two oldest tickets"): `compose/each.py`. Half:
-# the default run keeps the plain one-record requests of every workflow beside them.
-FOR_EACH = 0.5
+# customer whose invoice is overdue", "the two oldest tickets"): `compose/each.py`. All of
+# them: a walk whose list holds no rule stays a one-record request anyway (most do), and
+# asking every walk doubles the tasks that choose at the same walks per gold call.
+FOR_EACH = 1.0
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
