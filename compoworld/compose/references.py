@@ -247,12 +247,29 @@ def subject_facts(calls: list[GoldCall]) -> dict[str, str]:
     """What a workflow's message may say of the record it is about, read, never stated:
     an event's start (`its date`), an order's status (`its status`; `its fulfillment
     status` where it has a payment status too, or is one of a kind: "its status" of an
-    ecwid order reads as either); fact -> how a request asks for it."""
-    item = followed(calls)
-    field, status = _status(item)
-    facts = {start_of(item): "its date", status: f"its {field or 'status'}",
-             paid_amount(item)[0]: "the amount paid"}
-    return {fact: said for fact, said in facts.items() if fact}
+    ecwid order reads as either); fact -> how a request asks for it. Of each record the
+    chain took values from, where it is made for several (each appointment's own date)."""
+    facts: dict[str, str] = {}
+    for item in _all_followed(calls):
+        field, status = _status(item)
+        facts |= {fact: said for fact, said in {
+            start_of(item): "its date", status: f"its {field or 'status'}",
+            paid_amount(item)[0]: "the amount paid"}.items() if fact and fact not in facts}
+    return facts
+
+
+def _all_followed(calls: list[GoldCall]) -> list[Any]:
+    """Every record of the first call the chain took values from (`followed`'s, then those
+    of a workflow's steps made again for others), in the order the chain took them."""
+    heads = dict.fromkeys(item_head(b.path or "") for c in calls[1:] for b in c.bindings.values()
+                          if b.kind == "hidden" and b.step == 0 and b.path)
+    found = []
+    for head in heads:
+        try:
+            found.append(value_at(calls[0].result, head))
+        except KeyError:
+            continue
+    return found
 
 
 # What an invoice or payment came to: its total (gross, else the amount), no part of it.

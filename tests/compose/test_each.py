@@ -449,3 +449,20 @@ def test_the_first_of_the_events_still_ahead_are_the_next_ones():
     assert ahead.target("meeting", "Zoom", "start time") == "the next two meetings in Zoom"
     assert replace(ahead, heads=("data[0]",)).target("meeting", "Zoom", "start time") == \
         "the next meeting in Zoom"
+
+
+def test_each_record_s_message_is_checked_for_its_own_facts():
+    """The facts a message may name are those of every record the steps were made for: a
+    reminder for the second meeting is checked for the second meeting's date too (its
+    check had named no date at all, where the first one's named it)."""
+    from compoworld.compose.references import subject_facts
+
+    read = GoldCall(tool="crm__list_meetings", service="crm", effect="read", arguments={},
+                    bindings={}, result={"data": [
+                        {"id": 1, "start_time": "2025-03-05T09:15:00Z", "phone": "+1555"},
+                        {"id": 2, "start_time": "2025-03-17T12:00:00Z", "phone": "+1666"},
+                        {"id": 3, "start_time": "2025-03-20T12:00:00Z", "phone": "+1777"}]})
+    calls = [read, _texted(read, 0)[1], _texted(read, 1)[1]]
+    assert subject_facts(calls) == {"2025-03-05T09:15:00Z": "its date",
+                                    "2025-03-17T12:00:00Z": "its date"}
+    assert subject_facts(calls[:2]) == {"2025-03-05T09:15:00Z": "its date"}
