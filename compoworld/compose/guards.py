@@ -200,6 +200,7 @@ def undelivered(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
 # Statuses of a person no longer with us (or not yet): no colleague to welcome or remind.
 _GONE = frozenset("inactive deactivated disabled deleted suspended archived terminated "
                   "removed former".split())
+_OF_USER = frozenset({"is", "account", "user", "login"})  # `is_active`, `accountEnabled`
 
 
 def gone(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
@@ -213,8 +214,8 @@ def gone(library: ServiceLibrary, calls: list[GoldCall]) -> bool:
         return True
     for key, value in item.items():
         words = set(split_words(str(key)))
-        if value is False and words & {"active", "enabled"}:
-            return True  # `is_active: false`
+        if value is False and words - _OF_USER in ({"active"}, {"enabled"}):
+            return True  # `is_active: false` (not `is_sync_enabled: false`: a setting)
         if value not in (None, False, "", 0) and words & {"deleted", "deactivated",
                                                            "disabled"}:
             return True  # `deleted: "2024-12-03T20:30:00Z"`, `disabled: true`
@@ -362,8 +363,7 @@ GUARDS: dict[str, Guard] = {
     "settled": Guard(settled, "a reminder to pay an invoice that owes nothing",
                      "that is still unpaid"),
     "no_vat": Guard(no_vat, "a VAT number asked of a customer where invoices carry none"),
-    "unreleased": Guard(unreleased, "a release announced as out is planned or thrown away",
-                        "that is out"),
+    "unreleased": Guard(unreleased, "a release announced as out is planned or thrown away"),
 }
 
 

@@ -420,6 +420,11 @@ def test_a_colleague_welcomed_or_reminded_is_still_with_us():
     assert gone(None, read({"id": "u1", "deleted": "2024-12-03T20:30:00Z", "is_active": True}))
     assert gone(None, read({"id": "u1", "is_active": False}))
     assert not gone(None, read({"id": "u1", "status": "active", "is_deleted": False}))
+    assert gone(None, read({"id": "u1", "accountEnabled": False}))
+    # a setting switched off is no colleague gone: "every user who is still active" had
+    # left out a Box user whose `is_sync_enabled` was false, and nobody could tell why
+    assert not gone(None, read({"id": "u1", "status": "active", "is_sync_enabled": False}))
+    assert not gone(None, read({"id": "u1", "status": "cannot_delete_edit"}))
     assert "gone" in BY_NAME["employee_welcome"].guards
 
 

@@ -1,6 +1,5 @@
 """Post a release's notes in the team's engineering or announcements channel."""
 
-from compoworld.compose.steps import NEWEST
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +16,6 @@ WORKFLOW = Workflow(
     opens=("{s} is out.", "We just shipped {s}."),
     channels=("engineering", "announcements"),
     guards=frozenset({"unreleased"}),
-    operators=(NEWEST,),
+    # no "the newest release": a world's release names carry versions its dates need not
+    # follow ("Release 1.2.3" made after 4.4.0), and nothing tells a release that is out
 )
