@@ -487,7 +487,20 @@ def fallback(field: str, noun: str = "") -> Maker:
         return lambda rng: f"https://www.{site.lower()}.com/{rng.choice(_HANDLES)}"
     if words[-1:] and words[-1].lower() == "namespace":
         return _pick("custom global billing marketing support")
+    last = words[-1].lower() if words else ""
+    if last == "check" or last.endswith("checks"):  # Stripe's `cvc_check`: what the check
+        return _pick("pass fail unavailable unchecked")  # said, never "Weekly Cvc Check"
+    if len(last) > 3 and last.endswith(("id", "uid", "uuid")) and last not in _NOT_IDS:
+        # `messageid`, one word: an identifier, never "Regional Messageid"
+        return lambda rng: f"{last[:3]}_{_chars(rng, _HEX, 12)}"
+    if last == "code" or last.endswith("code"):  # `code3`, `productcode`: a code
+        return lambda rng: _chars(rng, string.ascii_uppercase, 2) + _chars(rng, string.digits, 3)
     return _name(" ".join(words[-2:]) or noun)
+
+
+# One-word field names that end in "id" and name no identifier.
+_NOT_IDS = frozenset("paid unpaid prepaid postpaid valid invalid void avoid android "
+                     "hybrid liquid rapid stupid squid".split())
 
 
 # Words of a field that holds a picture, a social profile, and what such fields hold.

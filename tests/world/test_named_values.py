@@ -342,6 +342,11 @@ def test_a_record_of_a_titled_kind_is_named_by_a_title_of_its_kind():
     ("allowed_ips", r"203\.0\.113\.\d+"),
     ("facebook", r"https://www\.facebook\.com/[a-z.]+"),
     ("namespace", r"[a-z]+"),
+    # "messageid": "Regional Messageid", "cvc_check": "Weekly Cvc Check" and a country's
+    # "code3": "Design Code" read as filler: an id, what a check said, a code
+    ("messageid", r"mes_[0-9a-f]{12}"),
+    ("cvc_check", r"pass|fail|unavailable|unchecked"),
+    ("code3", r"[A-Z]{2}\d{3}"),
 ])
 def test_a_field_with_no_kind_of_its_own_still_holds_what_its_name_says(field: str, shape: str):
     """A blind review quoted "avatarLarge": "Finance Avatar Large", "allowed_ips":
