@@ -210,7 +210,8 @@ def _card_bin(rng: random.Random) -> str:
 # Records whose `carrier` runs a phone network, not a parcel service (a text "sent" by
 # carrier "FedEx").
 _TELECOM = frozenset("message sms mms text number phone call line mobile lookup "
-                     "phone_number".split())
+                     "phone_number to from recipient destination".split())  # (a text's
+# `to: [{"carrier": "DHL", ...}]`: the ends of a message, whose carriers are networks)
 
 
 def name_maker(kind: str, noun: str = "") -> Maker | None:

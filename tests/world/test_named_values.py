@@ -360,10 +360,12 @@ def test_a_field_with_no_kind_of_its_own_still_holds_what_its_name_says(field: s
 
 
 def test_a_text_message_s_carrier_runs_a_phone_network():
-    """A Telnyx send answered that its recipient's carrier was "FedEx"."""
+    """A Telnyx send answered that its recipient's carrier was "FedEx", and the end of a
+    text (`to: [{"carrier": "DHL"}]`) was carried by a parcel service."""
     from compoworld.world.kindmakers import name_maker
 
-    texts = {name_maker("carrier", "message")(random.Random(seed)) for seed in range(30)}
+    texts = {name_maker("carrier", noun)(random.Random(seed)) for seed in range(30)
+             for noun in ("message", "to", "from")}
     parcels = {name_maker("carrier", "shipment")(random.Random(seed)) for seed in range(30)}
     assert "T-Mobile" in texts and not texts & {"FedEx", "DHL", "UPS"}
     assert "DHL" in parcels and not parcels & texts
