@@ -10,6 +10,7 @@ does, on a replay.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 from collections import Counter
@@ -526,6 +527,10 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     made = designed(call, head, total, rules, rng, (call.service, node.resource or "",
                                                       state.id_field(node.resource or "")),
                     taken(walk.calls, head), {item for item, why in probed.items() if why})
+    if made is None and rules.held:
+        made = _guard_set_up(library, walk, plan, probed, rules, rng, total,
+                             state.schemas.get(node.resource or "", {}),
+                             state.id_field(node.resource or ""))
     if made is None:
         return None, world, []
     option, patch = made
@@ -540,6 +545,60 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
         return None, world, []
     return replace(option, heads=tuple(h for h in option.heads if h not in passed),
                    present=passed), patched, patch
+
+
+def _guard_set_up(library: ServiceLibrary, walk: Any, plan: Workflow, probed: dict[str, str],
+                  rules: Any, rng: random.Random, total: int, schema: dict[str, Any],
+                  id_field: str) -> tuple[Selection, list[dict[str, Any]]] | None:
+    """Where a workflow may be asked for every record its guards allow (`EVERY_VALID`) and
+    its guards flag none of the list: one other record given a status its schema allows
+    that a guard flags (a colleague "inactive" beside the active ones, an invoice "paid"
+    beside the open ones), the near-miss the request's words leave alone, and the
+    selection that makes; as `designed`'s, with the patch that sets it. None where no
+    status of its schema's is one a guard flags with words to say it."""
+    call, head = walk.calls[0], walk.subject[0]
+    if any(probed.values()):
+        return None  # (a record flagged already: the world holds its rule, or cannot)
+    where = head.rpartition("[")[0]
+    items = value_at(call.result, where)
+    index = int(head.rpartition("[")[2].rstrip("]"))
+    fields = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    others = [i for i in range(len(items)) if i != index and isinstance(items[i], dict)
+              and id_field in items[i] and probed.get(f"{where}[{i}]") == ""]
+    rng.shuffle(others)
+    size = len(plan.steps)
+    for i in others[:2]:
+        for key in sorted(k for k, v in items[i].items() if isinstance(v, str)
+                          and split_words(k)[-1:] in (["status"], ["state"])):
+            enum = (fields.get(key) or {}).get("enum") or []
+            for value in [v for v in enum if isinstance(v, str) and v != items[i][key]]:
+                trial = [*items[:index], items[i] | {key: value}, *items[index + 1:]]
+                seen = call.model_copy(update={"result": _put(call.result, where, trial)})
+                guard = flagging(library, plan.guards, [seen, *walk.calls[1:size]])
+                if guard is None or not guard.holds:
+                    continue  # (the record in that status, read as the walk's: flagged?)
+                listed = _put(call.result, where, [
+                    *items[:i], items[i] | {key: value}, *items[i + 1:]])
+                options = [o for o in selections(
+                    call.model_copy(update={"result": listed}), head, total, rules,
+                    probed | {f"{where}[{i}]": guard.holds}) if not o.field and not o.order]
+                if options:
+                    return options[0], [{"service": call.service, "collection":
+                                         library.graph.nodes[call.tool].resource or "",
+                                         "id": items[i][id_field], "field": key,
+                                         "value": value}]
+    return None
+
+
+def _put(data: Any, where: str, items: list[Any]) -> Any:
+    """`data` with the list at `where` (`data`, `result.items`) replaced by `items`."""
+    if not where:
+        return items
+    copied = json.loads(json.dumps(data))
+    parent, _, last = where.rpartition(".")
+    holder = value_at(copied, parent) if parent else copied
+    holder[last] = items
+    return copied
 
 
 def _probe(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
@@ -577,7 +636,8 @@ def _patched(library: ServiceLibrary, world_seed: int, patch: list[dict[str, Any
              option: Selection) -> Any:
     """A world holding `patch`, with the walk's calls made again in it; None (the walk as
     it was) when they do not give what they gave (a later call that read the field the
-    patch sets), the first list does not show the patch, or a record is named by it."""
+    patch sets), the first list does not show each record as patched, or a record is
+    named by a field the patch sets."""
     world = library.world(world_seed, patch)
     results = [world.call(call.tool, call.arguments) for call in walk.calls]
     first = results[0]
@@ -585,15 +645,19 @@ def _patched(library: ServiceLibrary, world_seed: int, patch: list[dict[str, Any
             r["data"] != call.result for r, call in zip(results[1:], walk.calls[1:],
                                                         strict=True)):
         return None
+    node = library.graph.nodes[walk.calls[0].tool]
+    id_field = world.service(walk.calls[0].service).state.id_field(node.resource or "")
     try:
-        shown = [value_at(first["data"], head + "." + option.field) for head in option.heads]
+        listed = value_at(first["data"], option.heads[0].rpartition("[")[0])
     except KeyError:
         return None
-    if any(str(v).strip().lower() != option.value.lower() for v in shown) or any(
-            b.selector is not None and b.selector.field == option.field
+    shown = {str(item.get(id_field)): item for item in listed if isinstance(item, dict)}
+    if any(not isinstance(entry["value"], str) or str(
+            shown.get(str(entry["id"]), {}).get(entry["field"], "")).strip().lower()
+            != entry["value"].strip().lower() for entry in patch) or any(
+            b.selector is not None and b.selector.field in {e["field"] for e in patch}
             for call in walk.calls for b in call.bindings.values()):
         return None
-    node = library.graph.nodes[walk.calls[0].tool]
     walk.calls[0] = walk.calls[0].model_copy(update={"result": first["data"]})
     walk.found[0] = find_values(first["data"], node.outputs)
     return world

@@ -466,3 +466,36 @@ def test_each_record_s_message_is_checked_for_its_own_facts():
     assert subject_facts(calls) == {"2025-03-05T09:15:00Z": "its date",
                                     "2025-03-17T12:00:00Z": "its date"}
     assert subject_facts(calls[:2]) == {"2025-03-05T09:15:00Z": "its date"}
+
+
+def test_a_world_is_set_up_with_a_near_miss_a_guard_flags():
+    """Where every colleague is active, "every user who is still active" would be every
+    user: one other is given a status the schema allows and the guard flags ("inactive"),
+    left alone by the request's words; a status no guard flags (a second "active") is
+    never chosen, and a workflow that may not be asked for every valid record gets none."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.build import _guard_set_up
+    from compoworld.compose.workflows import BY_NAME
+
+    people = [p | {"status": "active", "phone": f"+4915100000{p['id']:02d}"} for p in PEOPLE]
+    read = listed(people)
+    walk = SimpleNamespace(calls=_texted(read), subject={0: "data[0]"})
+    library = SimpleNamespace(graph=SimpleNamespace(nodes={read.tool: SimpleNamespace(
+        resource="people")}))
+    plan = BY_NAME["self_review_reminder"]
+    probed = {f"data[{i}]": "" for i in (1, 2, 3)}
+    schema = {"properties": {"status": {"type": "string", "enum": ["active", "inactive"]}}}
+    made = _guard_set_up(library, walk, plan, probed, workflow_rules(plan.operators),
+                         random.Random(2), 4, schema, "id")
+    assert made is not None
+    chosen, patch = made
+    assert [e["field"] for e in patch] == ["status"] and patch[0]["value"] == "inactive"
+    left = f"data[{[p['id'] for p in people].index(patch[0]['id'])}]"
+    assert chosen.others == (left,) and left not in chosen.heads and len(chosen.heads) == 3
+    assert chosen.target("user", "Box", "") == "every user in Box who is still active"
+    only_active = {"properties": {"status": {"type": "string", "enum": ["active"]}}}
+    assert _guard_set_up(library, walk, plan, probed, workflow_rules(plan.operators),
+                         random.Random(2), 4, only_active, "id") is None
+    welcome = BY_NAME["colleague_welcome"]
+    assert not workflow_rules(welcome.operators).held
