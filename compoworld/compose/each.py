@@ -48,7 +48,7 @@ _NOT_MEASURES = frozenset({"id", "phone", "zip", "postal", "latitude", "longitud
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # fields no set-up world changes: "Nairobi" on a record with a French postcode and phone
 _PLACES = frozenset({"city", "country", "region", "state", "province", "zip", "postal"})
-# a measure of when a record was made: its rank says "newest" and "oldest"
+# a measure of when a record was made: its rank says "newest" and "longest-standing"
 _AGE = frozenset({"created", "creation", "signup", "joined", "registered"})
 # ... and of a time: "earliest", "latest" (a day, or a number of seconds since 1970)
 _TIMES = _AGE | frozenset({"date", "time", "at", "due", "start", "deadline", "expires",
@@ -98,7 +98,9 @@ class Selection:
                 f" and {self.also}" if self.also else "")
         also = f" {_plural(self.also) if count > 1 else self.also}" if self.also else ""
         if set(split_words(self.field)) & _AGE:
-            age = "newest" if self.order == "top" else "oldest"
+            # (not "oldest": "the two oldest contacts" read as their age, beside a
+            # birthday in 1940)
+            age = "newest" if self.order == "top" else "longest-standing"
             return f"the {age} {noun} in {app}{also}" if count == 1 else \
                 f"the {NUMBERS[count]} {age} {pluralize(noun)} in {app}{also}"
         what = noun if count == 1 else f"{NUMBERS[count]} {pluralize(noun)}"

@@ -22,7 +22,14 @@ from compoworld.compose.each import (
 from compoworld.compose.library import ServiceLibrary
 from compoworld.compose.records import Binding, GoldCall, Task
 from compoworld.compose.stage import start_tools
-from compoworld.compose.steps import BIGGEST, BY_SEGMENT, DUE_FIRST, EVERY_VALID, NEWEST
+from compoworld.compose.steps import (
+    BIGGEST,
+    BY_SEGMENT,
+    DUE_FIRST,
+    EVERY_VALID,
+    NEWEST,
+    OLDEST,
+)
 from compoworld.compose.values import value_at
 from compoworld.compose.verify import Deduper, verify_task
 from compoworld.compose.walk import random_walk, repeat_steps
@@ -121,6 +128,9 @@ def test_a_rank_by_when_records_were_made_says_newest_or_oldest():
     assert newest.heads == ("data[2]", "data[1]") and newest.dated
     assert newest.target("customer", "Square", "creation time") == \
         "the two newest customers in Square"
+    [first] = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
+    assert first.target("contact", "Square", "creation time") == \
+        "the longest-standing contact in Square"  # (no "oldest": a contact has an age)
 
 
 @pytest.mark.parametrize("key, values", [
