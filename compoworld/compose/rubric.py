@@ -25,6 +25,7 @@ that states everything it read states a competitor too and fails.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -457,7 +458,33 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
         allowed[collection] = {"created": len(change["created"]),
                                "updated": [update["id"] for update in change["updated"]],
                                "deleted": deleted}
-    return criteria, allowed
+    return _without_bare(criteria, calls, service), allowed
+
+
+def _without_bare(criteria: list[_Target], calls: list[GoldCall], service: str
+                  ) -> list[_Target]:
+    """A service's criteria without a bare "A message is created in WhatsApp Business." (a
+    made record with no field, words or purpose to check) where the call that made it also
+    filed an event that says what it did ("A message is sent through WhatsApp Business with
+    to '+35193...'"): the bare check only repeated it, once per send. A bare record whose
+    call filed no such event keeps its check: it alone says that call was made."""
+    def bare(target: _Target) -> bool:
+        params = target.criterion.params
+        return target.criterion.kind == "record_created" and not params.get("fields") \
+            and not params.get("written") and not params.get("about")
+    logged = Counter(str((t.record or {}).get("tool")) for t in criteria
+                     if t.criterion.kind == "record_created" and not bare(t)
+                     and t.criterion.params.get("collection") == ACTION_LOG)
+    kept = []
+    for target in criteria:
+        if bare(target) and target.criterion.params.get("collection") != ACTION_LOG:
+            creator = _creating_call(calls, service, target.record_id)
+            tool = creator.tool.partition("__")[2] if creator else ""
+            if logged[tool] > 0:
+                logged[tool] -= 1
+                continue
+        kept.append(target)
+    return kept
 
 
 def _describe_change(target: _Target, title: str) -> str:

@@ -528,3 +528,33 @@ def test_a_message_s_words_inside_its_object_are_checked_as_words_not_verbatim()
     assert made.params["written"] == ["text.body"]
     assert evaluate_rubric(rubric, start, ended("Sorry about the outage yesterday."), "")[0]
     assert not evaluate_rubric(rubric, start, ended("Thanks for your order!"), "")[0]
+
+
+def test_a_send_whose_stored_message_says_nothing_is_checked_by_its_event_alone() -> None:
+    """WhatsApp's `send_message` logs the call (to, text) and stores a message that holds
+    only its id. The stored one's check, "A message is created in WhatsApp Business.",
+    checked nothing and repeated the event's, once per send: it is left out. A bare
+    record made by a call that logged no event keeps its check (it alone says the call
+    was made)."""
+    from compoworld.reward.rubric import evaluate_rubric
+    from compoworld.services.modeled import ACTION_LOG
+
+    schemas = {"messages": {"type": "object"}, ACTION_LOG: {"type": "object"}}
+    sent = {"to": "+351933447269", "text": "Welcome to the team, Diego!"}
+    event = {"id": "e1", "tool": "send_message", "at": "2025-03-03T09:00:00Z", **sent}
+    start = {"wa": State(schemas, {"messages": {}, ACTION_LOG: {}})}
+    end = {"wa": State(schemas, {"messages": {"mes_6": {"id": "mes_6"}},
+                                 ACTION_LOG: {"e1": event}})}
+    call = GoldCall(tool="wa__send_message", service="wa", effect="action",
+                    arguments=sent, bindings={}, result={"id": "mes_6"})
+    rubric = build_rubric(start, end, [call], [], {"wa": "WhatsApp Business"})
+    made = by_kind(rubric, "record_created")
+    assert [c.params["collection"] for c in made] == [ACTION_LOG], rubric
+    assert by_kind(rubric, "no_collateral_change")[0].params["allowed"]["wa"][
+        "messages"]["created"] == 1
+    assert all(evaluate_rubric(rubric, start, end, ""))
+    stored_only = {"wa": State(schemas, {"messages": {"mes_6": {"id": "mes_6"}},
+                                         ACTION_LOG: {}})}
+    alone = by_kind(build_rubric(start, stored_only, [call], [], {"wa": "WhatsApp Business"}),
+                    "record_created")
+    assert [c.params["collection"] for c in alone] == ["messages"]
