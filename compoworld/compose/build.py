@@ -29,6 +29,7 @@ from compoworld.compose.each import (
     selections,
     taken,
     unnamed,
+    whole_list,
     workflow_rules,
 )
 from compoworld.compose.guards import GUARDS, flagging, rejection
@@ -280,8 +281,11 @@ def _wrong(library: ServiceLibrary, plan: Workflow, calls: list[GoldCall]) -> st
     """Why a workflow's walk of one record is no task: an instance its definition guards
     against, a person named and another's address used, an amount carried into a made-up
     currency, a write that needs two of our account ids said; None where none holds."""
-    if wrong := rejection(library, plan.guards, calls):
-        return wrong
+    return rejection(library, plan.guards, calls) or _misfit(calls)
+
+
+def _misfit(calls: list[GoldCall]) -> str | None:
+    """Why a workflow's walk is no task, whatever its guards say (`_wrong` without them)."""
     if _someone_else(calls):
         return "the request names one person and the address is another's"
     if _relabelled(calls):
@@ -507,6 +511,9 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     state = world.service(call.service).state
     total = len(state.records(node.resource or ""))
     rules = workflow_rules(plan.operators)
+    listed = whole_list(call, head, total)
+    if listed is None or not (rules.fields or rules.ranks or rules.held):
+        return None, world, []  # (no rule could choose: nothing to probe records for)
     copies = len(plan.steps) == 2 and plan.steps[1].entity == plan.steps[0].entity \
         and "create" in plan.steps[1].effects  # (a copy adds only who is missing; one with
     # a message after it would leave the ones passed over unsure of theirs)
@@ -514,7 +521,8 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     def fits(made: Any) -> bool:  # (each record's own walk, as the guards ask of one)
         return not any(_wrong(library, plan, calls)
                        for calls in passes(made.calls, made.steps, len(plan.steps)))
-    probed = _probe(library, world, walk, plan, rng, config, copies) \
+    where, items, _ = listed
+    probed = _probe(library, world, walk, plan, rng, config, copies, where, len(items)) \
         if any(GUARDS[name].holds for name in plan.guards) else {}
     options = selections(call, head, total, rules, probed)
     rng.shuffle(options)
@@ -530,18 +538,18 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     if made is None and rules.held:
         made = _guard_set_up(library, walk, plan, probed, rules, rng, total,
                              state.schemas.get(node.resource or "", {}),
-                             state.id_field(node.resource or ""))
+                             state.id_field(node.resource or ""), where, items)
     if made is None:
         return None, world, []
     option, patch = made
-    listed, found = walk.calls[0], walk.found[0]
+    before, found = walk.calls[0], walk.found[0]
     patched = _patched(library, world_seed, patch, walk, option)
     if patched is None:
         return None, world, []
     passed = repeat_steps(library.graph, patched, walk, plan, option.heads[1:], rng, config,
                           ensure=copies, accept=fits)
     if passed is None:  # (the first world's list back: the walk stays a task there)
-        walk.calls[0], walk.found[0] = listed, found
+        walk.calls[0], walk.found[0] = before, found
         return None, world, []
     return replace(option, heads=tuple(h for h in option.heads if h not in passed),
                    present=passed), patched, patch
@@ -549,18 +557,18 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
 
 def _guard_set_up(library: ServiceLibrary, walk: Any, plan: Workflow, probed: dict[str, str],
                   rules: Any, rng: random.Random, total: int, schema: dict[str, Any],
-                  id_field: str) -> tuple[Selection, list[dict[str, Any]]] | None:
+                  id_field: str, where: str, items: list[Any]
+                  ) -> tuple[Selection, list[dict[str, Any]]] | None:
     """Where a workflow may be asked for every record its guards allow (`EVERY_VALID`) and
     its guards flag none of the list: one other record given a status its schema allows
     that a guard flags (a colleague "inactive" beside the active ones, an invoice "paid"
     beside the open ones), the near-miss the request's words leave alone, and the
     selection that makes; as `designed`'s, with the patch that sets it. None where no
-    status of its schema's is one a guard flags with words to say it."""
+    status of its schema's is one a guard flags with words to say it (`items`: the
+    walk's first list, at `where`)."""
     call, head = walk.calls[0], walk.subject[0]
     if any(probed.values()):
         return None  # (a record flagged already: the world holds its rule, or cannot)
-    where = head.rpartition("[")[0]
-    items = value_at(call.result, where)
     index = int(head.rpartition("[")[2].rstrip("]"))
     fields = schema.get("properties", {}) if isinstance(schema, dict) else {}
     others = [i for i in range(len(items)) if i != index and isinstance(items[i], dict)
@@ -602,29 +610,26 @@ def _put(data: Any, where: str, items: list[Any]) -> Any:
 
 
 def _probe(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow,
-           rng: random.Random, config: WalkConfig, copies: bool) -> dict[str, str]:
-    """Per other record of the walk's first list, whether the workflow's steps may be made
-    for it: "" where they may, the `holds` of a guard that flags its walk ("that is still
-    open"), `UNABLE` where no step can be made for it or a guard with no such words flags
-    it. Each record's steps are made, judged, and undone (`repeat_steps`' `accept`)."""
-    head = walk.subject[0]
-    where = head.rpartition("[")[0]
-    try:
-        items = value_at(walk.calls[0].result, where)
-    except KeyError:
-        return {}
+           rng: random.Random, config: WalkConfig, copies: bool, where: str, size: int
+           ) -> dict[str, str]:
+    """Per other record of the walk's first list (`size` records at `where`), whether the
+    workflow's steps may be made for it: "" where they may, the `holds` of a guard that
+    flags its walk ("that is still open"), `UNABLE` where no step can be made for it or a
+    guard with no such words flags it. Each record's steps are made, judged, and undone
+    (`repeat_steps`' `accept`)."""
     found: dict[str, str] = {}
-    for i in range(len(items) if isinstance(items, list) else 0):
-        item = f"{where}[{i}]"
-        if item == head:
+    for item in (f"{where}[{i}]" for i in range(size)):
+        if item == walk.subject[0]:
             continue
         said: list[str] = []
 
         def judge(made: Any, said: list[str] = said) -> bool:
             calls = passes(made.calls, made.steps, len(plan.steps))[-1]
             guard = flagging(library, plan.guards, calls)
-            said.append(UNABLE if guard is None and _wrong(library, plan, calls)
-                        else guard.holds or UNABLE if guard else "")
+            if guard is not None:
+                said.append(guard.holds or UNABLE)
+            else:
+                said.append(UNABLE if _misfit(calls) else "")
             return False  # (judged; never kept)
         repeat_steps(library.graph, world, walk, plan, (item,), rng, config, ensure=copies,
                      accept=judge)

@@ -154,9 +154,8 @@ def selections(call: GoldCall, head: str, total: int, rules: Rules,
     flags it. A rule's records that a guard flags are left alone, and the rule says what
     the others are besides ("... and that is still open"); the guard's words are a rule
     of their own (where `rules.held`) where they leave two to `MOST` records and flag
-    one at least. No rule
-    takes a record its steps cannot be made for."""
-    listed = _whole_list(call, head, total)
+    one at least. No rule takes a record its steps cannot be made for."""
+    listed = whole_list(call, head, total)
     if listed is None:
         return []
     where, items, mine = listed
@@ -199,7 +198,7 @@ def _held(items: list[Any], where: str, head: str, probed: dict[str, str]) -> li
 UNABLE = "!"  # a record the workflow's steps cannot be made for (`selections`' `probed`)
 
 
-def _whole_list(call: GoldCall, head: str, total: int
+def whole_list(call: GoldCall, head: str, total: int
                 ) -> tuple[str, list[Any], dict[str, Any]] | None:
     """Where item `head` of `call`'s result lies (`data`), its list and the item, where a
     rule may choose among them: a list of three records at least that is the whole
@@ -356,7 +355,7 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
     cannot go to a customer with no phone, and a near-miss nobody could act on tells no
     careless agent apart. Nor is one of `skip` (a closed ticket, for a reply: what a guard
     of the workflow flags), which is left alone with the rest."""
-    listed = _whole_list(call, head, total)
+    listed = whole_list(call, head, total)
     if listed is None or not all(isinstance(item, dict) for item in listed[1]):
         return None
     where, items, mine = listed

@@ -264,11 +264,11 @@ def _all_followed(calls: list[GoldCall]) -> list[Any]:
     heads = dict.fromkeys(item_head(b.path or "") for c in calls[1:] for b in c.bindings.values()
                           if b.kind == "hidden" and b.step == 0 and b.path)
     found = []
-    for head in heads:
+    for head in heads:  # (None for one the result lacks: `followed` says so)
         try:
             found.append(value_at(calls[0].result, head))
         except KeyError:
-            continue
+            found.append(None)
     return found
 
 
@@ -319,16 +319,7 @@ def acted_in(calls: list[GoldCall]) -> str | None:
 def followed(calls: list[GoldCall]) -> Any:
     """The record of the first call that the chain took its values from (its list item):
     what the workflow is about; None where no later call took from it."""
-    if not calls:
-        return None
-    head = next((item_head(b.path or "") for c in calls[1:] for b in c.bindings.values()
-                 if b.kind == "hidden" and b.step == 0 and b.path), None)
-    if head is None:
-        return None
-    try:
-        return value_at(calls[0].result, head)
-    except KeyError:
-        return None
+    return next(iter(_all_followed(calls)), None)
 
 
 def item_head(path: str) -> str:

@@ -490,10 +490,10 @@ def fallback(field: str, noun: str = "") -> Maker:
     last = words[-1].lower() if words else ""
     if last == "check" or last.endswith("checks"):  # Stripe's `cvc_check`: what the check
         return _pick("pass fail unavailable unchecked")  # said, never "Weekly Cvc Check"
-    if len(last) > 3 and last.endswith(("id", "uid", "uuid")) and last not in _NOT_IDS:
+    if len(last) > 3 and last.endswith("id") and last not in _NOT_IDS:
         # `messageid`, one word: an identifier, never "Regional Messageid"
         return lambda rng: f"{last[:3]}_{_chars(rng, _HEX, 12)}"
-    if last == "code" or last.endswith("code"):  # `code3`, `productcode`: a code
+    if last.endswith("code"):  # `code3`, `productcode`: a code
         return lambda rng: _chars(rng, string.ascii_uppercase, 2) + _chars(rng, string.digits, 3)
     return _name(" ".join(words[-2:]) or noun)
 

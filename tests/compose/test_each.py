@@ -497,7 +497,7 @@ def test_a_world_is_set_up_with_a_near_miss_a_guard_flags():
     probed = {f"data[{i}]": "" for i in (1, 2, 3)}
     schema = {"properties": {"status": {"type": "string", "enum": ["active", "inactive"]}}}
     made = _guard_set_up(library, walk, plan, probed, workflow_rules(plan.operators),
-                         random.Random(2), 4, schema, "id")
+                         random.Random(2), 4, schema, "id", "data", people)
     assert made is not None
     chosen, patch = made
     assert [e["field"] for e in patch] == ["status"] and patch[0]["value"] == "inactive"
@@ -506,6 +506,7 @@ def test_a_world_is_set_up_with_a_near_miss_a_guard_flags():
     assert chosen.target("user", "Box", "") == "every user in Box who is still active"
     only_active = {"properties": {"status": {"type": "string", "enum": ["active"]}}}
     assert _guard_set_up(library, walk, plan, probed, workflow_rules(plan.operators),
-                         random.Random(2), 4, only_active, "id") is None
+                         random.Random(2), 4, only_active, "id", "data",
+                         people) is None
     welcome = BY_NAME["colleague_welcome"]
     assert not workflow_rules(welcome.operators).held
