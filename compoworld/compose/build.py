@@ -574,7 +574,6 @@ def _guard_set_up(library: ServiceLibrary, walk: Any, plan: Workflow, probed: di
     others = [i for i in range(len(items)) if i != index and isinstance(items[i], dict)
               and id_field in items[i] and probed.get(f"{where}[{i}]") == ""]
     rng.shuffle(others)
-    size = len(plan.steps)
     for i in others[:2]:
         for key in sorted(k for k, v in items[i].items() if isinstance(v, str)
                           and split_words(k)[-1:] in (["status"], ["state"])):
@@ -582,7 +581,7 @@ def _guard_set_up(library: ServiceLibrary, walk: Any, plan: Workflow, probed: di
             for value in [v for v in enum if isinstance(v, str) and v != items[i][key]]:
                 trial = [*items[:index], items[i] | {key: value}, *items[index + 1:]]
                 seen = call.model_copy(update={"result": _put(call.result, where, trial)})
-                guard = flagging(library, plan.guards, [seen, *walk.calls[1:size]])
+                guard = flagging(library, plan.guards, [seen, *walk.calls[1:]])
                 if guard is None or not guard.holds:
                     continue  # (the record in that status, read as the walk's: flagged?)
                 listed = _put(call.result, where, [
