@@ -342,6 +342,10 @@ ForEachOption = Annotated[
     float, typer.Option(min=0, max=1, help="Share of workflow walks asked for every record a "
                         "rule selects (\"every customer whose plan is Gold\").")
 ]
+JobsOption = Annotated[
+    float, typer.Option(min=0, max=1, help="Share of workflow walks asked to go on into other "
+                        "workflows about the same record, as one request (a job).")
+]
 EdgeThresholdOption = Annotated[
     float, typer.Option(min=0, max=1, help="Score an edge needs for walks to follow it.")
 ]
@@ -359,6 +363,7 @@ def compose_options(
     paraphrase_model: str | None = None, judge_url: str | None, judge_model: str | None,
     judge_threshold: float, instruction_style: InstructionStyle, edge_threshold: float,
     walks: Walks = Walks.pattern, trial_workflows: bool = False, for_each: float = 1.0,
+    jobs: float = 1.0,
 ) -> dict[str, Any]:
     """Compose's options as flow parameters, refused in one line (naming the option) when
     they cannot work, before any flow starts."""
@@ -373,7 +378,7 @@ def compose_options(
                               paraphrase_model=paraphrase_model, flags=True, **options)
     except ValueError as error:
         raise fail(str(error)) from None
-    return options | {"trial_workflows": trial_workflows, "for_each": for_each}
+    return options | {"trial_workflows": trial_workflows, "for_each": for_each, "jobs": jobs}
 
 
 @app.command()
@@ -402,6 +407,7 @@ def compose(
     edge_threshold: EdgeThresholdOption = 0.6,
     trial_workflows: TrialWorkflowsOption = False,
     for_each: ForEachOption = 1.0,  # compose.stage.FOR_EACH
+    jobs: JobsOption = 1.0,  # compose.stage.JOBS
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -417,7 +423,8 @@ def compose(
                               judge_model=judge_model, judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
                               edge_threshold=edge_threshold, walks=walks,
-                              trial_workflows=trial_workflows, for_each=for_each)
+                              trial_workflows=trial_workflows, for_each=for_each,
+                              jobs=jobs)
     store = Store.open(home)
     from flows.compose import compose_flow
 
@@ -642,6 +649,7 @@ def regenerate(
     edge_threshold: EdgeThresholdOption = 0.6,
     trial_workflows: TrialWorkflowsOption = False,
     for_each: ForEachOption = 1.0,  # compose.stage.FOR_EACH
+    jobs: JobsOption = 1.0,  # compose.stage.JOBS
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -662,7 +670,8 @@ def regenerate(
                               judge_threshold=judge_threshold,
                               instruction_style=instruction_style,
                               edge_threshold=edge_threshold, walks=walks,
-                              trial_workflows=trial_workflows, for_each=for_each)
+                              trial_workflows=trial_workflows, for_each=for_each,
+                              jobs=jobs)
     store = Store.open(home)
     from flows.regenerate import regenerate_flow
 

@@ -14,6 +14,7 @@ from compoworld.compose.stage import (
     DEFAULT_WALKS,
     DEFAULT_WORLDS,
     FOR_EACH,
+    JOBS,
     PROBE_SHARDS,
     TOP_UPS,
     check_compose_options,
@@ -54,6 +55,7 @@ def compose_flow(
     walks: str = DEFAULT_WALKS,
     trial_workflows: bool = False,
     for_each: float = FOR_EACH,
+    jobs: float = JOBS,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -68,7 +70,8 @@ def compose_flow(
     sense, and one rated below `judge_threshold` (1-5) is recorded but not verified.
     `trial_workflows` lets walks follow the workflows on trial as well (`Workflow.trial`).
     A share `for_each` of the workflow walks asks the workflow for every record a rule
-    selects (compose/each.py).
+    selects (compose/each.py), and a share `jobs` to go on into other workflows about the
+    same record, as one request (a job).
     Rerunning with the same `run_id` only runs unfinished shards; a new synthesize
     invalidates them."""
     check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
@@ -100,6 +103,8 @@ def compose_flow(
         params["trial_workflows"] = True
     if for_each != FOR_EACH:  # (likewise)
         params["for_each"] = for_each
+    if jobs != JOBS:  # (likewise)
+        params["jobs"] = jobs
     if paraphrase_url:
         params["paraphrase"] = {"base_url": paraphrase_url, "model": paraphrase_model}
     if judge_url:

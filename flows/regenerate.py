@@ -20,6 +20,7 @@ from compoworld.compose.stage import (
     DEFAULT_TASKS_PER_SHARD,
     DEFAULT_WALKS,
     FOR_EACH,
+    JOBS,
 )
 from compoworld.graph.depgraph import EDGE_THRESHOLD
 from compoworld.services.selection import DEFAULT_SERVICES
@@ -61,6 +62,7 @@ def regenerate_flow(
     judge_threshold: float = DEFAULT_THRESHOLD,
     trial_workflows: bool = False,
     for_each: float = FOR_EACH,
+    jobs: float = JOBS,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -70,7 +72,7 @@ def regenerate_flow(
     are the SFT data), roll `rl_policy` (None: skip) out in groups of `rl_group_size` on
     `rl_tasks` tasks for CFRR rewards, then export `sft` and `rl`. `base_url` and `model`
     name the endpoint of an `openai` policy; `walks`, `instruction_style`, `edge_threshold`
-    `trial_workflows`, `for_each` and the optional task judge (`judge_url`, `judge_model`,
+    `trial_workflows`, `for_each`, `jobs` and the optional task judge (`judge_url`, `judge_model`,
     `judge_threshold`) are compose's
     (flows/compose.py). A run id defaults to the UTC date of the run's
     scheduled start, so a nightly run retried the next day resumes the same run."""
@@ -86,7 +88,7 @@ def regenerate_flow(
                         instruction_style=instruction_style, edge_threshold=edge_threshold,
                         walks=walks, judge_url=judge_url, judge_model=judge_model,
                         judge_threshold=judge_threshold, trial_workflows=trial_workflows,
-                        for_each=for_each)
+                        for_each=for_each, jobs=jobs)
     logger.info("regenerate %s: %d stages into %s", run_id, len(stages), store.home)
     with shared_cluster(dask_address) as address:
         for name, stage_flow, parameters in stages:
@@ -111,7 +113,7 @@ def stage_plan(
     instruction_style: str = "goal", edge_threshold: float = EDGE_THRESHOLD,
     walks: str = DEFAULT_WALKS, judge_url: str | None = None, judge_model: str | None = None,
     judge_threshold: float = DEFAULT_THRESHOLD, trial_workflows: bool = False,
-    for_each: float = FOR_EACH,
+    for_each: float = FOR_EACH, jobs: float = JOBS,
 ) -> list[tuple[str, Any, dict[str, Any]]]:
     """The stages of a run in order: (name, stage flow, its parameters besides run id, home
     and Dask address). bench/factory.py runs the same plan without Prefect."""
@@ -119,7 +121,7 @@ def stage_plan(
                "instruction_style": instruction_style, "edge_threshold": edge_threshold,
                "walks": walks, "judge_url": judge_url, "judge_model": judge_model,
                "judge_threshold": judge_threshold, "trial_workflows": trial_workflows,
-               "for_each": for_each}
+               "for_each": for_each, "jobs": jobs}
     endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
     stages: list[tuple[str, Any, dict[str, Any]]] = [
         ("ingest", ingest_flow, {"source": source, "limit": limit}),

@@ -47,8 +47,8 @@ from compoworld.compose.references import is_sender, item_head
 from compoworld.compose.rubric import build_rubric, describe_made
 from compoworld.compose.scenario import write_scenario
 from compoworld.compose.values import find_values, mentions, value_at
-from compoworld.compose.walk import WalkConfig, random_walk, repeat_steps
-from compoworld.compose.workflow import Workflow
+from compoworld.compose.walk import WalkConfig, go_on, random_walk, repeat_steps
+from compoworld.compose.workflow import Workflow, job
 from compoworld.graph.semtypes import is_tenant_id, singularize, split_words
 from compoworld.reward.rubric import evaluate_criterion
 from compoworld.world.state import canonical_json, json_text
@@ -59,6 +59,7 @@ DISTRACTORS = 2
 _MAPPING = re.compile(r" set to | is the [\w ]+ of the ")
 PATTERN_TRIES = 3  # patterns a patterned candidate tries from its start before it gives up
 SELECTION_TRIES = 2  # rules a walk asked for each record of a selection tries
+JOB_TRIES = 2  # workflows a walk asked for a job tries to go on into, per part
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
 
@@ -149,6 +150,7 @@ def compose_task(
     patterned: bool = False,
     workflow: Workflow | None = None,
     each: bool = False,
+    jobs: bool = False,
 ) -> Task | Rejected:
     """One candidate task from a walk starting at `start` in world `world_seed`.
 
@@ -158,8 +160,27 @@ def compose_task(
     `workflow` (patterned) is the one workflow the walk follows; else it tries up to
     `PATTERN_TRIES` of those its start can begin, longest first. With `each`, a workflow
     walk that can be is asked for every record a rule selects (`compose/each.py`); one that
-    cannot stays a task of one record.
+    cannot stays a task of one record. With `jobs`, a workflow walk goes on into other
+    workflows about the same record where one can (`_go_on`): one request, a job.
     """
+    begun = rng.getstate()
+    made: list[Workflow] = []  # (the job the walk went on into, if any)
+    task = _compose(library, world_seed, start, rng, task_id, config, paraphrase, style,
+                    patterned, workflow, each, made if jobs else None)
+    if made and isinstance(task, Rejected):  # (a job no request says, or its guards
+        rng.setstate(begun)  # refuse: the walk of its first workflow alone, as it was)
+        task = _compose(library, world_seed, start, rng, task_id, config, paraphrase, style,
+                        patterned, workflow, each, None)
+    return task
+
+
+def _compose(
+    library: ServiceLibrary, world_seed: int, start: str, rng: random.Random, task_id: str,
+    config: WalkConfig | None, paraphrase: Paraphrase | None, style: str, patterned: bool,
+    workflow: Workflow | None, each: bool, jobs: list[Workflow] | None,
+) -> Task | Rejected:
+    """`compose_task`'s one try; with `jobs` (a list, the job made put in it) the walk goes
+    on into a job where it can."""
     plans: list[Workflow | None] = [None]
     if patterned and workflow is not None:
         plans = [workflow] if workflow in library.patterns_at(start) else []
@@ -179,6 +200,11 @@ def compose_task(
             break
     if walk.failure:
         return Rejected(walk.failure)
+    if plan and jobs is not None:
+        made = _go_on(library, world, walk, plan, start, rng, config or WalkConfig())
+        if made is not plan:
+            plan = made
+            jobs.append(made)
     selection, patch = None, []
     if plan and each:
         selection, world, patch = _select(library, world, world_seed, walk, plan, rng,
@@ -275,6 +301,24 @@ def compose_task(
 
 
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+
+
+def _go_on(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow, start: str,
+           rng: random.Random, config: WalkConfig) -> Workflow:
+    """The job a workflow's walk goes on into (`walk.go_on`), a part at a time while one
+    takes: each a workflow the walk's start begins too (`ServiceLibrary.followers`), the
+    whole walk judged by the job's guards; the walk's own workflow where none takes."""
+    while followers := library.followers(start, plan):
+        rng.shuffle(followers)
+        for then in followers[:JOB_TRIES]:
+            made = job(plan, then)
+            if go_on(library.graph, world, walk, made, rng, config,
+                     accept=lambda done, made=made: _wrong(library, made, done.calls) is None):
+                plan = made
+                break
+        else:
+            return plan
+    return plan
 
 
 def _wrong(library: ServiceLibrary, plan: Workflow, calls: list[GoldCall]) -> str | None:

@@ -35,7 +35,7 @@ from compoworld.compose.patterns import (
     tool_entity,
 )
 from compoworld.compose.references import is_sender
-from compoworld.compose.workflow import Workflow
+from compoworld.compose.workflow import Workflow, may_follow
 from compoworld.compose.workflows import DEFAULT_WORKFLOWS
 from compoworld.graph.depgraph import CONTENT_TYPES, DependencyGraph, ToolNode, is_link_type
 from compoworld.services.compiler import action_tool
@@ -188,6 +188,11 @@ class ServiceLibrary:
                                   if self.apps().allow(node.service, p.steps[0])
                                   and feasible(self.graph, start, p, self.apps().allow)]
         return self._plans[start]
+
+    def followers(self, start: str, first: Workflow) -> list[Workflow]:
+        """The workflows a walk from `start` that made `first` (a workflow or a job) may go
+        on into as one job (`workflow.may_follow`): those `start` begins too."""
+        return [then for then in self.patterns_at(start) if may_follow(first, then)]
 
     def use_workflows(self, workflows: tuple[Workflow, ...]) -> None:
         """Let walks follow `workflows` (e.g. those on trial as well) from now on."""

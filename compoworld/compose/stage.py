@@ -67,6 +67,12 @@ PROBE_SHARDS = 10
 # Waves of further shards, in fresh worlds, while a run is short of its tasks (`top_up`):
 # 125 shards of 40 verify ~3,400 of the default 5,000, a second wave of ~60 the rest.
 TOP_UPS = 3
+# A patterned shard stops after this many walks in a row that verified nothing (free walks
+# over sparse links may go longer between tasks), and leaves what it
+# is short of to the next wave's fresh worlds (`top_up`): by then the workflows its world
+# makes easily have their share, and the last few tasks of a shard of 40 had taken 50 to
+# 500 walks (the first 34, 5 to 6 walks each).
+DRY_SPELL = 60
 # The largest share of a shard's quota one workflow may take (`workflow_share`): walks draw
 # a workflow first, so that every workflow the library can run gets its turn, and one that
 # verifies easily does not crowd out the rest. Where fewer workflows than 1 / share are still
@@ -82,6 +88,11 @@ SERVICE_SHARE = 0.08
 # them: a walk whose list holds no rule stays a one-record request anyway (most do), and
 # asking every walk doubles the tasks that choose at the same walks per gold call.
 FOR_EACH = 1.0
+# The share of workflow walks asked to go on into other workflows about the same record,
+# as one request (a job: `build._go_on`). All of them: a walk that cannot stays the
+# workflow it made, at the cost of the steps it tried (most walks have no workflow to go
+# on into: a job sets its record up and does one act of its own purpose).
+JOBS = 1.0
 JUDGED_OUT = "judged below threshold"  # the walks outcome of a verified task the judge drops
 
 Judge = Callable[[Task, int], Judgement]  # (task, seed) -> its ratings
@@ -244,18 +255,19 @@ def candidates(
     judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
     patterned: bool = False, edge_threshold: float = EDGE_THRESHOLD,
     workflow_share: float = WORKFLOW_SHARE, service_share: float = SERVICE_SHARE,
-    for_each: float = FOR_EACH,
+    for_each: float = FOR_EACH, jobs: float = JOBS,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
-    walks were made (or every start tool proved dead: its first call fails, `STALE_AFTER`
-    of its walks in a row verify nothing, or, patterned, it begins no workflow of the
-    library's work apps). With `judge`,
+    walks were made, or, patterned, `DRY_SPELL` in a row verified nothing (or every start
+    tool proved dead: its first call fails, `STALE_AFTER` of its walks in a row verify nothing, or,
+    patterned, it begins no workflow of the library's work apps). With `judge`,
     a task that passes every check is rated too, and one rated below `judge_threshold`
     does not count toward the quota (its outcome is `JUDGED_OUT`).
     Patterned, each walk draws a workflow first (`Draws`: any one of those its starts can
     begin, while it has taken less than its share of the quota), then one of its starts.
     A share `for_each` of the walks (drawn by a seed of each walk's own) asks its workflow
-    for every record a rule selects (`compose/each.py`)."""
+    for every record a rule selects (`compose/each.py`), and a share `jobs` to go on into
+    other workflows about the same record (a job)."""
     deduper = Deduper()
     verified = 0
     dead: set[str] = set()
@@ -274,8 +286,10 @@ def candidates(
         limit += STALE_AFTER * len(draws.begins)
     if patterned:  # a start in an app no workflow runs through (a music database) is dead
         dead = {item for item in starts if not library.patterns_at(item)}
+    last = -1  # the walk that verified last
     for index in range(limit):
-        if verified >= quota or len(dead) == len(starts):
+        if verified >= quota or len(dead) == len(starts) or (
+                draws is not None and index - last > DRY_SPELL):
             return
         began = time.perf_counter()
         rng = random.Random(derive_seed("walk", seed, shard, index))
@@ -292,7 +306,9 @@ def candidates(
                             style=walk_style(style, seed, shard, index), patterned=patterned,
                             config=config, workflow=workflow,
                             each=for_each > 0 and random.Random(derive_seed(
-                                "each", seed, shard, index)).random() < for_each)
+                                "each", seed, shard, index)).random() < for_each,
+                            jobs=jobs > 0 and random.Random(derive_seed(
+                                "jobs", seed, shard, index)).random() < jobs)
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
@@ -310,7 +326,7 @@ def candidates(
             kept = keep(judgement, judge_threshold)
         if not failed and kept is not False:
             deduper.remember(made)
-            verified += 1
+            verified, last = verified + 1, index
             spread.update(set(made.services))
             stalls[start] = 0
             if workflow is not None:  # (drawn: `draws` is not None)
@@ -471,7 +487,8 @@ def task_judge(endpoint: dict[str, Any] | None, library: ServiceLibrary) -> Judg
 def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The `compose` stage: walk from the shard's start tools until its quota of verified
     tasks is met or `CANDIDATES_PER_TASK` walks per task were tried (`params`: `worlds`,
-    `instruction_style`, `for_each`, and the optional `paraphrase` and `judge` endpoints)."""
+    `instruction_style`, `for_each`, `jobs`, and the optional `paraphrase` and `judge`
+    endpoints)."""
     seed = shard.params["seed"]
     first = shard.params.get("first", 0)  # (a top-up wave's quotas split its own tasks)
     quota = shard_quota(shard.params["tasks"], shard.index - first, shard.count - first)
@@ -492,7 +509,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                            edge_threshold=shard.params.get("edge_threshold", EDGE_THRESHOLD),
                            workflow_share=shard.params.get("workflow_share", WORKFLOW_SHARE),
                            service_share=shard.params.get("service_share", SERVICE_SHARE),
-                           for_each=shard.params.get("for_each", FOR_EACH)):
+                           for_each=shard.params.get("for_each", FOR_EACH),
+                           jobs=shard.params.get("jobs", JOBS)):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds,

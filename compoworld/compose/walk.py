@@ -325,6 +325,45 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
     return tuple(passed)
 
 
+def go_on(graph: DependencyGraph, world: WalkWorld, walk: Walk, job: Workflow,
+          rng: random.Random, config: WalkConfig = WalkConfig(),
+          accept: Callable[[Walk], bool] | None = None) -> bool:
+    """Go on from a walk that made every step of a job's first parts into the steps of
+    its last one (`workflow.job`), about the same record: the job's message, meeting and
+    channels are now the walk's. All or none: False, with the walk and its world as they
+    were, where a step finds no call, or where `accept` (the job's guards, asked of the
+    whole walk) says no."""
+    mark, steps, subject = len(walk.calls), list(walk.steps), dict(walk.subject)
+    services = getattr(world, "services", {})
+    kept = {name: service.state.copy() for name, service in services.items()}
+    said = (walk.pattern, walk.gist, walk.situation, walk.headline, walk.channels,
+            walk.meeting)
+    node = graph.nodes[walk.calls[0].tool]
+    walk.pattern, walk.situation, walk.headline = job.name, job.situation, job.subject
+    walk.gist = gist_for(job, record_noun(node.name, node.effect, node.resource))
+    walk.channels, walk.meeting = job.channels, walk.meeting or job.meeting
+    called = {canonical_json([call.tool, call.arguments]) for call in walk.calls}
+    done = len(walk.steps)
+    while done < len(job.steps):
+        if not _step(graph, world, rng, config, walk, walk.found, called, job.steps[done],
+                     last=done + 1 == len(job.steps)):
+            break
+        done += 1
+        walk.steps.append(len(walk.calls) - 1)
+    if done == len(job.steps) and (accept is None or accept(walk)):
+        return True
+    del walk.calls[mark:], walk.found[mark:]
+    walk.steps, walk.subject = steps, subject
+    (walk.pattern, walk.gist, walk.situation, walk.headline, walk.channels,
+     walk.meeting) = said
+    for name in list(services):  # (what its steps wrote, and the apps they first reached)
+        if name in kept:
+            _put_back(services[name], kept[name])
+        else:
+            del services[name]
+    return False
+
+
 def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: GoldCall,
                walk: Walk) -> bool:
     """Whether a repeated step's call states what the first record's call stated (the

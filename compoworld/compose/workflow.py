@@ -222,4 +222,54 @@ def chain(name: str, domain: str, purpose: str, *parts: Workflow, trial: bool = 
         checks=frozenset().union(*(p.checks for p in parts)),
         operators=tuple(o for p in parts for o in p.operators),
         meeting=next((p.meeting for p in parts if p.meeting), None),
-        trial=trial, parts=tuple(p.name for p in parts))
+        trial=trial, parts=tuple(n for p in parts for n in (p.parts or (p.name,))))
+
+
+# Domains whose work goes with any other's: a meeting booked, a post in the team chat, a
+# task in a tracker, a shared document (a new customer's kickoff meeting, a new hire's post
+# in the team channel). A sales workflow goes on into no engineering or HR one: "ask Rosa
+# for a code review and add her to the CRM" is two errands glued together.
+ALONGSIDE = frozenset({"scheduling", "chat", "projects", "documents", "collaboration"})
+JOB_PARTS = 3  # workflows one job chains at most
+
+
+def may_follow(first: Workflow, then: Workflow) -> bool:
+    """Whether `then` may go on from `first` (a workflow, or a job already) as one job
+    about the same record. A job sets the record up (a contact, a deal, an account, a
+    task) and does at most one act with a purpose of its own (a message, a meeting:
+    `_purposeful`): "add them to the CRM, open their deal, book an intro call and invite
+    them". Two purposes are two errands glued together ("tell them their parking permit is
+    ready and book a one-on-one"). Both parts write something; they begin at the same
+    record; they do no act twice (two new contacts); `then` is of `first`'s domain or
+    goes with any (`ALONGSIDE`); and the job chains `JOB_PARTS` at most. The job opens as
+    the first of its parts with a situation does (`job`)."""
+    names = first.parts or (first.name,)
+    if then.parts or then.name in names or len(names) >= JOB_PARTS or then.trial:
+        return False
+    if _purposeful(first) and _purposeful(then) or not _writes(first) or not _writes(then):
+        return False
+    if then.steps[0].entity != first.steps[0].entity:
+        return False
+    if then.domain != first.domain and then.domain not in ALONGSIDE:
+        return False
+    acts = {(step.entity, step.effects) for step in first.steps[1:]}
+    return not any((step.entity, step.effects) in acts for step in then.steps[1:])
+
+
+def _purposeful(workflow: Workflow) -> bool:
+    """Whether a workflow (or a job) does an act with a purpose of its own: it sends a
+    message, or books a meeting."""
+    return bool(workflow.gist) or any(step.entity == "event" and step.effects != READ
+                                      for step in workflow.steps[1:])
+
+
+def _writes(workflow: Workflow) -> bool:
+    return any(step.effects != READ for step in workflow.steps[1:])
+
+
+def job(first: Workflow, then: Workflow) -> Workflow:
+    """The job of `first` (a workflow or a job) going on into `then` (`may_follow`): their
+    `chain`, named by its parts, opening as the first of them that has a situation."""
+    names = (*(first.parts or (first.name,)), then.name)
+    return chain("_then_".join(names), first.domain, f"{first.purpose}, and {then.purpose}",
+                 first, then, trial=False, situation=first.situation or then.situation)

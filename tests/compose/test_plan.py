@@ -63,6 +63,27 @@ def test_a_start_tool_is_given_up_after_its_walks_verify_nothing_for_a_while():
     assert verified > 0 and walks < 3000  # every start was spent before the limit
 
 
+def test_a_shard_stops_after_a_dry_spell_and_leaves_the_rest_to_a_fresh_world(monkeypatch):
+    """The last few tasks of a shard had taken 50 to 500 walks once its easy workflows had
+    their share: a shard gives up after `DRY_SPELL` walks in a row that verified nothing
+    (a top-up wave makes what it is short of), and never before."""
+    from compoworld.compose import stage
+
+    library = builtin_library()
+    starts = stage.order_starts(start_tools(library.graph, patterned=True), 0)
+
+    def outcomes() -> list[bool]:
+        return [made.outcome == "verified" for made in stage.candidates(
+            library, starts, seed=0, shard=0, world_seed=0, quota=10**6, limit=3000,
+            patterned=True)]
+    whole = outcomes()  # (until every start is spent)
+    monkeypatch.setattr(stage, "DRY_SPELL", 5)
+    cut = outcomes()
+    assert len(cut) < len(whole) and cut == whole[:len(cut)]
+    assert cut[-5:] == [False] * 5 and any(cut)
+    assert "".join("x" if v else "." for v in cut[:-1]).find("." * 5) == -1
+
+
 def test_a_run_short_of_its_tasks_is_topped_up_in_fresh_worlds(graph):
     planned = _plan(graph, tasks=160, per_shard=40, worlds=6)
     assert top_up(graph, planned, 160, tasks=160, seed=0, tasks_per_shard=40,

@@ -847,3 +847,52 @@ def test_a_job_composes_one_request_over_four_apps_steps(work_library):
         writes = [c for c in task.gold_calls if c.effect != "read"]
         assert len([c for c in task.rubric if c.kind != "no_collateral_change"]) >= len(writes)
         assert "meeting" in task.instruction or "invit" in task.instruction
+
+
+def test_a_workflow_goes_on_into_another_about_the_same_record_as_one_job():
+    """A job is made of workflows the engine does not name: a new lead copied into the CRM
+    goes on into their deal, then into a meeting booked with them and an invitation, in
+    one request. A job sets its record up, then does at most one act of its own purpose,
+    last: a review read "tell them their parking permit is ready and book a one-on-one" as
+    two errands glued. No job does an act twice, glues another domain's errand to it (a
+    lead added to the CRM and asked for a code review), or begins at another record."""
+    from compoworld.compose.workflow import JOB_PARTS, job, may_follow
+
+    lead, deal = BY_NAME["lead_to_contact"], BY_NAME["contact_deal"]
+    meeting = BY_NAME["contact_meeting_message"]
+    assert may_follow(lead, deal) and may_follow(lead, meeting)
+    made = job(job(lead, deal), meeting)
+    assert made.parts == ("lead_to_contact", "contact_deal", "contact_meeting_message")
+    assert not made.trial and made.situation == lead.situation
+    assert made.gist == meeting.gist and made.domain == lead.domain
+    assert len(made.steps) == len(lead.steps) + len(deal.steps) + len(meeting.steps) - 2
+    assert len(made.parts) == JOB_PARTS and not may_follow(made, BY_NAME["assign_task"])
+    assert not may_follow(lead, lead)  # (no part twice)
+    assert not may_follow(BY_NAME["parking_permit"], BY_NAME["one_on_one"])  # (two purposes)
+    assert may_follow(BY_NAME["pricing_info"], deal)  # (its pricing sent, its deal opened)
+    assert not may_follow(job(lead, meeting), BY_NAME["pricing_info"])  # (a second purpose)
+    assert not may_follow(lead, BY_NAME["lead_contact_task"])  # (two new contacts)
+    assert not may_follow(lead, BY_NAME["code_review_request"])  # (an engineering errand)
+    assert not may_follow(lead, BY_NAME["order_thank_you"])  # (another record)
+    assert not may_follow(BY_NAME["contact_lookup"], meeting)  # (a question is no set-up)
+
+
+@pytest.mark.slow
+def test_a_walk_goes_on_into_a_job_or_stays_the_workflow_it_made(work_library):
+    """Asked for jobs, a new lead's walk goes on into their deal or a meeting where a tool
+    takes them; where none does, its own task is kept, with nothing the tries wrote left in
+    its world (every task re-verifies: a stray write would fail "nothing else changes")."""
+    lead = BY_NAME["lead_to_contact"]
+    starts = sorted(s for s in start_tools(work_library.graph, patterned=True)
+                    if lead in work_library.patterns_at(s))
+    made = [compose_task(work_library, 7, starts[seed % len(starts)], random.Random(seed),
+                         f"t{seed}", patterned=True, workflow=lead, jobs=True)
+            for seed in range(16)]
+    tasks = [t for t in made if isinstance(t, Task)]
+    assert tasks and all(all(verify_task(t, work_library, Deduper()).values()) for t in tasks)
+    jobs = [t for t in tasks if t.pattern != lead.name]
+    assert jobs, [t.pattern for t in tasks]
+    for task in jobs:
+        first, *later = task.pattern.split("_then_")
+        assert first == lead.name and later and all(BY_NAME[name] for name in later)
+        assert len(task.gold_calls) >= 3 and len(task.services) >= 2
