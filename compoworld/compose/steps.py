@@ -6,7 +6,7 @@ step only one workflow needs is written in its own definition.
 
 from __future__ import annotations
 
-from compoworld.compose.workflow import MAKE, READ, Operator, Step
+from compoworld.compose.workflow import MAKE, READ, SETTLED, Operator, Step
 
 # What reaches a new contact: who they are and how to reach them.
 CONTACT = ("email", "phone", "name", "first_name", "last_name", "username")
@@ -102,7 +102,7 @@ LEAD = Step(READ, "person", words=CUSTOMERS)  # a lead is a customer, no project
 # welcome or a demo goes to a prospect, never to a customer we have (the request "Tara
 # should be set up in our other tools as well" then asked only for a note that they were
 # "all set up", with nothing set up anywhere); a referral is asked of a customer.
-BUYERS = frozenset("customer customers client clients buyer buyers".split())
+BUYERS = SETTLED
 # ... kept where leads are, never in the books or a till, whose contacts bought from us or
 # sold to us (a prospect "who went quiet after our first call" read from Xero's contacts)
 PROSPECT = Step(READ, "person", words=CUSTOMERS, avoid=BUYERS,

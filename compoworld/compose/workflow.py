@@ -231,6 +231,11 @@ def chain(name: str, domain: str, purpose: str, *parts: Workflow, trial: bool = 
 # for a code review and add her to the CRM" is two errands glued together.
 ALONGSIDE = frozenset({"scheduling", "chat", "projects", "documents", "collaboration"})
 JOB_PARTS = 3  # workflows one job chains at most
+# Who buys from us already (`steps.BUYERS`), and the stories of someone new to us (a lead,
+# a hire): a job about a newcomer asks nothing of a customer we have (a case study, a
+# referral or a price change notice asked of a lead just added to the CRM).
+SETTLED = frozenset("customer customers client clients buyer buyers".split())
+NEWCOMERS = frozenset({"lead", "hire"})
 
 
 def may_follow(first: Workflow, then: Workflow) -> bool:
@@ -248,12 +253,24 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
         return False
     if _purposeful(first) and _purposeful(then) or not _writes(first) or not _writes(then):
         return False
-    if then.steps[0].entity != first.steps[0].entity:
+    if then.steps[0].entity != first.steps[0].entity or _strangers(first, then):
         return False
     if then.domain != first.domain and then.domain not in ALONGSIDE:
         return False
     acts = {(step.entity, step.effects) for step in first.steps[1:]}
     return not any((step.entity, step.effects) in acts for step in then.steps[1:])
+
+
+def _strangers(first: Workflow, then: Workflow) -> bool:
+    """Whether two workflows read different people at their first step: the one whom one
+    avoids is whom the other reads (a prospect is no customer we have: a demo offer and a
+    case study request), or one's story is of someone new and the other reads a customer
+    we have."""
+    one, other = first.steps[0], then.steps[0]
+    if one.words and one.words <= other.avoid or other.words and other.words <= one.avoid:
+        return True
+    new = first.situation in NEWCOMERS or then.situation in NEWCOMERS
+    return new and any(step.words and step.words <= SETTLED for step in (one, other))
 
 
 def _purposeful(workflow: Workflow) -> bool:

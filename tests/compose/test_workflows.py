@@ -875,6 +875,13 @@ def test_a_workflow_goes_on_into_another_about_the_same_record_as_one_job():
     assert not may_follow(lead, BY_NAME["code_review_request"])  # (an engineering errand)
     assert not may_follow(lead, BY_NAME["order_thank_you"])  # (another record)
     assert not may_follow(BY_NAME["contact_lookup"], meeting)  # (a question is no set-up)
+    # a new lead is asked for no case study, and a prospect offered a demo is no customer
+    assert not may_follow(lead, BY_NAME["case_study_request"])
+    assert not may_follow(BY_NAME["case_study_request"], lead)
+    from compoworld.compose.workflow import _strangers
+
+    assert _strangers(BY_NAME["demo_offer"], BY_NAME["case_study_request"])
+    assert not _strangers(lead, BY_NAME["pricing_info"])  # (a new lead is a prospect)
 
 
 @pytest.mark.slow
