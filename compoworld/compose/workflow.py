@@ -236,6 +236,10 @@ JOB_PARTS = 3  # workflows one job chains at most
 # referral or a price change notice asked of a lead just added to the CRM).
 SETTLED = frozenset("customer customers client clients buyer buyers".split())
 NEWCOMERS = frozenset({"lead", "hire"})
+# Situations that name an act, which goes with any story: a meeting, a deal, a task. Any
+# other is a story of its own, which a later part may not bring (an invoice's "ready" note
+# went on into a payment that "came in": the request said both).
+ACTS = frozenset({"meeting", "deal", "task"})
 
 
 def may_follow(first: Workflow, then: Workflow) -> bool:
@@ -245,7 +249,8 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     `_purposeful`): "add them to the CRM, open their deal, book an intro call and invite
     them". Two purposes are two errands glued together ("tell them their parking permit is
     ready and book a one-on-one"). Both parts write something; they begin at the same
-    record; they do no act twice (two new contacts); `then` is of `first`'s domain or
+    record, and read the same person (`_strangers`); `then` tells no story of its own
+    (`ACTS`); they do no act twice (two new contacts); `then` is of `first`'s domain or
     goes with any (`ALONGSIDE`); and the job chains `JOB_PARTS` at most. The job opens as
     the first of its parts with a situation does (`job`)."""
     names = first.parts or (first.name,)
@@ -254,6 +259,8 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     if _purposeful(first) and _purposeful(then) or not _writes(first) or not _writes(then):
         return False
     if then.steps[0].entity != first.steps[0].entity or _strangers(first, then):
+        return False
+    if then.situation not in ("", first.situation, *ACTS):
         return False
     if then.domain != first.domain and then.domain not in ALONGSIDE:
         return False

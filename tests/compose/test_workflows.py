@@ -878,6 +878,8 @@ def test_a_workflow_goes_on_into_another_about_the_same_record_as_one_job():
     # a new lead is asked for no case study, and a prospect offered a demo is no customer
     assert not may_follow(lead, BY_NAME["case_study_request"])
     assert not may_follow(BY_NAME["case_study_request"], lead)
+    # a notice that an invoice is ready tells no story of its payment coming in
+    assert not may_follow(BY_NAME["invoice_ready_notice"], BY_NAME["invoice_payment"])
     from compoworld.compose.workflow import _strangers
 
     assert _strangers(BY_NAME["demo_offer"], BY_NAME["case_study_request"])
