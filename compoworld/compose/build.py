@@ -222,6 +222,7 @@ def _compose(
         return Rejected(f"rubric: {exc}")
     if plan:
         rubric = _guest_first(library, walk.calls, end_states, rubric)
+    rubric = _made_references(walk.calls, end_states, rubric)
     if selection:
         misses = near_misses(walk.calls, selection)
         rubric = _untouched(rubric, [m for m in misses if m is not None], start_states,
@@ -483,6 +484,48 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
         return criterion.model_copy(update={"params": params,
                                             "description": describe_made(head, params) + said})
     return criterion
+
+
+def _made_references(calls: list[GoldCall], end: dict[str, Any], rubric: list[Any]
+                     ) -> list[Any]:
+    """Checks that name whom a write's record is for where it took the id of a record an
+    earlier write of the task made: a booking's `customerId` of the customer just added
+    is checked as naming the customer with that email (`by_reference`). The id itself is
+    the app's to give, so no check may want its value, and a booking checked by its times
+    alone passed whoever it was for."""
+    rubric = list(rubric)
+    for call in calls:
+        if call.effect == "read":
+            continue
+        for param, binding in sorted(call.bindings.items()):
+            made = calls[binding.step] if binding.kind == "hidden" and \
+                binding.step is not None else None
+            parts = binding.type.split(".")
+            if made is None or made.effect == "read" or made.service != call.service \
+                    or len(parts) != 3 or parts[0] != call.service or parts[2] != "id":
+                continue
+            state = end.get(call.service)
+            held = call_arguments(call).get(param)
+            holder = state.records(parts[1]).get(str(held)) if state is not None else None
+            key = next((k for k in sorted(holder or {}) if split_words(k)[-1:] == ["email"]
+                        and isinstance(holder[k], str) and "@" in holder[k]), None)
+            mine = [i for i, c in enumerate(rubric) if c.kind == "record_created"
+                    and c.service == call.service and c.params.get("collection") != parts[1]
+                    and key not in c.params.get("fields", {})]
+            if key is None or len(mine) != 1:
+                continue
+            criterion = rubric[mine[0]]
+            params = {**criterion.params,
+                      "fields": {**criterion.params["fields"], key: holder[key]},
+                      "by_reference": {**criterion.params.get("by_reference", {}),
+                                       key: {"field": param, "collection": parts[1],
+                                             "key": key}}}
+            head = criterion.description.partition(" with ")[0]
+            said = (f" It may name them by {param}: the {singularize(parts[1])} with that "
+                    f"{key}.")
+            rubric[mine[0]] = criterion.model_copy(update={
+                "params": params, "description": describe_made(head, params) + said})
+    return rubric
 
 
 def _relabelled(calls: list[GoldCall]) -> bool:

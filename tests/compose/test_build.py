@@ -410,3 +410,52 @@ def test_an_order_update_gives_where_the_order_stands() -> None:
     assert _flags("no_news", plan, chain({"phone": phone, "paymentStatus": "INCOMPLETE"}))
     assert _flags("no_news", plan, chain({"phone": phone}))
     assert not _flags("no_news", plan, chain({"phone": phone, "status": "shipped"}))
+
+
+def test_a_booking_of_a_person_just_added_is_checked_as_theirs():
+    """A job adds a customer, then books them by the id the app gave them. The booking's
+    check had held its times alone ("An appointment is created ... with endDateTime ...
+    and startDateTime ..."), so a booking for anyone passed; it now names the customer,
+    by the email of the record its id names."""
+    from compoworld.compose.build import _made_references
+    from compoworld.compose.records import Binding, Criterion, GoldCall
+    from compoworld.reward.rubric import evaluate_criterion
+    from compoworld.world.state import State
+
+    schemas = {"customers": {"type": "object"}, "appointments": {"type": "object"}}
+    lena = {"id": "cus_6", "email": "lena@juniper.example", "name": "Lena Wagner"}
+    other = {"id": "cus_1", "email": "bruno@brightline.example", "name": "Bruno Lopez"}
+    times = {"startDateTime": "2025-03-14T11:00:00Z", "endDateTime": "2025-03-14T12:00:00Z"}
+    calls = [
+        GoldCall(tool="crm__list", service="shop", effect="read", arguments={},
+                 bindings={}, result={"data": [lena]}),
+        GoldCall(tool="shop__create_customer", service="shop", effect="create",
+                 arguments={"email": lena["email"], "name": lena["name"]},
+                 bindings={"email": Binding(kind="hidden", type="email", step=0,
+                                            field="data[].email", path="data[0].email")},
+                 result=lena),
+        GoldCall(tool="shop__create_appointment", service="shop", effect="create",
+                 arguments={"customerId": "cus_6", **times},
+                 bindings={"customerId": Binding(kind="hidden", type="shop.customers.id",
+                                                 step=1, field="id", path="id")},
+                 result={"id": "app_1", "customerId": "cus_6", **times}),
+    ]
+    rubric = [Criterion(id="c1", kind="record_created", service="shop", description="a booking",
+                        params={"collection": "appointments", "fields": dict(times)}),
+              Criterion(id="c2", kind="record_created", service="shop", description="a customer",
+                        params={"collection": "customers",
+                                "fields": {"email": lena["email"]}})]
+    start = {"shop": State(schemas, {"customers": {"cus_1": other}, "appointments": {}})}
+
+    def booked(whom: str) -> dict[str, State]:
+        return {"shop": State(schemas, {
+            "customers": {"cus_1": other, "cus_6": lena},
+            "appointments": {"app_1": {"id": "app_1", "customerId": whom, **times}}})}
+    checked = _made_references(calls, booked("cus_6"), rubric)
+    booking = checked[0]
+    assert booking.params["by_reference"] == {
+        "email": {"field": "customerId", "collection": "customers", "key": "email"}}
+    assert "lena@juniper.example" in booking.description and checked[1] == rubric[1]
+    assert evaluate_criterion(booking, start, booked("cus_6"), "")
+    assert not evaluate_criterion(booking, start, booked("cus_1"), "")  # (someone else)
+    assert evaluate_criterion(rubric[0], start, booked("cus_1"), "")  # (as it was)
