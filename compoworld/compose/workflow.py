@@ -250,9 +250,11 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     them". Two purposes are two errands glued together ("tell them their parking permit is
     ready and book a one-on-one"). Both parts write something; they begin at the same
     record, and read the same person (`_strangers`); `then` tells no story of its own
-    (`ACTS`); they do no act twice (two new contacts); `then` is of `first`'s domain or
-    goes with any (`ALONGSIDE`); and the job chains `JOB_PARTS` at most. The job opens as
-    the first of its parts with a situation does (`job`)."""
+    (`ACTS`), and its message or meeting, where it tells none, follows no story but a
+    newcomer's (a new lead is invited to a webinar; a payment that came in is told of no
+    invoice "ready" to pay); they do no act twice (two new contacts); `then` is of
+    `first`'s domain or goes with any (`ALONGSIDE`); and the job chains `JOB_PARTS` at
+    most. The job opens as the first of its parts with a situation does (`job`)."""
     names = first.parts or (first.name,)
     if then.parts or then.name in names or len(names) >= JOB_PARTS or then.trial:
         return False
@@ -262,6 +264,9 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
         return False
     if then.situation not in ("", first.situation, *ACTS):
         return False
+    if _purposeful(then) and not then.situation and first.situation not in ("", *NEWCOMERS,
+                                                                            *ACTS):
+        return False  # (a payment that came in, then a note that the invoice is ready)
     if then.domain != first.domain and then.domain not in ALONGSIDE:
         return False
     acts = {(step.entity, step.effects) for step in first.steps[1:]}

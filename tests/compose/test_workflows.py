@@ -880,6 +880,8 @@ def test_a_workflow_goes_on_into_another_about_the_same_record_as_one_job():
     assert not may_follow(BY_NAME["case_study_request"], lead)
     # a notice that an invoice is ready tells no story of its payment coming in
     assert not may_follow(BY_NAME["invoice_ready_notice"], BY_NAME["invoice_payment"])
+    assert not may_follow(BY_NAME["invoice_payment"], BY_NAME["invoice_ready_notice"])
+    assert may_follow(BY_NAME["invoice_payment"], BY_NAME["invoice_receipt"])  # (its story)
     from compoworld.compose.workflow import _strangers
 
     assert _strangers(BY_NAME["demo_offer"], BY_NAME["case_study_request"])
