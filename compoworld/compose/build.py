@@ -314,7 +314,8 @@ def _go_on(library: ServiceLibrary, world: Any, walk: Any, plan: Workflow, start
         for then in followers[:JOB_TRIES]:
             made = job(plan, then)
             if go_on(library.graph, world, walk, made, rng, config,
-                     accept=lambda done, made=made: _wrong(library, made, done.calls) is None):
+                     accept=lambda done, made=made: _wrong(library, made, done.calls) is None,
+                     meets=then.situation):
                 plan = made
                 break
         else:

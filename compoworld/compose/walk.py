@@ -111,6 +111,7 @@ START_FAILED = "start call failed or returned nothing usable"
 # Why a workflow's step found no call, said after its failure ("no tool for step 2 (...)"),
 # so that a team whose tools compose nothing learns what they lack
 _FULL = "every app that takes what was found has its share of the run"
+MEETINGS = ("meeting", "hire")  # situations about the meeting a workflow books
 _NOTHING_FEEDS = "nothing the last call found is a value it takes"
 _NO_TAKER = "no tool of an app it may use takes what was found"
 KNOWN_THERE = "everyone found is known there already"
@@ -205,6 +206,9 @@ class Walk:
     place: Any = None
     pattern: str = ""  # the workflow's name (`Workflow.name`)
     situation: str = ""  # how its request opens (`Workflow.situation`)
+    # the situation of the workflow (of a job's parts) whose booking is the meeting it is
+    # about, with a purpose: "meeting", a new colleague's "hire", or "" (`_books_meeting`)
+    meets: str = ""
     headline: str = ""  # the subject line of its email (`Workflow.subject`)
     channels: tuple[str, ...] = ()  # the channels its post may go to (`Workflow.channels`)
     blocked: str = ""  # why its last step found no call (`_step`), for its failure
@@ -229,6 +233,7 @@ def random_walk(
                 gist=gist_for(plan, record_noun(start, node.effect, node.resource))
                 if plan else "", pattern=plan.name if plan else "",
                 situation=plan.situation if plan else "",
+                meets=plan.situation if plan and plan.situation in MEETINGS else "",
                 headline=plan.subject if plan else "", channels=plan.channels if plan else (),
                 meeting=plan.meeting if plan else None)
     found, called = walk.found, set[bytes]()
@@ -327,21 +332,24 @@ def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Wor
 
 def go_on(graph: DependencyGraph, world: WalkWorld, walk: Walk, job: Workflow,
           rng: random.Random, config: WalkConfig = WalkConfig(),
-          accept: Callable[[Walk], bool] | None = None) -> bool:
+          accept: Callable[[Walk], bool] | None = None, meets: str = "") -> bool:
     """Go on from a walk that made every step of a job's first parts into the steps of
     its last one (`workflow.job`), about the same record: the job's message, meeting and
-    channels are now the walk's. All or none: False, with the walk and its world as they
+    channels are now the walk's (`meets`: the last part's situation, where it books a
+    meeting about which it is: a new lead's intro call has a purpose, not a line of
+    filler as its title). All or none: False, with the walk and its world as they
     were, where a step finds no call, or where `accept` (the job's guards, asked of the
     whole walk) says no."""
     mark, steps, subject = len(walk.calls), list(walk.steps), dict(walk.subject)
     services = getattr(world, "services", {})
     kept = {name: service.state.copy() for name, service in services.items()}
     said = (walk.pattern, walk.gist, walk.situation, walk.headline, walk.channels,
-            walk.meeting)
+            walk.meeting, walk.meets)
     node = graph.nodes[walk.calls[0].tool]
     walk.pattern, walk.situation, walk.headline = job.name, job.situation, job.subject
     walk.gist = gist_for(job, record_noun(node.name, node.effect, node.resource))
     walk.channels, walk.meeting = job.channels, walk.meeting or job.meeting
+    walk.meets = walk.meets or (meets if meets in MEETINGS else "")
     called = {canonical_json([call.tool, call.arguments]) for call in walk.calls}
     done = len(walk.steps)
     while done < len(job.steps):
@@ -355,7 +363,7 @@ def go_on(graph: DependencyGraph, world: WalkWorld, walk: Walk, job: Workflow,
     del walk.calls[mark:], walk.found[mark:]
     walk.steps, walk.subject = steps, subject
     (walk.pattern, walk.gist, walk.situation, walk.headline, walk.channels,
-     walk.meeting) = said
+     walk.meeting, walk.meets) = said
     for name in list(services):  # (what its steps wrote, and the apps they first reached)
         if name in kept:
             _put_back(services[name], kept[name])
@@ -1682,13 +1690,13 @@ def _books_meeting(walk: Walk, node: ToolNode) -> bool:
     guest's hours), or a new colleague's induction (its purpose is `INDUCTION`, never
     "Proposal review" or "Product demo")."""
     return node.effect != "read" and tool_entity(node) == "event" and bool(walk.calls) \
-        and walk.situation in ("meeting", "hire")
+        and bool(walk.meets)
 
 
 def _purpose(walk: Walk, kind: str, rng: random.Random) -> Purpose:
     """What a walk's meeting is for: a new colleague's induction, else a purpose by the kind
     of app we know the person from (an intro call for a lead of the CRM)."""
-    return INDUCTION if walk.situation == "hire" else meeting_purpose(kind, rng)
+    return INDUCTION if walk.meets == "hire" else meeting_purpose(kind, rng)
 
 
 def _zone(param: str) -> bool:
