@@ -111,7 +111,7 @@ START_FAILED = "start call failed or returned nothing usable"
 # Why a workflow's step found no call, said after its failure ("no tool for step 2 (...)"),
 # so that a team whose tools compose nothing learns what they lack
 _FULL = "every app that takes what was found has its share of the run"
-MEETINGS = ("meeting", "hire")  # situations about the meeting a workflow books
+MEETING_SITUATIONS = ("meeting", "hire")  # situations about the meeting a workflow books
 _NOTHING_FEEDS = "nothing the last call found is a value it takes"
 _NO_TAKER = "no tool of an app it may use takes what was found"
 KNOWN_THERE = "everyone found is known there already"
@@ -233,7 +233,7 @@ def random_walk(
                 gist=gist_for(plan, record_noun(start, node.effect, node.resource))
                 if plan else "", pattern=plan.name if plan else "",
                 situation=plan.situation if plan else "",
-                meets=plan.situation if plan and plan.situation in MEETINGS else "",
+                meets=plan.situation if plan and plan.situation in MEETING_SITUATIONS else "",
                 headline=plan.subject if plan else "", channels=plan.channels if plan else (),
                 meeting=plan.meeting if plan else None)
     found, called = walk.found, set[bytes]()
@@ -349,7 +349,7 @@ def go_on(graph: DependencyGraph, world: WalkWorld, walk: Walk, job: Workflow,
     walk.pattern, walk.situation, walk.headline = job.name, job.situation, job.subject
     walk.gist = gist_for(job, record_noun(node.name, node.effect, node.resource))
     walk.channels, walk.meeting = job.channels, walk.meeting or job.meeting
-    walk.meets = walk.meets or (meets if meets in MEETINGS else "")
+    walk.meets = walk.meets or (meets if meets in MEETING_SITUATIONS else "")
     called = {canonical_json([call.tool, call.arguments]) for call in walk.calls}
     done = len(walk.steps)
     while done < len(job.steps):

@@ -772,7 +772,7 @@ def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
     induction."""
     from compoworld.compose.records import GoldCall
     from compoworld.compose.situations import INDUCTION, MEETINGS
-    from compoworld.compose.walk import Walk, _books_meeting, _purpose
+    from compoworld.compose.walk import MEETING_SITUATIONS, Walk, _books_meeting, _purpose
     from compoworld.graph.depgraph import ToolNode
 
     book = ToolNode(name="cal__create_appointment", service="cal", effect="create",
@@ -783,7 +783,9 @@ def test_only_a_meeting_workflow_books_a_meeting_with_a_purpose():
     from compoworld.compose.workflows import BY_NAME
 
     def walk(name: str, calls: list[GoldCall]) -> Walk:
-        return Walk(calls=calls, pattern=name, situation=BY_NAME[name].situation)
+        situation = BY_NAME[name].situation  # (as `random_walk` sets them)
+        return Walk(calls=calls, pattern=name, situation=situation,
+                    meets=situation if situation in MEETING_SITUATIONS else "")
 
     assert _books_meeting(walk("contact_meeting_message", [read]), book)
     assert _books_meeting(walk("meeting_invite", [read]), book)
