@@ -493,7 +493,8 @@ def _made_references(calls: list[GoldCall], end: dict[str, Any], rubric: list[An
     earlier write of the task made: a booking's `customerId` of the customer just added
     is checked as naming the customer with that email (`by_reference`). The id itself is
     the app's to give, so no check may want its value, and a booking checked by its times
-    alone passed whoever it was for."""
+    alone passed whoever it was for (a SalesLoft task's `person_id`, by the person's
+    `email_address`, likewise)."""
     rubric = list(rubric)
     for call in calls:
         if call.effect == "read":
@@ -508,7 +509,7 @@ def _made_references(calls: list[GoldCall], end: dict[str, Any], rubric: list[An
             state = end.get(call.service)
             held = call_arguments(call).get(param)
             holder = state.records(parts[1]).get(str(held)) if state is not None else None
-            key = next((k for k in sorted(holder or {}) if split_words(k)[-1:] == ["email"]
+            key = next((k for k in sorted(holder or {}) if "email" in split_words(k)
                         and isinstance(holder[k], str) and "@" in holder[k]), None)
             mine = [i for i, c in enumerate(rubric) if c.kind == "record_created"
                     and c.service == call.service and c.params.get("collection") != parts[1]

@@ -459,3 +459,10 @@ def test_a_booking_of_a_person_just_added_is_checked_as_theirs():
     assert evaluate_criterion(booking, start, booked("cus_6"), "")
     assert not evaluate_criterion(booking, start, booked("cus_1"), "")  # (someone else)
     assert evaluate_criterion(rubric[0], start, booked("cus_1"), "")  # (as it was)
+    # (a person's address under another name: SalesLoft's `email_address`)
+    renamed = {"id": "cus_6", "email_address": lena["email"], "name": lena["name"]}
+    later = {"shop": State(schemas, {"customers": {"cus_1": other, "cus_6": renamed},
+                                     "appointments": {}})}
+    assert _made_references(calls, later, rubric)[0].params["by_reference"] == {
+        "email_address": {"field": "customerId", "collection": "customers",
+                          "key": "email_address"}}
