@@ -66,3 +66,13 @@ def test_a_short_run_is_topped_up_in_fresh_worlds_and_resumes(prefect_harness, t
         assert productive and (later <= productive) == (walks == "free"), (walks, later)
     _, rows = run_query(store, "select count(distinct start_tool) from walks where shard < 10")
     assert rows[0][0] > len(productive)  # the first shards tried every start tool
+
+
+def test_a_top_up_s_seconds_add_to_the_hundredth():
+    """A run topped up once printed "630.6800000000001 s": its waves' seconds, summed."""
+    from flows.compose import _added
+
+    done = {"shards": 10, "skipped": 0, "ran": 10, "seconds": 526.53, "run_id": "r"}
+    more = {"shards": 1, "skipped": 0, "ran": 1, "seconds": 104.15}
+    assert _added(done, more) == {"shards": 11, "skipped": 0, "ran": 11,
+                                  "seconds": 630.68, "run_id": "r"}
