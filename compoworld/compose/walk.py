@@ -999,6 +999,7 @@ def _bind(
                  and (not patterned or (_on_subject(walk, i, f) and not _taken(f, i, bindings)
                                         and _own_id(graph, walk, i, f)
                                         and "fax" not in split_words(f.field or "")
+                                        and not _other_handle(f, param)
                                         and _sole_entry(walk.calls[i], f)
                                         and _textable(walk, i, f, node)))
                  and f.type == kind and is_link_type(kind)
@@ -1275,6 +1276,15 @@ def _one_money(hidden: list[Binding]) -> bool:
             if any(a and currency and not a & currency for a in amounts):
                 return False
     return True
+
+
+def _other_handle(value: Found, param: str) -> bool:
+    """Whether a username would become another platform's handle: a shop's login is no
+    Skype name (a new contact's `skypeUsername` was filled with their API2Cart login, and
+    the request asked to add them "with their skype user name"), nor a Twitter handle a
+    login elsewhere."""
+    return value.type == "username" and set(split_words(value.field or "")) & HANDLE_APPS \
+        != set(split_words(param)) & HANDLE_APPS
 
 
 def _worth_stating(node: ToolNode, param: str, kind: str) -> bool:

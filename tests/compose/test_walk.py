@@ -1122,3 +1122,20 @@ def test_an_id_is_looked_up_in_the_plainest_list_of_its_records():
                                    lister("list_users")])
     assert _listers(graph, "meet", kind) == ["meet__users", "meet__list_users",
                                              "meet__list_phone_users"]
+
+
+def test_a_login_is_no_handle_of_another_platform():
+    """A new contact's `skypeUsername` was filled with their shop login, and the request
+    asked to add them "with their skype user name"; a Twitter handle is no login either."""
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _other_handle
+
+    def found(field: str) -> Found:
+        return Found(field=field, path=field, value="umary", type="username", selector=None)
+    assert _other_handle(found("result.customer[].login"), "contact.skypeUsername")
+    assert _other_handle(found("data[].twitter_handle"), "username")
+    assert not _other_handle(found("data[].skype_name"), "contact.skypeUsername")
+    assert not _other_handle(found("result.customer[].login"), "username")
+    assert not _other_handle(Found(field="data[].email", path="data[0].email",
+                                   value="a@b.example", type="email", selector=None),
+                             "contact.skypeEmail")
