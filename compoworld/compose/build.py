@@ -479,12 +479,19 @@ def _by_reference(library: ServiceLibrary, calls: list[GoldCall], end: dict[str,
             emails[0]: {"field": param, "collection": collection, "key": key}}}
         title = library.infos[criterion.service].app if criterion.service in library.infos \
             else criterion.service
-        head = criterion.description.partition(" with ")[0]
-        said = (f" The booking may name the person by {param} instead of {emails[0]}: "
-                f"the {singularize(collection)} in {title} with that {key}.")
-        return criterion.model_copy(update={"params": params,
-                                            "description": describe_made(head, params) + said})
+        return _referring(criterion, params,
+                          f" The booking may name the person by {param} instead of "
+                          f"{emails[0]}: the {singularize(collection)} in {title} with "
+                          f"that {key}.")
     return criterion
+
+
+def _referring(criterion: Any, params: dict[str, Any], said: str) -> Any:
+    """`criterion` with `params` that let a record name its person by reference, described
+    anew, and `said`: how it may name them."""
+    head = criterion.description.partition(" with ")[0]
+    return criterion.model_copy(update={"params": params,
+                                        "description": describe_made(head, params) + said})
 
 
 def _made_references(calls: list[GoldCall], end: dict[str, Any], rubric: list[Any]
@@ -522,11 +529,9 @@ def _made_references(calls: list[GoldCall], end: dict[str, Any], rubric: list[An
                       "by_reference": {**criterion.params.get("by_reference", {}),
                                        key: {"field": param, "collection": parts[1],
                                              "key": key}}}
-            head = criterion.description.partition(" with ")[0]
-            said = (f" It may name them by {param}: the {singularize(parts[1])} with that "
-                    f"{key}.")
-            rubric[mine[0]] = criterion.model_copy(update={
-                "params": params, "description": describe_made(head, params) + said})
+            rubric[mine[0]] = _referring(criterion, params,
+                                         f" It may name them by {param}: the "
+                                         f"{singularize(parts[1])} with that {key}.")
     return rubric
 
 

@@ -67,11 +67,11 @@ PROBE_SHARDS = 10
 # Waves of further shards, in fresh worlds, while a run is short of its tasks (`top_up`):
 # 125 shards of 40 verify ~3,400 of the default 5,000, a second wave of ~60 the rest.
 TOP_UPS = 3
-# A patterned shard stops after this many walks in a row that verified nothing (free walks
-# over sparse links may go longer between tasks), and leaves what it
-# is short of to the next wave's fresh worlds (`top_up`): by then the workflows its world
-# makes easily have their share, and the last few tasks of a shard of 40 had taken 50 to
-# 500 walks (the first 34, 5 to 6 walks each).
+# A patterned shard stops after this many walks in a row that verified nothing, and leaves
+# what it is short of to the next wave's fresh worlds (`top_up`): by then the workflows its
+# world makes easily have their share, and the last few tasks of a shard of 40 had taken
+# 50 to 500 walks (the first 34, 5 to 6 walks each). Free walks over sparse links may go
+# longer between tasks.
 DRY_SPELL = 60
 # The largest share of a shard's quota one workflow may take (`workflow_share`): walks draw
 # a workflow first, so that every workflow the library can run gets its turn, and one that
@@ -259,8 +259,8 @@ def candidates(
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made, or, patterned, `DRY_SPELL` in a row verified nothing (or every start
-    tool proved dead: its first call fails, `STALE_AFTER` of its walks in a row verify nothing, or,
-    patterned, it begins no workflow of the library's work apps). With `judge`,
+    tool proved dead: its first call fails, `STALE_AFTER` of its walks in a row verify
+    nothing, or, patterned, it begins no workflow of the library's work apps). With `judge`,
     a task that passes every check is rated too, and one rated below `judge_threshold`
     does not count toward the quota (its outcome is `JUDGED_OUT`).
     Patterned, each walk draws a workflow first (`Draws`: any one of those its starts can
@@ -305,10 +305,8 @@ def candidates(
         made = compose_task(library, world_seed, start, rng, task_id, paraphrase=paraphrase,
                             style=walk_style(style, seed, shard, index), patterned=patterned,
                             config=config, workflow=workflow,
-                            each=for_each > 0 and random.Random(derive_seed(
-                                "each", seed, shard, index)).random() < for_each,
-                            jobs=jobs > 0 and random.Random(derive_seed(
-                                "jobs", seed, shard, index)).random() < jobs)
+                            each=_asked("each", for_each, seed, shard, index),
+                            jobs=_asked("jobs", jobs, seed, shard, index))
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
@@ -340,6 +338,12 @@ def candidates(
                    else JUDGED_OUT if kept is False else "verified")
         yield Candidate(index, start, made, checks, outcome, walked - began,
                         time.perf_counter() - walked, judgement, kept)
+
+
+def _asked(what: str, share: float, seed: int, shard: int, index: int) -> bool:
+    """Whether walk `index` of a shard is asked for `what` (its records chosen, a job), a
+    `share` of the walks, each drawn by a seed of its own."""
+    return share > 0 and random.Random(derive_seed(what, seed, shard, index)).random() < share
 
 
 def service_cap(share: float, quota: int, apps: int) -> int | None:

@@ -229,13 +229,9 @@ def random_walk(
     a tool that fits its step and takes a value of an attribute the step asks for, in one
     `apps` allows for it (every service, when None)."""
     node = graph.nodes[start]
-    walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps,
-                gist=gist_for(plan, record_noun(start, node.effect, node.resource))
-                if plan else "", pattern=plan.name if plan else "",
-                situation=plan.situation if plan else "",
-                meets=plan.situation if plan and plan.situation in MEETING_SITUATIONS else "",
-                headline=plan.subject if plan else "", channels=plan.channels if plan else (),
-                meeting=plan.meeting if plan else None)
+    walk = Walk(about=plan.steps[0].entity if plan else "", apps=apps)
+    if plan is not None:
+        _adopt(walk, plan, node, plan.situation)
     found, called = walk.found, set[bytes]()
     arguments, bindings = _bind(graph, world, node, None, walk, found, rng, config)
     if plan is not None and (not _sayable(arguments, bindings) or _searched(bindings)):
@@ -275,6 +271,22 @@ def random_walk(
             return walk
         walk.answer.append(item)
     return walk
+
+
+# What a walk takes from the workflow it follows (`_adopt`), and gives back where a job's
+# later part is undone (`go_on`)
+_ADOPTED = ("pattern", "gist", "situation", "headline", "channels", "meeting", "meets")
+
+
+def _adopt(walk: Walk, plan: Workflow, start: ToolNode, meets: str) -> None:
+    """Make `plan` (a workflow, or a job) the one `walk` follows from its start tool: its
+    name, message, opening, subject line and channels; the meeting it is about where the
+    walk has none yet, and `meets`, the situation of the part that books it, where that is
+    a meeting's."""
+    walk.pattern, walk.situation, walk.headline = plan.name, plan.situation, plan.subject
+    walk.gist = gist_for(plan, record_noun(start.name, start.effect, start.resource))
+    walk.channels, walk.meeting = plan.channels, walk.meeting or plan.meeting
+    walk.meets = walk.meets or (meets if meets in MEETING_SITUATIONS else "")
 
 
 def repeat_steps(graph: DependencyGraph, world: WalkWorld, walk: Walk, plan: Workflow,
@@ -343,13 +355,8 @@ def go_on(graph: DependencyGraph, world: WalkWorld, walk: Walk, job: Workflow,
     mark, steps, subject = len(walk.calls), list(walk.steps), dict(walk.subject)
     services = getattr(world, "services", {})
     kept = {name: service.state.copy() for name, service in services.items()}
-    said = (walk.pattern, walk.gist, walk.situation, walk.headline, walk.channels,
-            walk.meeting, walk.meets)
-    node = graph.nodes[walk.calls[0].tool]
-    walk.pattern, walk.situation, walk.headline = job.name, job.situation, job.subject
-    walk.gist = gist_for(job, record_noun(node.name, node.effect, node.resource))
-    walk.channels, walk.meeting = job.channels, walk.meeting or job.meeting
-    walk.meets = walk.meets or (meets if meets in MEETING_SITUATIONS else "")
+    said = {name: getattr(walk, name) for name in _ADOPTED}
+    _adopt(walk, job, graph.nodes[walk.calls[0].tool], meets)
     called = {canonical_json([call.tool, call.arguments]) for call in walk.calls}
     done = len(walk.steps)
     while done < len(job.steps):
@@ -362,8 +369,8 @@ def go_on(graph: DependencyGraph, world: WalkWorld, walk: Walk, job: Workflow,
         return True
     del walk.calls[mark:], walk.found[mark:]
     walk.steps, walk.subject = steps, subject
-    (walk.pattern, walk.gist, walk.situation, walk.headline, walk.channels,
-     walk.meeting, walk.meets) = said
+    for name, value in said.items():
+        setattr(walk, name, value)
     for name in list(services):  # (what its steps wrote, and the apps they first reached)
         if name in kept:
             _put_back(services[name], kept[name])
