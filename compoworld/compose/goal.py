@@ -54,6 +54,7 @@ from compoworld.compose.references import (
     say,
 )
 from compoworld.graph.semtypes import is_entity_id, is_tenant_id, singularize, split_words
+from compoworld.world.state import canonical_json
 
 _NAME_FIELDS = {"name", "full name", "display name", "fullname", "displayname"}
 _SAY_PARAMS = {"text", "body", "message", "content", "description", "note", "comment"}
@@ -280,11 +281,16 @@ class _Goal(Carried):
         parts: list[str] = []
         grouped = self._grouped(rest)
         parts += [phrase for phrase in grouped.values() if phrase]
+        within = {canonical_json(v) for _, b, _ in rest if b.kind == "hidden"
+                  and b.step is not None and 0 <= b.step < len(self.calls)
+                  for v in call_arguments(self.calls[b.step]).values()}
         for param, binding, value in rest:
             if (said is not None and param == said[0]) or param in grouped:
                 continue
             words = param_words(param, noun)
             other = is_entity_id(binding.type) and not is_key(param, binding.type, noun)
+            if other and binding.kind == "hidden" and canonical_json(value) in within:
+                continue  # the project a section was looked up in, said with the section
             whole = self._whole(binding, noun) if other and binding.kind == "hidden" else None
             ours = self.resolve(binding, value).selector if binding.kind == "hidden" \
                 and is_tenant_id(binding.type) else None
@@ -359,9 +365,10 @@ class _Goal(Carried):
                 chosen = self._selected(selector) if self._leading(selector) else \
                     self._whose(selector.field, selector.value)
                 (facts[0] if self._leading(selector) else facts[1]).insert(0, chosen)
+            where = f"in {self.title(call.service)}"  # (once: a section "in the project
+            said = base or any(fact.endswith(where) for fact in facts[0])  # ... in Avaza")
             phrase = " ".join([base[1] if base else f"the {noun}", *facts[0],
-                               *([] if base else [f"in {self.title(call.service)}"]),
-                               *self._and(facts[1])])
+                               *([] if said else [where]), *self._and(facts[1])])
             lead = chosen or next(iter(facts[0]), "")
             if lead and '"' in lead and not base:
                 self.named[key] = f"the {noun} {lead}"

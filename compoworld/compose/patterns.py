@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from compoworld.compose.references import is_sender, is_sender_name
-from compoworld.compose.steps import COLLEAGUES
+from compoworld.compose.steps import COLLEAGUES, CUSTOMERS
 from compoworld.compose.workflow import Step, Workflow
 from compoworld.graph.depgraph import (
     CONTENT_TYPES,
@@ -29,6 +29,7 @@ from compoworld.graph.depgraph import (
 )
 from compoworld.graph.roles import noun_entity, role_of
 from compoworld.graph.semtypes import is_entity_id, split_words
+from compoworld.world.fieldsources import PERSON_TYPES
 
 # The word a message of a gist must say, in any of its forms: a welcome that never says
 # "welcome" (or a receipt never named) was not the message asked for, though a check that
@@ -339,6 +340,11 @@ def feasible(graph: DependencyGraph, start: str, pattern: Workflow,
             if fits(graph.nodes[target], step) and (
                     allow is None or allow(graph.nodes[target].service, step)):
                 taken.setdefault(target, set()).add(attribute)
+    if any(kind in SUBJECT_NAMES and links(kind, step) and feeds(graph, start, field, kind, step)
+           for field, kind in node.outputs.items()) and any(
+            allow is None or allow(graph.nodes[tool].service, step)
+            for tool, _ in content_takers(graph, step)):
+        return True  # a follow-up task titled by the person's name
     # a new contact or colleague is reached by the email or phone carried to it
     reach = {"email", "phone"} if step.entity == "person" and "create" in step.effects else set()
     return any("" in got or (_covers(step, got) and (not reach or bool(got & reach)))
@@ -355,6 +361,47 @@ def links(kind: str, step: Step | None) -> bool:
 def taken_by(graph: DependencyGraph, tool: str, field: str, kind: str, step: Step,
              threshold: float = EDGE_THRESHOLD) -> bool:
     """Whether some tool fitting `step` takes output `field` of `tool` along an edge
-    scoring at least `threshold`."""
+    scoring at least `threshold`, or by content: a name in a record's title (`Step.title`)."""
     return any(fits(graph.nodes[target], step)
-               for target, _ in graph.linked_consumers(tool, field, kind, threshold))
+               for target, _ in graph.linked_consumers(tool, field, kind, threshold)) \
+        or (kind in SUBJECT_NAMES and bool(content_takers(graph, step)))
+
+
+# What names a record's subject in full, so a title can carry it: a person's whole name,
+# a company's (a first name alone, "Follow up with Ana", names nobody in particular).
+SUBJECT_NAMES = frozenset({"person_name", "company"})
+# The last words of a parameter that titles the record a tool makes.
+_TITLES = frozenset("name title subject summary".split())
+
+
+def content_takers(graph: DependencyGraph, step: Step) -> list[tuple[str, str]]:
+    """(tool, parameter) of every tool fitting `step` whose parameter of type `title`
+    titles the record it makes, where the step links by content (`Step.title`): a task in
+    a tracker with no field for a contact takes the person in its name. [] for a step
+    without a title."""
+    if not step.title:
+        return []
+    table = graph.memo.setdefault("content_takers", {})
+    if step not in table:
+        table[step] = [
+            (name, param) for name, node in graph.nodes.items()
+            if node.effect != "read" and fits(node, step) and not _keeps_whom(node)
+            for param in [_title_param(node)] if param]
+    return table[step]
+
+
+def _keeps_whom(node: ToolNode) -> bool:
+    """Whether a tool has a field for the person or company its record is about (an
+    email, a name, a customer's or a contact's id): it takes them there, never in its
+    title alone (a SalesLoft task "Follow up with Hugo Jensen" filed under Quinn Smith)."""
+    return any(kind in PERSON_TYPES or kind == "company" or (
+        is_entity_id(kind) and set(split_words(kind.split(".")[-2])) & CUSTOMERS)
+        for kind in node.params.values())
+
+
+def _title_param(node: ToolNode) -> str | None:
+    """The parameter that titles what `node` makes (`name`, `Title`, `subject`): the
+    shortest such, so a task's own `name` before a `project_name` it files under."""
+    titles = [p for p, kind in node.params.items() if kind == "title"
+              and "." not in p and split_words(p)[-1:] and split_words(p)[-1] in _TITLES]
+    return min(titles, key=lambda p: (len(split_words(p)), p)) if titles else None

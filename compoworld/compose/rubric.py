@@ -109,6 +109,17 @@ def _argument_values(calls: list[GoldCall], service: str
     return values, own
 
 
+def _by_content(calls: list[GoldCall], service: str) -> dict[tuple[str, str], str]:
+    """The agent's own words of a service's writes that carry a record found earlier, by
+    (snake-case name, text), each with the name it must say: a follow-up task's title
+    "Follow up with Julia Nguyen" names "Julia Nguyen" (`walk._titled`)."""
+    return {(snake_case(name), value): render_value(value_at(calls[b.step].result, b.path))
+            for call in calls if call.service == service and call.effect != "read"
+            for name, value in call_arguments(call).items()
+            if isinstance(value, str) and (b := call.bindings.get(name)) is not None
+            and b.kind == "free" and b.step is not None and b.path}
+
+
 def _purposes(calls: list[GoldCall], service: str) -> set[tuple[str, str]]:
     """(name, value) of the arguments of a service's writes that say what a booking is
     for (`PURPOSE`: "Account review"), by the argument's snake-case name."""
@@ -383,6 +394,7 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
     changes = diff(before, after)
     given, agents_words = _argument_values(calls, service)
     purposes = _purposes(calls, service)
+    carried = _by_content(calls, service)
     generated = {str(record.get(after.id_field(collection)))
                  for collection, change in changes.items() for record in change["created"]}
     criteria: list[_Target] = []
@@ -400,12 +412,15 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
             params: dict[str, Any] = {"collection": collection, "fields": fields}
             written = [name for name, value in record.items() if isinstance(value, str)
                        and (snake_case(name), value) in agents_words and name not in fields
-                       and split_words(name)[-1:] != ["subject"]]  # (an email's subject
+                       and (split_words(name)[-1:] != ["subject"]
+                            or (snake_case(name), value) in carried)]  # (an email's subject
             # line is the agent's to word: "Invitation", one word, is a fine subject)
             if written:  # a message's body: any words of the agent's, but some
                 params["written"] = written
-                said = [v for v in mentioned([text for _, text in agents_words], calls)
-                        if any(fact_in_text(v, record[name]) for name in written)]
+                said = [carried[key] for name in written
+                        if (key := (snake_case(name), record[name])) in carried]
+                said += [v for v in mentioned([text for _, text in agents_words], calls)
+                         if any(fact_in_text(v, record[name]) for name in written)]
                 said += clocks_said(said, [str(record[name]) for name in written], calls)
                 if said:  # ... naming the ticket it answers, as the request asks
                     params["mentions"] = list(dict.fromkeys(said))

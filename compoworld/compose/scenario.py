@@ -137,6 +137,8 @@ _OUR_SIDE = frozenset("owner owned booked booker organizer creator user".split()
 _CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
 _GUESTS = frozenset("recipient attendee guest invitee contact".split())
 _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
+# what a record linked by content says of whom it is about (`Step.title`)
+_BY_NAME = (", with {whose} name in its title", ", its title giving {whose} name")
 # a workflow asked for every record a rule selects (`_Scenario._for_each`)
 _EACH_OPENINGS = ("This is for {target}.", "It concerns {target}.",
                   "I need this done for {target}.")
@@ -564,7 +566,10 @@ class _Scenario(_Goal):
                 # our texts or emails go out under)
             else:
                 rest.append((param, binding, value))
-        if not carried and not made:
+        by_content = next((b.type for b in call.bindings.values() if b.kind == "free"
+                           and b.step is not None and b.path), None)  # (a task titled
+        # by whom it is about)
+        if not carried and not made and not by_content:
             return None  # nothing of the workflow goes into this act: no part of it
         them = self.them
         if kind.entity in _PEOPLE and them == "it":  # the person of a record, whom the
@@ -634,6 +639,9 @@ class _Scenario(_Goal):
                     said = ""  # (an invitation says when: "saying which day it is" spells
                     # out what its check looks for)
                 details += f" {gist}" + (self.rng.choice(dated) if said == _DATED[0] else said)
+            elif by_content:  # a follow-up task that says whom it is about
+                details += self.rng.choice(_BY_NAME).format(
+                    whose="the company's" if by_content == "company" else "their full")
             else:
                 details += ", with a short note of your own about it"
         why = why_add(self.title(call.service), self.domains.get(call.service), self.rng,

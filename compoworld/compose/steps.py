@@ -71,6 +71,8 @@ SUPPLIERS = frozenset("supplier suppliers vendor vendors".split())
 # (a Jira project named by its lead's name was "followed up on" as a deal).
 DEALS = frozenset("deal deals opportunity opportunities".split())
 PROJECTS = frozenset({"project", "projects"})
+# A to-do someone does: a follow-up task, no project, milestone or deal
+TODOS = frozenset("task tasks todo todos".split())
 DEAL = Step(READ, "task", words=DEALS)
 # An issue of a tracker or a code host: no ticket of a helpdesk's own words alone.
 ISSUES = frozenset("issue issues ticket tickets bug bugs".split())

@@ -47,9 +47,11 @@ from compoworld.compose.instruction import render_value, visible_values
 from compoworld.compose.naming import app_name, record_noun
 from compoworld.compose.notes import reference_note, reference_subject
 from compoworld.compose.patterns import (
+    SUBJECT_NAMES,
     Apps,
     business_shares,
     carries,
+    content_takers,
     feeds,
     fits,
     links,
@@ -176,6 +178,7 @@ _BUSINESS = "business"  # service -> share
 _TAKERS = "takers"  # value, step -> taken
 _LISTERS = "listers"  # service -> reads
 _LISTED = "listed"  # service, id -> lists
+_WITHIN = "within"  # service, id -> lists within a record found
 
 
 def _per_graph(table: str, graph: DependencyGraph, make: Callable[[], Any]) -> Any:
@@ -412,7 +415,8 @@ def _step(
 ) -> bool:
     crossed = _crossed(walk)
     stated = [render_value(v) for v in visible_values(walk.calls, walk.answer)]
-    passable = [[f for f in values if links(f.type, plan) and not _said(f.value, stated)
+    passable = [[f for f in values if links(f.type, plan)
+                 and (not _said(f.value, stated) or _titled_by(plan, f))
                  and (plan is None or (feeds(graph, walk.calls[i].tool, f.field, f.type, plan)
                                        and _on_subject(walk, i, f) and _own_id(graph, walk, i, f)
                                        and "fax" not in split_words(f.field or "")
@@ -445,6 +449,8 @@ def _step(
                       walk.calls[step].tool, source.field, source.type, config.edge_threshold)
                   if (graph.nodes[t].effect == "read" or graph.nodes[t].writes)
                   and (plan is None or fits(graph.nodes[t], plan))]
+        if _titled_by(plan, source):  # a follow-up task titled by their name
+            takers += [c for c in content_takers(graph, plan) if c not in takers]
         if plan:  # an Airflow user is no lead's new home; a copy into its own app, or its
             # vendor's other API (OnSched Consumer -> OnSched Setup), no copy
             copy = plan.entity == walk.about and "create" in plan.effects \
@@ -504,6 +510,8 @@ def _step(
                 continue
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
+        if plan and plan.title and node.params.get(param) == "title" != source.type:
+            _titled(plan, node, param, source, arguments, bindings)
         mark = len(walk.calls)
         if only is not None and not _as_before(arguments, bindings, only, walk):
             why["it would state other values than for the first record"] += 1
@@ -529,6 +537,28 @@ def _step(
         _undo(walk, found, called, mark)
     walk.blocked = why.most_common(1)[0][0] if why else ""
     return False
+
+
+def _titled_by(plan: Step | None, value: Found) -> bool:
+    """Whether a value may title what `plan` makes, though the request says it: the name
+    of the person a follow-up task is for, named in its title (`Step.title`)."""
+    return plan is not None and bool(plan.title) and value.type in SUBJECT_NAMES
+
+
+def _titled(plan: Step, node: ToolNode, param: str, source: Found, arguments: dict[str, Any],
+            bindings: dict[str, Binding]) -> None:
+    """A record linked by content: its title, in the agent's words, names the subject
+    (`Step.title`: "Follow up with Julia Nguyen"), and its binding says whose name it
+    carries, so its check wants that name in it."""
+    arguments[param] = plan.title.format(s=render_value(source.value))
+    bindings[param] = Binding(kind="free", type="title", step=bindings[param].step,
+                              field=source.field, path=source.path)
+    for other, binding in list(bindings.items()):  # (its notes are no note to the person:
+        if binding.kind == "free" and other != param:  # "Sofia, a quick note reminding
+            if other in node.required:  # you..." in a task's description)
+                arguments[other] = arguments[param]
+            else:
+                del arguments[other], bindings[other]
 
 
 def _channel(service: Service, kind: str, schema: dict[str, Any], names: tuple[str, ...],
@@ -782,15 +812,20 @@ def _look_up_ids(
                 _undo(walk, found, called, mark)  # accounts listed, none ours by its name:
                 return False  # no "on the "AC68570f..." account": nobody says it
             continue  # else "our company in Codat is ...": the user's own id, theirs to say
+        tries = [(name, {}, {}) for name in listers[:3]] or \
+            _scoped_listers(graph, node.service, binding.type, arguments, bindings)[:3]
         hit = None
-        for lister in listers[:3]:
+        for lister, given, given_bindings in tries:
             step = len(walk.calls)
             if step > mark and walk.calls[-1].tool == lister:
                 step -= 1  # one list serves two ids (a channel and its message)
-            elif not _attempt(world, graph.nodes[lister], {}, {}, walk, found, called):
+            elif not _attempt(world, graph.nodes[lister], given, given_bindings, walk, found,
+                              called):
                 continue
+            scope = {b.type: canonical_json(given[p]) for p, b in given_bindings.items()}
             named = [f for f in found[step] if f.type == binding.type and f.selector is not None
-                     and not isinstance(f.selector.value, bool)]
+                     and not isinstance(f.selector.value, bool)
+                     and not _elsewhere(f, found[step], scope)]
             if named:
                 hit = step, rng.choice(named)
                 break
@@ -857,6 +892,49 @@ def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
         return by_service
 
     return _per_graph(_LISTERS, graph, scan).get(service, [])
+
+
+def _elsewhere(value: Found, values: list[Found], scope: dict[str, str]) -> bool:
+    """Whether the list item `value` sits in says it belongs to another record than the
+    one it was listed within (`scope`: id type -> the id given): a section of another
+    project, listed by a world that does not filter, is no section of this one."""
+    head = item_head(value.path)
+    return any(item_head(other.path) == head and other.type in scope
+               and canonical_json(other.value) != scope[other.type] for other in values)
+
+
+def _scoped_listers(graph: DependencyGraph, service: str, kind: str, arguments: dict[str, Any],
+                    bindings: dict[str, Binding]
+                    ) -> list[tuple[str, dict[str, Any], dict[str, Binding]]]:
+    """The reads of `service` that list records holding ids of `kind` within a record the
+    call already found (an Avaza project's sections: `section_get(ProjectID)`), each with
+    the arguments it takes from the call: every id it requires, of a type the call holds
+    hidden. So a task goes into "the section named "Backlog" of the project named "Q3
+    rollout"", not nowhere for want of an argument-free list of sections."""
+    held = {b.type: p for p, b in bindings.items() if b.kind == "hidden"}
+    out = []
+    for name in _listers_within(graph, service, kind):
+        node = graph.nodes[name]
+        if all(node.params.get(r) in held for r in node.required):
+            out.append((name, {r: arguments[held[node.params[r]]] for r in node.required},
+                        {r: bindings[held[node.params[r]]] for r in node.required}))
+    return out
+
+
+def _listers_within(graph: DependencyGraph, service: str, kind: str) -> list[str]:
+    """The reads of `service` that list ids of `kind` and require only ids (of another
+    kind) to do it, the plainest first."""
+    within = _per_graph(_WITHIN, graph, dict)
+    key = (service, kind)
+    if key not in within:
+        within[key] = sorted(
+            (other.name for other in graph.nodes.values()
+             if other.service == service and other.effect == "read" and other.required
+             and all(is_entity_id(other.params.get(r, "")) and other.params[r] != kind
+                     for r in other.required)
+             and any(k == kind and "[]" in path for path, k in other.outputs.items())),
+            key=lambda name: (plainness(name), name))
+    return within[key]
 
 
 def _listers(graph: DependencyGraph, service: str, kind: str) -> list[str]:

@@ -86,6 +86,15 @@ class Step:
     # under the company's name or shared address (a code-freeze notice to a colleague from
     # "hello@..." through Postmark, or a text to them from the brand "Redwood")
     personal: bool = False
+    # how the record it makes names what the workflow is about, `{s}` the subject named in
+    # full ("Follow up with {s}"): the step then links by content as well, a follow-up
+    # task in a tracker that keeps no contacts carrying the person in its title, and its
+    # check wants the name there (`patterns.content_takers`)
+    title: str = ""
+
+    def __post_init__(self) -> None:
+        if self.title and "{s}" not in self.title:
+            raise ValueError(f"a step's title names its subject, {{s}}: {self.title!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -252,7 +261,8 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     record, and read the same person (`_strangers`); `then` tells no story of its own
     (`ACTS`), and its message or meeting, where it tells none, follows no story but a
     newcomer's (a new lead is invited to a webinar; a payment that came in is told of no
-    invoice "ready" to pay); they do no act twice (two new contacts); `then` is of
+    invoice "ready" to pay); they do no act twice (two new contacts), nor change what an
+    earlier part made (a follow-up task, then "assigned": the make said all); `then` is of
     `first`'s domain or goes with any (`ALONGSIDE`); and the job chains `JOB_PARTS` at
     most. The job opens as the first of its parts with a situation does (`job`)."""
     names = first.parts or (first.name,)
@@ -270,7 +280,10 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     if then.domain != first.domain and then.domain not in ALONGSIDE:
         return False
     acts = {(step.entity, step.effects) for step in first.steps[1:]}
-    return not any((step.entity, step.effects) in acts for step in then.steps[1:])
+    made = {step.entity for step in first.steps[1:] if "create" in step.effects}
+    return not any((step.entity, step.effects) in acts
+                   or (step.effects == CHANGE and step.entity in made)
+                   for step in then.steps[1:])
 
 
 def _strangers(first: Workflow, then: Workflow) -> bool:

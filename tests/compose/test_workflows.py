@@ -912,3 +912,100 @@ def test_a_walk_goes_on_into_a_job_or_stays_the_workflow_it_made(work_library):
         if any(BY_NAME[name].situation == "meeting" for name in later):
             # (what the meeting is for: no line of filler as its title)
             assert any(c.params.get("about") for c in task.rubric), task.instruction
+
+
+def test_a_follow_up_task_is_linked_by_the_name_in_its_title():
+    """A tracker that keeps no contacts takes a follow-up task for a customer by its title
+    ("Follow up with Julia Nguyen"): a step that says how its record is titled links by
+    content. Not where the tool has a field for whom the task is about (a SalesLoft task
+    "Follow up with Hugo Jensen" was filed under another person, Quinn Smith), nor into a
+    milestone or a project, which are no follow-up."""
+    from compoworld.compose.patterns import content_takers, taken_by
+    from compoworld.graph.depgraph import DependencyGraph, ToolNode
+
+    def maker(name: str, params: dict) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="create",
+                        implementation="modeled", resource=name.split("_", 1)[-1].split("__")[-1],
+                        params=params, required=tuple(params), outputs={"id": "string"})
+
+    tracker = maker("tracker__create_task",
+                    {"Title": "title", "ProjectIDFK": "tracker.projects.id"})
+    theirs = maker("sales__create_task", {"subject": "title", "person_id": "sales.people.id"})
+    milestone = maker("linear__create_milestone", {"name": "title"})
+    customers = ToolNode(name="shop__list_customers", service="shop", effect="read",
+                         implementation="modeled", resource="customers", params={},
+                         required=(), outputs={"[].name": "person_name", "[].email": "email"})
+    graph = DependencyGraph.build([tracker, theirs, milestone, customers])
+    step = BY_NAME["contact_deal"].steps[1]
+    assert "{s}" in step.title
+    assert content_takers(graph, step) == [("tracker__create_task", "Title")]
+    assert taken_by(graph, "shop__list_customers", "[].name", "person_name", step)
+    untitled = Step(("create",), "task", ("email",))
+    assert content_takers(graph, untitled) == []
+    with pytest.raises(ValueError, match="names its subject"):
+        Step(("create",), "task", title="Follow up")
+
+
+def test_a_job_changes_nothing_an_earlier_part_made():
+    """A follow-up task made, then "assigned" by a later part: the update overwrote what
+    the make had said, and the rubric found a write with no change of its own."""
+    from compoworld.compose.workflow import job, may_follow
+
+    first = job(BY_NAME["renewal_reminder"], BY_NAME["contact_deal"])
+    assert not may_follow(first, BY_NAME["assign_task"])
+    assert may_follow(BY_NAME["renewal_reminder"], BY_NAME["contact_deal"])
+
+
+def test_a_section_listed_within_a_project_is_one_of_that_project():
+    """An id looked up within a record found (an Avaza project's sections) is one the list
+    puts in that record: a world whose list does not filter gave a section of another
+    project, and the request filed the task "in the section X of the project Y"."""
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _elsewhere
+
+    listed = [Found("Sections[].SectionID", "Sections[0].SectionID", 7, "app.sections.id", None),
+              Found("Sections[].ProjectIDFK", "Sections[0].ProjectIDFK", 58, "app.projects.id",
+                    None),
+              Found("Sections[].SectionID", "Sections[1].SectionID", 9, "app.sections.id", None),
+              Found("Sections[].ProjectIDFK", "Sections[1].ProjectIDFK", 82, "app.projects.id",
+                    None)]
+    from compoworld.world.state import canonical_json
+
+    scope = {"app.projects.id": canonical_json(82)}
+    assert _elsewhere(listed[0], listed, scope) and not _elsewhere(listed[2], listed, scope)
+
+
+@pytest.mark.slow
+def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpus):
+    """Reminded of their renewal, the customer gets a follow-up task in a tracker that keeps
+    no contacts (Avaza), in a section of a project looked up by name; the request asks for
+    their name in its title, and the check wants it there: a task titled for another
+    customer fails it."""
+    from compoworld.reward.rubric import evaluate_criterion
+    from compoworld.specs.sources import load_document
+
+    library = ServiceLibrary.from_specs(
+        [load_document(corpus, "avaza.com.json"),
+         load_document(corpus, "onsched.com/consumer.json"), builtin_spec("email")], seed=5)
+    reminder = BY_NAME["renewal_reminder"]
+    starts = sorted(s for s in start_tools(library.graph, patterned=True)
+                    if reminder in library.patterns_at(s))
+    made = [compose_task(library, 7, starts[0], random.Random(seed), f"t{seed}",
+                         patterned=True, workflow=reminder, jobs=True) for seed in range(4)]
+    jobs = [t for t in made if isinstance(t, Task) and "contact_deal" in t.pattern]
+    assert jobs, [getattr(t, "pattern", t) for t in made]
+    for task in jobs:
+        assert all(verify_task(task, library, Deduper()).values()), task.instruction
+        assert "title" in task.instruction and " in Avaza in Avaza" not in task.instruction
+        post = next(c for c in task.gold_calls if c.tool == "avaza_com__task_post")
+        check = next(c for c in task.rubric if c.service == "avaza_com")
+        name = check.params["mentions"][0]
+        assert name in post.arguments["Title"] and name in task.instruction
+        for title, holds in ((post.arguments["Title"], True),
+                             ("Follow up with Somebody Else", False)):
+            world = library.world(task.world_seed)
+            for call in task.gold_calls:
+                world.call(call.tool, post.arguments | {"Title": title} if call is post
+                           else call.arguments)
+            start, end = world.states(task.services)
+            assert evaluate_criterion(check, start, end, "") is holds, title

@@ -1,6 +1,6 @@
 """Open a deal or task for a contact."""
 
-from compoworld.compose.steps import BY_LEAD, CONTACT, LEAD, NEWEST
+from compoworld.compose.steps import BY_LEAD, CONTACT, DEALS, LEAD, NEWEST, PROJECTS, TODOS
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -9,7 +9,8 @@ WORKFLOW = Workflow(
     purpose='open a deal or task for a contact',
     steps=(
         LEAD,
-        Step(MAKE, 'task', CONTACT),
+        Step(MAKE, 'task', CONTACT, words=TODOS | DEALS, avoid=PROJECTS,
+             title='Follow up with {s}'),
     ),
     situation='deal',
     operators=(BY_LEAD, NEWEST),

@@ -1,6 +1,6 @@
 """Open a ticket for a customer and plan the fix."""
 
-from compoworld.compose.steps import BY_SEGMENT, CONTACT, LEAD
+from compoworld.compose.steps import BY_SEGMENT, CONTACT, DEALS, LEAD, PROJECTS, TODOS
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -10,7 +10,8 @@ WORKFLOW = Workflow(
     steps=(
         LEAD,
         Step(MAKE, 'ticket', CONTACT),
-        Step(MAKE, 'task', CONTACT),
+        Step(MAKE, 'task', CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
+             title='Fix the problem {s} reported'),
     ),
     situation='problem',
     operators=(BY_SEGMENT,),

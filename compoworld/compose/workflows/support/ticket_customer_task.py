@@ -1,6 +1,6 @@
 """Find the customer behind a ticket and plan a fix."""
 
-from compoworld.compose.steps import BY_PRIORITY, CONTACT, KEYS, OLDEST
+from compoworld.compose.steps import BY_PRIORITY, CONTACT, DEALS, KEYS, OLDEST, PROJECTS, TODOS
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -10,7 +10,8 @@ WORKFLOW = Workflow(
     steps=(
         Step(READ, 'ticket'),
         Step(READ, 'person', KEYS),
-        Step(MAKE, 'task', CONTACT),
+        Step(MAKE, 'task', CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
+             title='Fix the problem {s} reported'),
     ),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
