@@ -781,23 +781,28 @@ def sql(
 
 
 def _verified_ids(store: Any, run_id: str, doing: str, names: list[str] | None = None,
-                  chosen: bool = False) -> list[str]:
+                  chosen: bool = False, jobs: bool = False) -> list[str]:
     """The ids of run `run_id`'s verified tasks (of the workflows `names`, when given; only
-    those that choose their records by a rule or a rank, with `chosen`), or one line
-    saying why there are none to `doing` (sample, audit)."""
+    those that choose their records by a rule or a rank, with `chosen`; only jobs of
+    several workflows, with `jobs`), or one line saying why there are none to `doing`
+    (sample, audit)."""
+    from compoworld.compose.workflow import JOINED
     from storage.catalog import run_query
 
     try:
         _, rows = run_query(store, "select task_id from tasks where verified and run_id = $run"
                             " and ($names is null or list_contains($names, pattern))"
-                            " and (not $chosen or len(operators) > 0)",
-                            {"run": run_id, "names": names, "chosen": chosen})
+                            " and (not $chosen or len(operators) > 0)"
+                            " and (not $jobs or contains(pattern, $joined))",
+                            {"run": run_id, "names": names, "chosen": chosen, "jobs": jobs,
+                             "joined": JOINED})
     except ValueError as error:
         raise fail(f"no tasks to {doing} in run {run_id}: {error}") from None
     if not rows:
         raise fail(f"run {run_id} has no verified tasks" + (
             f" of {', '.join(names)}" if names else "") + (
-            " that choose their records" if chosen else "") + ": run `compoworld compose` "
+            " that choose their records" if chosen else "") + (
+            " that are jobs" if jobs else "") + ": run `compoworld compose` "
             "first" + (" with --for-each" if chosen else ""))
     return [row[0] for row in rows]
 
@@ -814,17 +819,22 @@ def review_pack(
     ] = None,
     workflow: Annotated[
         list[str] | None, typer.Option(
-            "--workflow", "-w", help="Only tasks of this workflow (repeat for more; `trial`: "
-            "every workflow on trial, to decide which to take off trial).")
+            "--workflow", "-w", help="Only tasks of this workflow or job (repeat for more; "
+            "`trial`: every workflow on trial, to decide which to take off trial).")
     ] = None,
     chosen: Annotated[
         bool, typer.Option(help="Only tasks that choose their records by a rule or a rank.")
+    ] = False,
+    jobs: Annotated[
+        bool, typer.Option(help="Only jobs: tasks that chain several workflows "
+                                "(`lead_to_contact_then_contact_deal`).")
     ] = False,
     home: HomeOption = None,
 ) -> None:
     """Write a random sample of a run's verified tasks as Markdown for a person to review:
     services, request, gold calls and results, expected answer, checks."""
     from compoworld.compose.review import render_pack, sample_ids
+    from compoworld.compose.workflow import parts_of
     from compoworld.compose.workflows import BY_NAME, WORKFLOWS
     from storage.catalog import run_query
     from storage.store import Store
@@ -832,9 +842,9 @@ def review_pack(
     store = Store.open(home)
     run_id = resolve_run_id(run_id)
     names = [w.name for w in WORKFLOWS if w.trial] if workflow == ["trial"] else workflow
-    if unknown := sorted(set(names or ()) - BY_NAME.keys()):
+    if unknown := sorted(n for n in names or () if not set(parts_of(n)) <= BY_NAME.keys()):
         raise fail(f"no workflow named {', '.join(unknown)}: see `compoworld workflows`")
-    ids = sample_ids(_verified_ids(store, run_id, "sample", names, chosen), count, seed)
+    ids = sample_ids(_verified_ids(store, run_id, "sample", names, chosen, jobs), count, seed)
     columns, rows = run_query(
         store, "select task_id, services, instruction, gold_calls, answer, rubric from tasks "
         "where run_id = $run and list_contains($ids, task_id)", {"run": run_id, "ids": ids})

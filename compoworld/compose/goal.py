@@ -366,7 +366,8 @@ class _Goal(Carried):
                     self._whose(selector.field, selector.value)
                 (facts[0] if self._leading(selector) else facts[1]).insert(0, chosen)
             where = f"in {self.title(call.service)}"  # (once: a section "in the project
-            said = base or any(fact.endswith(where) for fact in facts[0])  # ... in Avaza")
+            said = base or any(f"{where} " in f"{fact} " for fact in facts[0])  # ... in
+            # Avaza")
             phrase = " ".join([base[1] if base else f"the {noun}", *facts[0],
                                *([] if said else [where]), *self._and(facts[1])])
             lead = chosen or next(iter(facts[0]), "")

@@ -386,7 +386,7 @@ def content_takers(graph: DependencyGraph, step: Step) -> list[tuple[str, str]]:
         table[step] = [
             (name, param) for name, node in graph.nodes.items()
             if node.effect != "read" and fits(node, step) and not _keeps_whom(node)
-            for param in [_title_param(node)] if param]
+            for param in [title_param(node)] if param]
     return table[step]
 
 
@@ -399,7 +399,7 @@ def _keeps_whom(node: ToolNode) -> bool:
         for kind in node.params.values())
 
 
-def _title_param(node: ToolNode) -> str | None:
+def title_param(node: ToolNode) -> str | None:
     """The parameter that titles what `node` makes (`name`, `Title`, `subject`): the
     shortest such, so a task's own `name` before a `project_name` it files under."""
     titles = [p for p, kind in node.params.items() if kind == "title"

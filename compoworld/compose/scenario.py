@@ -137,6 +137,8 @@ _OUR_SIDE = frozenset("owner owned booked booker organizer creator user".split()
 _CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
 _GUESTS = frozenset("recipient attendee guest invitee contact".split())
 _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
+# a record titled by whom it is about, asked for by what it is for (`Step.title`)
+_TODO = ("create a task in {app} to {todo}", "add a task to {app} to {todo}")
 # what a record linked by content says of whom it is about (`Step.title`)
 _BY_NAME = (", with {whose} name in its title", ", its title giving {whose} name")
 # a workflow asked for every record a rule selects (`_Scenario._for_each`)
@@ -571,6 +573,11 @@ class _Scenario(_Goal):
         # by whom it is about)
         if not carried and not made and not by_content:
             return None  # nothing of the workflow goes into this act: no part of it
+        if by_content and kind.title:  # what the task is for, as its title says it: "add
+            todo = kind.title.replace(  # a task to Avaza to follow up with them"
+                "{s}", "the company" if by_content == "company" else "them")
+            forms = tuple(form.format(todo=todo[0].lower() + todo[1:], app="{app}")
+                          for form in _TODO)
         them = self.them
         if kind.entity in _PEOPLE and them == "it":  # the person of a record, whom the
             them = "them"  # opening named ("the client of the invoice ... add them as a

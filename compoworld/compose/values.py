@@ -120,7 +120,8 @@ def _selector(
     ranked = sorted(
         (key for key, value in element.items()  # (nobody knows a company by its fax)
          if key != own and isinstance(value, str) and len(value.strip()) >= 3
-         and not {"fax", "phone", "mobile", "tel"} & set(split_words(key))),
+         and not {"fax", "phone", "mobile", "tel"} & set(split_words(key))
+         and not _names_its_kind(key)),
         key=lambda k: (naming(k), k),
     )
     for key in ranked:
@@ -143,6 +144,19 @@ def _selector(
             and isinstance(e, dict)]:
         return Selector(field=own, value=value)
     return None
+
+
+# What a record is filed under, not what it is called: "the project whose default account
+# task type name is "Regional Project"" names a project by its task type's name.
+_KINDS = frozenset("category type group tag label status stage kind class segment tier "
+                   "level".split())
+
+
+def _names_its_kind(key: str) -> bool:
+    """Whether a field names the category or type a record is filed under
+    (`ProjectCategoryName`, `DefaultAccountTaskTypeName`), no name of the record's own."""
+    words = split_words(key)
+    return len(words) > 1 and words[-1] in ("name", "title") and bool(set(words[:-1]) & _KINDS)
 
 
 # The types a field one level down may name its item by: who a payment, a transfer or an

@@ -56,6 +56,7 @@ from compoworld.compose.patterns import (
     fits,
     links,
     taken_by,
+    title_param,
     tool_entity,
     vendor,
 )
@@ -511,7 +512,11 @@ def _step(
         arguments, bindings = _bind(graph, world, node, (param, step, source), walk, found, rng,
                                     config, patterned=plan is not None)
         if plan and plan.title and node.params.get(param) == "title" != source.type:
-            _titled(plan, node, param, source, arguments, bindings)
+            _titled(plan, node, param, (step, source), arguments, bindings)
+        elif plan and plan.title and (title := title_param(node)) in bindings \
+                and bindings[title].kind == "visible" and (name := _subject_name(walk, found)):
+            _titled(plan, node, title, name, arguments, bindings)  # (a SalesLoft task for
+            # the person, titled "Follow up with ...", not "Schedule the quarterly report")
         mark = len(walk.calls)
         if only is not None and not _as_before(arguments, bindings, only, walk):
             why["it would state other values than for the first record"] += 1
@@ -545,14 +550,25 @@ def _titled_by(plan: Step | None, value: Found) -> bool:
     return plan is not None and bool(plan.title) and value.type in SUBJECT_NAMES
 
 
-def _titled(plan: Step, node: ToolNode, param: str, source: Found, arguments: dict[str, Any],
-            bindings: dict[str, Binding]) -> None:
-    """A record linked by content: its title, in the agent's words, names the subject
-    (`Step.title`: "Follow up with Julia Nguyen"), and its binding says whose name it
-    carries, so its check wants that name in it."""
-    arguments[param] = plan.title.format(s=render_value(source.value))
-    bindings[param] = Binding(kind="free", type="title", step=bindings[param].step,
-                              field=source.field, path=source.path)
+def _subject_name(walk: Walk, found: list[list[Found]]) -> tuple[int, Found] | None:
+    """The full name of the person (else the company) the walk is about, where it read
+    one: (its call, the value)."""
+    names = [(f.type != "person_name", i, f) for i, values in enumerate(found) for f in values
+             if f.type in SUBJECT_NAMES and i in walk.subject
+             and item_head(f.path) == walk.subject[i]]
+    return min(names, key=lambda n: n[:2])[1:] if names else None
+
+
+def _titled(plan: Step, node: ToolNode, param: str, source: tuple[int, Found],
+            arguments: dict[str, Any], bindings: dict[str, Binding]) -> None:
+    """A record titled by whom it is about: its title, in the agent's words, names the
+    subject (`Step.title`: "Follow up with Julia Nguyen"), and its binding says whose
+    name it carries (`source`: the call and the value), so its check wants that name in
+    it."""
+    step, name = source
+    arguments[param] = plan.title.format(s=render_value(name.value))
+    bindings[param] = Binding(kind="free", type="title", step=step, field=name.field,
+                              path=name.path)
     for other, binding in list(bindings.items()):  # (its notes are no note to the person:
         if binding.kind == "free" and other != param:  # "Sofia, a quick note reminding
             if other in node.required:  # you..." in a task's description)
@@ -816,7 +832,7 @@ def _look_up_ids(
             _scoped_listers(graph, node.service, binding.type, arguments, bindings)[:3]
         hit = None
         for lister, given, given_bindings in tries:
-            step = len(walk.calls)
+            step = fresh = len(walk.calls)
             if step > mark and walk.calls[-1].tool == lister:
                 step -= 1  # one list serves two ids (a channel and its message)
             elif not _attempt(world, graph.nodes[lister], given, given_bindings, walk, found,
@@ -827,8 +843,11 @@ def _look_up_ids(
                      and not isinstance(f.selector.value, bool)
                      and not _elsewhere(f, found[step], scope)]
             if named:
-                hit = step, rng.choice(named)
+                hit = step, rng.choice(_fitting(named, walk))
                 break
+            if step == fresh and given:  # (a list within a record that
+                _undo(walk, found, called, step)  # named none of it: no reference call to
+                # no end)
         if hit is None:
             _undo(walk, found, called, mark)
             return False
@@ -894,6 +913,16 @@ def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
     return _per_graph(_LISTERS, graph, scan).get(service, [])
 
 
+def _fitting(named: list[Found], walk: Walk) -> list[Found]:
+    """Of the records a lookup may take, those named by words of what the walk is about
+    (a renewal's follow-up task into the section "Contract renewals", not "Security
+    audit"), where any is; else all of them."""
+    about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist}") if len(w) > 3}
+    fit = [f for f in named if isinstance(f.selector.value, str) and about & {
+        w[:5] for w in split_words(f.selector.value) if len(w) > 3}]
+    return fit or named
+
+
 def _elsewhere(value: Found, values: list[Found], scope: dict[str, str]) -> bool:
     """Whether the list item `value` sits in says it belongs to another record than the
     one it was listed within (`scope`: id type -> the id given): a section of another
@@ -922,14 +951,16 @@ def _scoped_listers(graph: DependencyGraph, service: str, kind: str, arguments: 
 
 
 def _listers_within(graph: DependencyGraph, service: str, kind: str) -> list[str]:
-    """The reads of `service` that list ids of `kind` and require only ids (of another
-    kind) to do it, the plainest first."""
+    """The reads of `service` that list its records of `kind` (no record that holds some
+    in a list of its own: a project with its sections) and require only ids of another
+    kind to do it, the plainest first."""
     within = _per_graph(_WITHIN, graph, dict)
     key = (service, kind)
     if key not in within:
         within[key] = sorted(
             (other.name for other in graph.nodes.values()
              if other.service == service and other.effect == "read" and other.required
+             and other.resource and entity_id_type(service, other.resource) == kind
              and all(is_entity_id(other.params.get(r, "")) and other.params[r] != kind
                      for r in other.required)
              and any(k == kind and "[]" in path for path, k in other.outputs.items())),

@@ -309,9 +309,17 @@ def _writes(workflow: Workflow) -> bool:
     return any(step.effects != READ for step in workflow.steps[1:])
 
 
+JOINED = "_then_"  # how a job's name joins its parts' (`lead_to_contact_then_contact_deal`)
+
+
+def parts_of(name: str) -> tuple[str, ...]:
+    """The workflows a task's workflow name is made of: a job's parts, or the one."""
+    return tuple(name.split(JOINED))
+
+
 def job(first: Workflow, then: Workflow) -> Workflow:
     """The job of `first` (a workflow or a job) going on into `then` (`may_follow`): their
     `chain`, named by its parts, opening as the first of them that has a situation."""
     names = (*(first.parts or (first.name,)), then.name)
-    return chain("_then_".join(names), first.domain, f"{first.purpose}, and {then.purpose}",
+    return chain(JOINED.join(names), first.domain, f"{first.purpose}, and {then.purpose}",
                  first, then, trial=False, situation=first.situation or then.situation)

@@ -975,6 +975,24 @@ def test_a_section_listed_within_a_project_is_one_of_that_project():
     assert _elsewhere(listed[0], listed, scope) and not _elsewhere(listed[2], listed, scope)
 
 
+def test_a_follow_up_goes_where_its_words_fit():
+    """Of the sections a follow-up task may go into, one named by what the job is about (a
+    renewal's into "Contract renewals"), where there is one; any, where none is."""
+    from compoworld.compose.records import Selector
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import Walk, _fitting
+
+    def section(number: int, title: str) -> Found:
+        return Found("Sections[].SectionID", f"Sections[{number}].SectionID", number,
+                     "app.sections.id", Selector(field="Title", value=title))
+
+    named = [section(0, "Security audit"), section(1, "Contract renewals")]
+    walk = Walk(pattern="renewal_reminder_then_contact_deal",
+                gist="reminding them that their contract renews next month")
+    assert _fitting(named, walk) == [named[1]]
+    assert _fitting(named[:1], walk) == named[:1]
+
+
 @pytest.mark.slow
 def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpus):
     """Reminded of their renewal, the customer gets a follow-up task in a tracker that keeps
@@ -996,7 +1014,8 @@ def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpu
     assert jobs, [getattr(t, "pattern", t) for t in made]
     for task in jobs:
         assert all(verify_task(task, library, Deduper()).values()), task.instruction
-        assert "title" in task.instruction and " in Avaza in Avaza" not in task.instruction
+        assert "to follow up with them" in task.instruction and "title" in task.instruction
+        assert " in Avaza in Avaza" not in task.instruction
         post = next(c for c in task.gold_calls if c.tool == "avaza_com__task_post")
         check = next(c for c in task.rubric if c.service == "avaza_com")
         name = check.params["mentions"][0]

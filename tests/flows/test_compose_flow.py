@@ -198,3 +198,15 @@ def test_a_review_pack_shows_a_seeded_sample_of_verified_tasks(composed: Store, 
     chosen = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--chosen",
                                       "--home", str(composed.home)])
     assert chosen.exit_code == 2 and "that choose their records" in chosen.output
+    # a job is named by its parts, and `--jobs` samples only jobs
+    jobs = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "--jobs",
+                                    "--home", str(composed.home)])
+    _, rows = run_query(composed, "select pattern from tasks where verified")
+    held = [p for (p,) in rows if p and "_then_" in p]
+    assert (jobs.exit_code == 0 and all(f"Task {i}" in jobs.output
+                                        for i in range(1, len(held) + 1))) if held else \
+        (jobs.exit_code == 2 and "that are jobs" in jobs.output), jobs.output
+    named = CliRunner().invoke(app, ["review-pack", "--run-id", "c", "-w",
+                                     "lead_to_contact_then_contact_deal",
+                                     "--home", str(composed.home)])
+    assert named.exit_code == 2 and "no workflow named" not in named.output

@@ -11,7 +11,7 @@ WORKFLOW = Workflow(
         LEAD,
         Step(MAKE, 'ticket', CONTACT),
         Step(MAKE, 'task', CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
-             title='Fix the problem {s} reported'),
+             title='Fix the problem reported by {s}'),
     ),
     situation='problem',
     operators=(BY_SEGMENT,),

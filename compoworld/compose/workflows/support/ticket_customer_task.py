@@ -11,7 +11,7 @@ WORKFLOW = Workflow(
         Step(READ, 'ticket'),
         Step(READ, 'person', KEYS),
         Step(MAKE, 'task', CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
-             title='Fix the problem {s} reported'),
+             title='Fix the problem reported by {s}'),
     ),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
