@@ -137,6 +137,8 @@ _OUR_SIDE = frozenset("owner owned booked booker organizer creator user".split()
 _CUSTOMERS_OF = frozenset({"order", "ticket", "invoice", "payment"})
 _GUESTS = frozenset("recipient attendee guest invitee contact".split())
 _THEN = ("Also {}.", "Please also {}.", "{}, too.", "And {}.")
+# where the user keeps the tasks a workflow makes by content
+_KEPT_IN = ("We keep tasks like this in {app}, {where}.", "In {app}, tasks like this go {where}.")
 # a record titled by whom it is about, asked for by what it is for (`Step.title`)
 _TODO = ("create a task in {app} to {todo}", "add a task to {app} to {todo}")
 # what a record linked by content says of whom it is about (`Step.title`)
@@ -626,6 +628,17 @@ class _Scenario(_Goal):
             facts += self.rng.choice(_TITLED[:1] + _TITLED[2:] if " with " in facts else
                                      _TITLED)  # unsaid: "add it as a company under its own
             # title" is no request; review of this stop's run)
+        if by_content:  # where such tasks are kept, said as the user's own habit: "We
+            # keep tasks like this in Avaza in the section ... of the project ...", not a
+            # place picked for this one
+            kept = [a for a in rest if a[1].kind == "hidden" and is_entity_id(a[1].type)]
+            app, named = self.title(call.service), dict(self.named)
+            where = self.details(kept, noun).strip().replace(f" in {app}", "") if kept else ""
+            if not where.startswith("in "):
+                self.named = named  # (its records named in full where they are said)
+            else:
+                rest = [a for a in rest if a not in kept]
+                self.pages.append(self.rng.choice(_KEPT_IN).format(app=app, where=where))
         details = self.details(rest, noun)
         if kind.entity == "event" and self.local is not None:
             details = self._their_time(call, details)

@@ -924,12 +924,15 @@ def _fitting(named: list[Found], walk: Walk) -> list[Found]:
 
 
 def _elsewhere(value: Found, values: list[Found], scope: dict[str, str]) -> bool:
-    """Whether the list item `value` sits in says it belongs to another record than the
-    one it was listed within (`scope`: id type -> the id given): a section of another
-    project, listed by a world that does not filter, is no section of this one."""
+    """Whether the list item `value` sits in is not said to belong to the record it was
+    listed within (`scope`: id type -> the id given), where the list says so of its items:
+    a section of another project, listed by a world that does not filter, is no section of
+    this one, nor is one that says of no project whose it is."""
     head = item_head(value.path)
-    return any(item_head(other.path) == head and other.type in scope
-               and canonical_json(other.value) != scope[other.type] for other in values)
+    if not any(other.type in scope for other in values):
+        return False  # (a list that says of no item whose it is)
+    return not any(item_head(other.path) == head and other.type in scope
+                   and canonical_json(other.value) == scope[other.type] for other in values)
 
 
 def _scoped_listers(graph: DependencyGraph, service: str, kind: str, arguments: dict[str, Any],

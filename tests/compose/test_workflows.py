@@ -973,6 +973,11 @@ def test_a_section_listed_within_a_project_is_one_of_that_project():
 
     scope = {"app.projects.id": canonical_json(82)}
     assert _elsewhere(listed[0], listed, scope) and not _elsewhere(listed[2], listed, scope)
+    # one that says of no project whose it is, beside those that do, is of none (a section
+    # filed under project 61 in one task and 97 in the next, over the same world)
+    unsaid = Found("Sections[].SectionID", "Sections[2].SectionID", 38, "app.sections.id", None)
+    assert _elsewhere(unsaid, [*listed, unsaid], scope)
+    assert not _elsewhere(unsaid, [unsaid], scope)  # (a list that says it of none)
 
 
 def test_a_follow_up_goes_where_its_words_fit():

@@ -1,6 +1,15 @@
 """Take on a new customer and plan the follow-up."""
 
-from compoworld.compose.steps import BY_LEAD, CONTACT, LEAD, NEW_CONTACT, NEWEST, PROJECTS, TODOS
+from compoworld.compose.steps import (
+    BY_LEAD,
+    CONTACT,
+    DEALS,
+    LEAD,
+    NEW_CONTACT,
+    NEWEST,
+    PROJECTS,
+    TODOS,
+)
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -10,7 +19,8 @@ WORKFLOW = Workflow(
     steps=(
         LEAD,
         NEW_CONTACT,
-        Step(MAKE, 'task', CONTACT, words=TODOS, avoid=PROJECTS, title='Follow up with {s}'),
+        Step(MAKE, 'task', CONTACT, words=TODOS | DEALS, avoid=PROJECTS,
+             title='Follow up with {s}'),
     ),
     situation='lead',
     guards=frozenset({'books_to_books'}),
