@@ -306,7 +306,9 @@ def _list_params(props: dict[str, Any], record: dict[str, Any],
             continue
         if is_infrastructure(param, schema):
             continue  # `format=json` names no record field to filter on
-        field = by_snake.get(snake) or by_snake.get(singularize(snake))
+        field = by_snake.get(snake) or by_snake.get(singularize(snake)) or (
+            by_snake.get(f"{snake}fk") if snake.endswith("_id") else None)  # (Avaza's
+        # `ProjectID` filters on its sections' `ProjectIDFK`: a project's sections, not all)
         if field is None:
             if snake in _SEARCH and kind == "string":
                 filters.append(Filter(param, "", "search"))

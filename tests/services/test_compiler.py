@@ -724,3 +724,21 @@ def test_pattern_sample_encodes_the_number() -> None:
     assert pattern_sample("^ZS[0-9a-f]{4}$", 31) == "ZS001f"
     assert pattern_sample("^a-(x|y)[^/]+$", 1) == "a-x000001"
     assert pattern_sample("^(?=a)$", 1) is None
+
+
+def test_a_list_by_a_parent_s_id_filters_on_the_field_that_holds_it(corpus) -> None:
+    """Avaza's sections are listed by `ProjectID` and each holds `ProjectIDFK`: the list
+    gave every project's sections, so a task was filed "in the section X of project Y"
+    beside a section of another project. A parent's id filters on its `...IDFK` field."""
+    from compoworld.compose.library import ServiceLibrary
+    from compoworld.specs.sources import load_document
+
+    library = ServiceLibrary.from_specs([load_document(corpus, "avaza.com.json")], seed=5)
+    world = library.world(7)
+    projects = world.call("avaza_com__project_get", {})["data"]["Projects"]
+    sections = {p["ProjectID"]: world.call("avaza_com__section_get",
+                                           {"ProjectID": p["ProjectID"]})["data"]["Sections"]
+                for p in projects}
+    assert any(sections.values())
+    assert all(s.get("ProjectIDFK") == project for project, listed in sections.items()
+               for s in listed)
