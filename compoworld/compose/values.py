@@ -120,8 +120,7 @@ def _selector(
     ranked = sorted(
         (key for key, value in element.items()  # (nobody knows a company by its fax)
          if key != own and isinstance(value, str) and len(value.strip()) >= 3
-         and not {"fax", "phone", "mobile", "tel"} & set(split_words(key))
-         and not _names_its_kind(key)),
+         and not {"fax", "phone", "mobile", "tel"} & set(split_words(key))),
         key=lambda k: (naming(k), k),
     )
     for key in ranked:
@@ -152,7 +151,7 @@ _KINDS = frozenset("category type group tag label status stage kind class segmen
                    "level".split())
 
 
-def _names_its_kind(key: str) -> bool:
+def names_its_kind(key: str) -> bool:
     """Whether a field names the category or type a record is filed under
     (`ProjectCategoryName`, `DefaultAccountTaskTypeName`), no name of the record's own."""
     words = split_words(key)

@@ -81,7 +81,14 @@ from compoworld.compose.situations import (
     meeting_purpose,
     set_up,
 )
-from compoworld.compose.values import Found, find_values, mentions, primary_list, value_at
+from compoworld.compose.values import (
+    Found,
+    find_values,
+    mentions,
+    names_its_kind,
+    primary_list,
+    value_at,
+)
 from compoworld.compose.workflow import Step, Workflow
 from compoworld.graph.depgraph import EDGE_THRESHOLD, DependencyGraph, ToolNode, is_link_type
 from compoworld.graph.roles import role_of
@@ -914,9 +921,12 @@ def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
 
 
 def _fitting(named: list[Found], walk: Walk) -> list[Found]:
-    """Of the records a lookup may take, those named by words of what the walk is about
-    (a renewal's follow-up task into the section "Contract renewals", not "Security
-    audit"), where any is; else all of them."""
+    """Of the records a lookup may take, those named by a name of their own (not "the
+    project whose default account task type name is ...", where its title is another's
+    too), and of those the ones named by words of what the walk is about (a renewal's
+    follow-up task into the section "Contract renewals", not "Security audit"), where any
+    is."""
+    named = [f for f in named if not names_its_kind(f.selector.field)] or named
     about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist}") if len(w) > 3}
     fit = [f for f in named if isinstance(f.selector.value, str) and about & {
         w[:5] for w in split_words(f.selector.value) if len(w) > 3}]

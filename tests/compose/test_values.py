@@ -248,18 +248,3 @@ def test_no_card_or_error_code_names_a_document() -> None:
                         enumerate(charges["data"])]}
     assert find_values(charges, {"data[].receipt_email": "email"}) == []
 
-
-def test_a_record_is_named_by_its_own_name_not_by_its_category_s() -> None:
-    """Two projects titled alike were told apart by "the project whose default account task
-    type name is "Regional Project"": a category's or a type's name is no name of the
-    record, so another field of its own names it (here its company)."""
-    projects = {"Projects": [
-        {"ProjectID": 1, "Title": "4K Monitor", "DefaultAccountTaskTypeName": "Sales Project",
-         "ProjectCategoryName": "Design Project", "CompanyName": "Juniper Labs"},
-        {"ProjectID": 2, "Title": "4K Monitor", "DefaultAccountTaskTypeName": "Spring Project",
-         "ProjectCategoryName": "Internal Project", "CompanyName": "Granite Peak Builders"}]}
-    outputs = {"Projects[].ProjectID": "app.projects.id", "Projects[].Title": "title",
-               "Projects[].DefaultAccountTaskTypeName": "title",
-               "Projects[].ProjectCategoryName": "title", "Projects[].CompanyName": "company"}
-    ids = [f for f in find_values(projects, outputs) if f.type == "app.projects.id"]
-    assert [f.selector.field for f in ids] == ["CompanyName", "CompanyName"]

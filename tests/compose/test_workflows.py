@@ -996,6 +996,14 @@ def test_a_follow_up_goes_where_its_words_fit():
                 gist="reminding them that their contract renews next month")
     assert _fitting(named, walk) == [named[1]]
     assert _fitting(named[:1], walk) == named[:1]
+    # a project is looked up by its own name where it can be: two projects titled alike
+    # were told apart by "the project whose default account task type name is ..."
+    by_kind = Found("Projects[].ProjectID", "Projects[0].ProjectID", 82, "app.projects.id",
+                    Selector(field="DefaultAccountTaskTypeName", value="Sales Project"))
+    by_own = Found("Projects[].ProjectID", "Projects[1].ProjectID", 49, "app.projects.id",
+                   Selector(field="Title", value="Board Game"))
+    assert _fitting([by_kind, by_own], walk) == [by_own]
+    assert _fitting([by_kind], walk) == [by_kind]
 
 
 @pytest.mark.slow
