@@ -66,6 +66,20 @@ def find_values(result: Any, outputs: dict[str, str]) -> list[Found]:
     return found
 
 
+def named_alone(result: Any, value: Found, outputs: dict[str, str]) -> Found:
+    """`value` named by a field of its item even where its list holds it alone (which
+    `find_values` leaves unnamed: the only item needs no name in a read of it): a lookup
+    still says which record it takes ("the section titled "Backlog" of ...")."""
+    if value.selector is not None:
+        return value
+    for path, _, item in _resolve(result, value.field.split("."), "", None):
+        if path == value.path and item is not None:
+            items, index, inner = item
+            return Found(value.field, value.path, value.value, value.type,
+                         _selector(items, index, inner, outputs, value.field))
+    return value
+
+
 def _resolve(value: Any, segments: list[str], path: str, item: Any):
     """Yield (concrete path, value, (list, index, path inside the item) or None)."""
     if not segments:

@@ -85,6 +85,7 @@ from compoworld.compose.values import (
     Found,
     find_values,
     mentions,
+    named_alone,
     names_its_kind,
     primary_list,
     value_at,
@@ -835,10 +836,10 @@ def _look_up_ids(
                 _undo(walk, found, called, mark)  # accounts listed, none ours by its name:
                 return False  # no "on the "AC68570f..." account": nobody says it
             continue  # else "our company in Codat is ...": the user's own id, theirs to say
-        tries = [(name, {}, {}) for name in listers[:3]] or \
-            _scoped_listers(graph, node.service, binding.type, arguments, bindings)[:3]
+        tries = [(name, {}, {}, {}) for name in listers[:3]] or _scoped_listers(
+            graph, node.service, binding.type, arguments, bindings, found, walk, rng)
         hit = None
-        for lister, given, given_bindings in tries:
+        for lister, given, given_bindings, moves in tries:
             step = fresh = len(walk.calls)
             if step > mark and walk.calls[-1].tool == lister:
                 step -= 1  # one list serves two ids (a channel and its message)
@@ -846,11 +847,18 @@ def _look_up_ids(
                               called):
                 continue
             scope = {b.type: canonical_json(given[p]) for p, b in given_bindings.items()}
+            if given:  # (the one section of a project is named too)
+                found[step] = [named_alone(walk.calls[step].result, f,
+                                           graph.nodes[lister].outputs) for f in found[step]]
             named = [f for f in found[step] if f.type == binding.type and f.selector is not None
                      and not isinstance(f.selector.value, bool)
                      and not _elsewhere(f, found[step], scope)]
             if named:
                 hit = step, rng.choice(_fitting(named, walk))
+                for moved, (value, held_at) in moves.items():  # (within another project)
+                    arguments[moved] = _coerce(value.value, _schema(world, node, moved))
+                    bindings[moved] = _hidden(value, held_at)
+                    walk.subject[held_at] = item_head(value.path)
                 break
             if step == fresh and given:  # (a list within a record that
                 _undo(walk, found, called, step)  # named none of it: no reference call to
@@ -945,21 +953,41 @@ def _elsewhere(value: Found, values: list[Found], scope: dict[str, str]) -> bool
                    and canonical_json(other.value) == scope[other.type] for other in values)
 
 
-def _scoped_listers(graph: DependencyGraph, service: str, kind: str, arguments: dict[str, Any],
-                    bindings: dict[str, Binding]
-                    ) -> list[tuple[str, dict[str, Any], dict[str, Binding]]]:
+_OTHER_PARENTS = 3  # other records a lookup within a record may try, where its own has none
+
+
+def _scoped_listers(
+    graph: DependencyGraph, service: str, kind: str, arguments: dict[str, Any],
+    bindings: dict[str, Binding], found: list[list[Found]], walk: Walk, rng: random.Random,
+) -> list[tuple[str, dict[str, Any], dict[str, Binding], dict[str, tuple[Found, int]]]]:
     """The reads of `service` that list records holding ids of `kind` within a record the
     call already found (an Avaza project's sections: `section_get(ProjectID)`), each with
-    the arguments it takes from the call: every id it requires, of a type the call holds
-    hidden. So a task goes into "the section named "Backlog" of the project named "Q3
-    rollout"", not nowhere for want of an argument-free list of sections."""
+    the arguments it takes from the call (every id it requires, of a type the call holds
+    hidden), so a task goes into "the section named "Backlog" of the project named "Q3
+    rollout"", not nowhere for want of an argument-free list of sections. Where that record
+    was looked up by its name, up to `_OTHER_PARENTS` others of its list are tried after it
+    (a project with no sections is no place for a task), each with the call's parameter
+    it moves to: {parameter: (the other record's id, its call)}."""
     held = {b.type: p for p, b in bindings.items() if b.kind == "hidden"}
     out = []
-    for name in _listers_within(graph, service, kind):
+    for name in _listers_within(graph, service, kind)[:3]:
         node = graph.nodes[name]
-        if all(node.params.get(r) in held for r in node.required):
-            out.append((name, {r: arguments[held[node.params[r]]] for r in node.required},
-                        {r: bindings[held[node.params[r]]] for r in node.required}))
+        if not all(node.params.get(r) in held for r in node.required):
+            continue
+        given = {r: held[node.params[r]] for r in node.required}
+        out.append((name, {r: arguments[p] for r, p in given.items()},
+                    {r: bindings[p] for r, p in given.items()}, {}))
+        if len(given) != 1:
+            continue
+        (required, parent), = given.items()
+        was = bindings[parent]
+        if was.selector is None or was.step is None or was.step in walk.steps:
+            continue  # (the records the workflow is about stay the ones it is about)
+        others = _fitting([f for f in found[was.step] if f.type == was.type
+                           and f.selector is not None and f.path != was.path], walk)
+        for other in rng.sample(others, min(_OTHER_PARENTS, len(others))):
+            out.append((name, {required: other.value}, {required: _hidden(other, was.step)},
+                        {parent: (other, was.step)}))
     return out
 
 

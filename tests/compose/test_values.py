@@ -248,3 +248,18 @@ def test_no_card_or_error_code_names_a_document() -> None:
                         enumerate(charges["data"])]}
     assert find_values(charges, {"data[].receipt_email": "email"}) == []
 
+
+
+def test_a_lookup_names_the_one_item_of_its_list() -> None:
+    """A project with one section lists it alone, unnamed (a read of the only item needs
+    no name), but a task filed there must still say which section: "the section titled
+    "Backlog"". A lookup names it by a field of its own."""
+    from compoworld.compose.values import named_alone
+
+    result = {"Sections": [{"SectionID": 7, "Title": "Backlog", "ProjectIDFK": 82}]}
+    outputs = {"Sections[].SectionID": "app.sections.id", "Sections[].Title": "title"}
+    alone = [f for f in find_values(result, outputs) if f.type == "app.sections.id"]
+    assert alone[0].selector is None
+    named = named_alone(result, alone[0], outputs)
+    assert named.selector == Selector(field="Title", value="Backlog")
+    assert named.value == 7 and named.path == "Sections[0].SectionID"

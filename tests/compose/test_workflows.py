@@ -1030,6 +1030,10 @@ def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpu
         assert "to follow up with them" in task.instruction and "title" in task.instruction
         assert " in Avaza in Avaza" not in task.instruction
         post = next(c for c in task.gold_calls if c.tool == "avaza_com__task_post")
+        sections = library.world(task.world_seed).call(  # (a section of that project)
+            "avaza_com__section_get", {"ProjectID": post.arguments["ProjectIDFK"]})
+        assert post.arguments["SectionIDFK"] in [
+            s["SectionID"] for s in sections["data"]["Sections"]]
         check = next(c for c in task.rubric if c.service == "avaza_com")
         name = check.params["mentions"][0]
         assert name in post.arguments["Title"] and name in task.instruction
