@@ -262,7 +262,8 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     (`ACTS`), and its message or meeting, where it tells none, follows no story but a
     newcomer's (a new lead is invited to a webinar; a payment that came in is told of no
     invoice "ready" to pay); they do no act twice (two new contacts), nor change what an
-    earlier part made (a follow-up task, then "assigned": the make said all); `then` is of
+    earlier part made (a follow-up task, then "assigned": the make said all), nor files a
+    follow-up of a meeting it booked (`Step.title`: the call is the follow-up); `then` is of
     `first`'s domain or goes with any (`ALONGSIDE`); and the job chains `JOB_PARTS` at
     most. The job opens as the first of its parts with a situation does (`job`)."""
     names = first.parts or (first.name,)
@@ -279,6 +280,9 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
         return False  # (a payment that came in, then a note that the invoice is ready)
     if then.domain != first.domain and then.domain not in ALONGSIDE:
         return False
+    if _books(first) and any(step.title for step in then.steps[1:]):
+        return False  # (a renewal call booked, then a task to follow up with them: the
+        # call is the follow-up)
     acts = {(step.entity, step.effects) for step in first.steps[1:]}
     made = {step.entity for step in first.steps[1:] if "create" in step.effects}
     return not any((step.entity, step.effects) in acts
@@ -301,8 +305,12 @@ def _strangers(first: Workflow, then: Workflow) -> bool:
 def _purposeful(workflow: Workflow) -> bool:
     """Whether a workflow (or a job) does an act with a purpose of its own: it sends a
     message, or books a meeting."""
-    return bool(workflow.gist) or any(step.entity == "event" and step.effects != READ
-                                      for step in workflow.steps[1:])
+    return bool(workflow.gist) or _books(workflow)
+
+
+def _books(workflow: Workflow) -> bool:
+    """Whether a workflow (or a job) books a meeting."""
+    return any(step.entity == "event" and step.effects != READ for step in workflow.steps[1:])
 
 
 def _writes(workflow: Workflow) -> bool:

@@ -948,12 +948,16 @@ def test_a_follow_up_task_is_linked_by_the_name_in_its_title():
 
 def test_a_job_changes_nothing_an_earlier_part_made():
     """A follow-up task made, then "assigned" by a later part: the update overwrote what
-    the make had said, and the rubric found a write with no change of its own."""
+    the make had said, and the rubric found a write with no change of its own. Nor does a
+    job file a follow-up of the meeting it booked."""
     from compoworld.compose.workflow import job, may_follow
 
     first = job(BY_NAME["renewal_reminder"], BY_NAME["contact_deal"])
     assert not may_follow(first, BY_NAME["assign_task"])
     assert may_follow(BY_NAME["renewal_reminder"], BY_NAME["contact_deal"])
+    # a renewal call booked, then "a task to follow up with them": the call is the
+    # follow-up (a review read five such jobs as the same errand twice)
+    assert not may_follow(BY_NAME["renewal_call"], BY_NAME["contact_deal"])
 
 
 def test_a_section_listed_within_a_project_is_one_of_that_project():
