@@ -63,6 +63,11 @@ class Binding(BaseModel):
         default=None, description="For a value inside a list item: how the item is named."
     )
 
+    def names_found(self) -> bool:
+        """Whether this is the agent's own text that carries a value found earlier, at
+        `step` and `path` (a follow-up task's title "Follow up with Julia Nguyen")."""
+        return self.kind == "free" and self.step is not None and bool(self.path)
+
 
 class GoldCall(BaseModel):
     """One call of the gold solution, with what it returned when composed."""

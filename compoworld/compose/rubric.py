@@ -117,7 +117,7 @@ def _by_content(calls: list[GoldCall], service: str) -> dict[tuple[str, str], st
             for call in calls if call.service == service and call.effect != "read"
             for name, value in call_arguments(call).items()
             if isinstance(value, str) and (b := call.bindings.get(name)) is not None
-            and b.kind == "free" and b.step is not None and b.path}
+            and b.names_found()}
 
 
 def _purposes(calls: list[GoldCall], service: str) -> set[tuple[str, str]]:

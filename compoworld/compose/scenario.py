@@ -570,9 +570,8 @@ class _Scenario(_Goal):
                 # our texts or emails go out under)
             else:
                 rest.append((param, binding, value))
-        by_content = next((b.type for b in call.bindings.values() if b.kind == "free"
-                           and b.step is not None and b.path), None)  # (a task titled
-        # by whom it is about)
+        by_content = next((b.type for b in call.bindings.values() if b.names_found()),
+                          None)  # (a task titled by whom it is about)
         if not carried and not made and not by_content:
             return None  # nothing of the workflow goes into this act: no part of it
         if by_content and kind.title:  # what the task is for, as its title says it: "add
