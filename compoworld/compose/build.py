@@ -620,6 +620,7 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
         if any(GUARDS[name].holds for name in plan.guards) else {}
     options = selections(call, head, total, rules, probed)
     rng.shuffle(options)
+    options.sort(key=lambda o: len(o.heads) < 2)  # (the same steps for several first)
     for option in options[:SELECTION_TRIES]:
         passed = repeat_steps(library.graph, world, walk, plan, option.heads[1:], rng, config,
                               ensure=copies, accept=fits)

@@ -49,7 +49,7 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # fields no set-up world changes: "Nairobi" on a record with a French postcode and phone
 _PLACES = frozenset({"city", "country", "region", "state", "province", "zip", "postal"})
 # a measure of when a record was made: its rank says "newest" and "longest-standing"
-_AGE = frozenset({"created", "creation", "signup", "joined", "registered"})
+_AGE = frozenset({"created", "creation", "signup", "joined", "registered", "registration"})
 # ... and of a time: "earliest", "latest" (a day, or a number of seconds since 1970)
 _TIMES = _AGE | frozenset({"date", "time", "at", "due", "start", "deadline", "expires",
                            "expiry", "updated", "modified", "end"})
@@ -221,7 +221,8 @@ def whole_list(call: GoldCall, head: str, total: int
 def ranks(items: list[Any], where: str, head: str, rules: Rules,
           probed: dict[str, str] | None = None) -> list[Selection]:
     """Every rank of `rules` over list `items` (at `where`) that takes item `head` among
-    its first `k` (at most `MOST`, one record at least left out), by a measure every item
+    its first `k` (two to `MOST`, one record at least left out; and one alone, where it
+    comes first), by a measure every item
     holds, with no tie where it cuts (fields sorted). The records a guard flags (`probed`,
     as `selections` reads it) are ranked with none: where one would have come first, the
     rank says what the others are besides ("the two oldest tickets that are still open");
@@ -242,10 +243,18 @@ def ranks(items: list[Any], where: str, head: str, rules: Rules,
                             reverse=order == "top")
             open_ = [i for i in ranked if flags[i] in ("", UNABLE)]
             place = open_.index(index) + 1
-            for k in range(place, min(MOST, len(open_) - 1) + 1):
-                if values[open_[k - 1]] == values[open_[k]] or any(
-                        flags[i] == UNABLE for i in open_[:k]):
-                    continue  # (a tie where the rank cuts, or one it cannot be done for)
+
+            def _cuts(k: int, values: list[Any] = values, open_: list[int] = open_) -> bool:
+                """No tie where the rank cuts, and none it takes it cannot be done for."""
+                return values[open_[k - 1]] != values[open_[k]] and not any(
+                    flags[i] == UNABLE for i in open_[:k])
+            top = min(MOST, len(open_) - 1)
+            # (the smallest rank of two or more that takes the walk's record, the same
+            # steps for each; and where it comes first, the rank of it alone: tried after
+            # the other, as "the newest customer" is one errand)
+            many = next((k for k in range(max(place, 2), top + 1) if _cuts(k)), None)
+            for k in [*([many] if many else []), *([1] if place == 1 <= top and _cuts(1)
+                                                   else [])]:
                 passed = [i for i in ranked[:ranked.index(open_[k - 1])] if flags[i]
                           and flags[i] != UNABLE]  # (flagged, and would have come first)
                 found.append(Selection(
@@ -253,7 +262,6 @@ def ranks(items: list[Any], where: str, head: str, rules: Rules,
                     tuple(f"{where}[{i}]" for i in ranked if i not in open_[:k]), order,
                     isinstance(values[index], str) or bool(set(split_words(key)) & _TIMES),
                     also=words_of[0] if passed else ""))
-                break  # (the smallest rank that takes the walk's record)
     return found
 
 

@@ -171,7 +171,10 @@ EVERY_VALID = Operator("select")
 # the newest leads, the oldest tickets, the invoices due first, the next meetings
 BIGGEST = Operator("rank", field="total amount value", k=4, order="top")
 TOP_SPENDERS = Operator("rank", field="spent revenue lifetime purchases", k=4, order="top")
-NEWEST = Operator("rank", field="created signup joined registered", k=4, order="top")
-OLDEST = Operator("rank", field="created signup joined registered", k=4, order="bottom")
+# (a record's creation: Google's "creationTime", a portal's "registrationDate" say it too)
+NEWEST = Operator("rank", field="created creation signup joined registered registration", k=4,
+                  order="top")
+OLDEST = Operator("rank", field="created creation signup joined registered registration", k=4,
+                  order="bottom")
 DUE_FIRST = Operator("rank", field="due deadline expires expiry", k=4, order="bottom")
 NEXT_UP = Operator("rank", field="start", k=4, order="bottom")

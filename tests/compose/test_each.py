@@ -34,7 +34,7 @@ from compoworld.compose.values import value_at
 from compoworld.compose.verify import Deduper, verify_task
 from compoworld.compose.walk import random_walk, repeat_steps
 from compoworld.compose.workflow import Operator
-from compoworld.compose.workflows import WORKFLOWS
+from compoworld.compose.workflows import BY_NAME, WORKFLOWS
 from compoworld.rollout.adversaries import run_adversary
 from compoworld.rollout.audit import audit_tasks
 from compoworld.services.builtin import BUILTIN_SERVICES, builtin_spec
@@ -110,8 +110,10 @@ def test_no_rank_cuts_through_a_tie():
 
 
 def test_a_rank_by_a_day_says_earliest_and_one_record_is_no_for_each():
+    """Ana's invoice is due first, and the three after it on one day: no rank of two or
+    three cuts between them, so the rank takes hers alone."""
     people = [p | {"due_date": d} for p, d in zip(
-        PEOPLE, ["2026-11-02", "2026-12-01", "2026-11-20", "2026-12-24"], strict=True)]
+        PEOPLE, ["2026-11-02", "2026-11-20", "2026-11-20", "2026-11-20"], strict=True)]
     [first] = [s for s in selections(listed(people), "data[0]", 4,
                                      workflow_rules((DUE_FIRST,))) if s.order == "bottom"]
     assert first.heads == ("data[0]",) and first.operators == ["rank"]
@@ -128,9 +130,46 @@ def test_a_rank_by_when_records_were_made_says_newest_or_oldest():
     assert newest.heads == ("data[2]", "data[1]") and newest.dated
     assert newest.target("customer", "Square", "creation time") == \
         "the two newest customers in Square"
-    [first] = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
+    first, alone = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
+    assert first.heads == ("data[3]", "data[0]")  # (two first: the same steps for each,
+    # where "the longest-standing contact" alone is one errand, tried after it)
     assert first.target("contact", "Square", "creation time") == \
-        "the longest-standing contact in Square"  # (no "oldest": a contact has an age)
+        "the two longest-standing contacts in Square"  # (no "oldest": a contact has an age)
+    assert alone.heads == ("data[3]",) and alone.target(
+        "contact", "Square", "creation time") == "the longest-standing contact in Square"
+
+
+@pytest.mark.parametrize("key", ["creationTime", "registrationDate", "created_at"])
+def test_records_are_ranked_by_when_they_were_made_whatever_the_app_calls_it(key):
+    """Google Workspace's users say when they were made in "creationTime", a portal's
+    customers in "registrationDate": before, neither was a measure of age, so "the
+    colleagues who joined last" chose no one there, where most records hold nothing else
+    to choose by (no team, no plan)."""
+    days = ["2024-03-01T09:00:00Z", "2025-06-02T09:00:00Z", "2025-01-15T09:00:00Z",
+            "2023-11-20T09:00:00Z"]
+    people = [p | {key: d} for p, d in zip(PEOPLE, days, strict=True)]
+    [newest] = selections(listed(people), "data[2]", 4, workflow_rules((NEWEST,)))
+    assert newest.heads == ("data[2]", "data[1]")
+    assert newest.target("colleague", "Google Workspace", "creation time") == \
+        "the two newest colleagues in Google Workspace"
+    [first, _alone] = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
+    assert first.heads == ("data[3]", "data[0]") and first.target(
+        "customer", "Shop", "registration date") == "the two longest-standing customers in Shop"
+
+
+def test_a_reward_for_loyalty_goes_to_the_longest_standing_where_no_spend_is_kept():
+    """A customer record rarely says what they spent, but always when they joined: the
+    loyalty reward, case study and referral ask go to those with us longest, never the
+    newest (a reward for loyalty to last week's sign-up reads as made up)."""
+    for name in ("loyalty_reward", "case_study_request", "referral_request"):
+        ranks = workflow_rules(BY_NAME[name].operators).ranks
+        assert (frozenset(OLDEST.field.split()), "bottom") in ranks, name
+        assert all(order != "top" or "created" not in words for words, order in ranks), name
+    people = [p | {"created_at": d} for p, d in zip(
+        PEOPLE, ["2021-01-04", "2024-09-30", "2025-02-11", "2022-05-17"], strict=True)]
+    [loyal] = [s for s in selections(listed(people), "data[3]", 4, workflow_rules(
+        BY_NAME["loyalty_reward"].operators)) if s.order]  # (and "whose plan is Basic")
+    assert loyal.heads == ("data[3]", "data[0]") and loyal.order == "bottom"
 
 
 @pytest.mark.parametrize("key, values", [
@@ -427,8 +466,9 @@ def test_a_guard_s_words_choose_the_records_it_does_not_flag():
     probed = {"data[1]": "", "data[2]": still, "data[3]": ""}
     rules = workflow_rules((BY_SEGMENT, EVERY_VALID,
                             Operator("rank", field="opened", k=2, order="bottom")))
-    found = {(s.field, s.order): s for s in selections(listed(people), "data[0]", 4, rules,
-                                                        probed)}
+    found: dict[tuple[str, str], Selection] = {}
+    for s in selections(listed(people), "data[0]", 4, rules, probed):
+        found.setdefault((s.field, s.order), s)  # (a rank of two before the one alone)
     held = found[("", "")]
     assert held.heads == ("data[0]", "data[1]", "data[3]") and held.others == ("data[2]",)
     assert held.target("ticket", "Gitea", "") == "every ticket in Gitea that is still open"
@@ -437,12 +477,13 @@ def test_a_guard_s_words_choose_the_records_it_does_not_flag():
     assert plan.target("ticket", "Gitea", "plan") == \
         'every ticket in Gitea whose plan is "Gold" and that is still open'
     rank = found[("opened", "bottom")]  # (Rosa's, the oldest, is closed: passed over)
-    assert rank.heads == ("data[0]",) and "data[2]" in rank.others and rank.also == still
+    assert rank.heads == ("data[0]", "data[3]") and "data[2]" in rank.others \
+        and rank.also == still
     assert rank.target("ticket", "Gitea", "opened date") == \
-        "the ticket in Gitea that is still open with the earliest opened date"
-    two = replace(rank, heads=("data[0]", "data[3]"))
-    assert two.target("ticket", "Gitea", "opened date") == \
         "the two tickets in Gitea that are still open with the earliest opened date"
+    one = replace(rank, heads=("data[0]",))
+    assert one.target("ticket", "Gitea", "opened date") == \
+        "the ticket in Gitea that is still open with the earliest opened date"
     unable = selections(listed(people), "data[0]", 4, rules, probed | {"data[1]": UNABLE})
     assert [s.field for s in unable if not s.order] == ["plan"]  # (Li is no Gold customer)
     unable = selections(listed(people), "data[0]", 4, rules, probed | {"data[2]": UNABLE})

@@ -1,6 +1,6 @@
 """Ask a customer for their VAT number for their invoices."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, NEWEST, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,6 @@ WORKFLOW = Workflow(
     opens=("{s}'s invoices are missing their VAT number.",
            "Our accountant noticed that {s} has no VAT number on file."),
     guards=frozenset({"no_vat"}),  # (no VAT number asked of a customer in the US)
-    operators=(BY_SEGMENT,),
+    # a VAT number asked of a segment, or of the newest customers (whose records are new)
+    operators=(BY_SEGMENT, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Tell a customer they have earned a loyalty reward."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, TOP_SPENDERS, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,7 @@ WORKFLOW = Workflow(
     tells=("10%",),
     opens=("{s} has just placed their tenth order with us.",
            "{s} is one of our most loyal customers this year."),
-    operators=(BY_SEGMENT, TOP_SPENDERS),
+    # a reward for the customers who spent the most, or who have been with us longest (a
+    # customer record rarely holds what they spent, but always when they joined)
+    operators=(BY_SEGMENT, TOP_SPENDERS, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Tell a colleague they now have access to a shared drive."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, NEWEST, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,6 @@ WORKFLOW = Workflow(
     opens=("{s} asked for access to the Finance shared drive, and it has been granted.",
            "IT has just given {s} access to the Finance shared drive."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    # access granted to a team, or to the colleagues who joined last
+    operators=(BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague to sign their updated employment contract."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, NEWEST, PERSONNEL
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,6 @@ WORKFLOW = Workflow(
     opens=("HR is still waiting on {s}'s signed contract.",
            "The updated employment contract of {s} is waiting for their signature."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    # a contract to sign for a team, or for the colleagues who joined last
+    operators=(BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague to renew their office access badge."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, OLDEST
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -19,5 +19,6 @@ WORKFLOW = Workflow(
     opens=("{s}'s office badge expires at the end of the month.",
            "Reception flagged the access badge of {s} as about to expire."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM,),
+    # a renewal for a team, or for the colleagues who joined first (whose badges are oldest)
+    operators=(BY_TEAM, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague to finish their security awareness training."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, EVERY_VALID
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, EVERY_VALID, NEWEST
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,6 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't finished this year's security awareness training.",
            "Our compliance report lists {s} as overdue on security training."),
     guards=frozenset({"gone"}),
-    operators=(EVERY_VALID, BY_TEAM,),
+    # a reminder to everyone who has not finished, to a team, or to those who joined last
+    operators=(EVERY_VALID, BY_TEAM, NEWEST),
 )

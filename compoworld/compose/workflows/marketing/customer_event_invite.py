@@ -1,6 +1,6 @@
 """Invite a customer to our customer day."""
 
-from compoworld.compose.steps import BY_REGION, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_REGION, BY_SEGMENT, CUSTOMER, OLDEST, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,6 @@ WORKFLOW = Workflow(
     tells=("March 20",),
     opens=("We're holding a customer day on March 20 and would love {s} to come.",
            "{s} is on the guest list for our customer day."),
-    operators=(BY_SEGMENT, BY_REGION),
+    # an invitation to a segment or region, or to the customers who have been with us longest
+    operators=(BY_SEGMENT, BY_REGION, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Ask a happy customer whether they would recommend us."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, TOP_SPENDERS, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,6 @@ WORKFLOW = Workflow(
     says=("recommend", "referral"),
     opens=("{s} has been happy with our service.",
            "{s} told us they like working with us."),
-    operators=(BY_SEGMENT, TOP_SPENDERS),
+    # a referral asked of the customers who spent the most, or who have been with us longest
+    operators=(BY_SEGMENT, TOP_SPENDERS, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Ask a customer to fill in our satisfaction survey."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, NEWEST, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,6 @@ WORKFLOW = Workflow(
     tells=("1 to 5",),
     opens=("We're asking our customers how we're doing, starting with {s}.",
            "{s} is in this quarter's satisfaction survey."),
-    operators=(BY_SEGMENT,),
+    # a survey of a segment, or of the newest customers (how their start went)
+    operators=(BY_SEGMENT, NEWEST),
 )
