@@ -14,7 +14,9 @@ the record one story:
 
 - ordered pairs come in order (`range_pairs`: `start_date <= end_date`, `created_at <=
   updated_at`, `created <= deletedTime`); the object sampler swaps them when drawn the
-  other way round.
+  other way round;
+- one moment said twice, in UTC and in local time (`StartDate` and `StartDateUTC`,
+  `StartTimeLocal` and `StartTimeUTC`), is the same moment (`zone_twin_rule`).
 """
 
 from __future__ import annotations
@@ -92,10 +94,14 @@ _RANGES = (("start", "end"), ("from", "to"), ("begin", "end"), ("created", "upda
            ("starts", "ends"), ("after", "before"), ("issued", "due"), ("valid_from", "valid_to"),
            # a ticket's SLA deadline falls after it was opened (review: an SLA months early)
            ("created", "sla"), ("created", "due"),
+           # an invoice is made, then issued; a task is started before it is due (an
+           # Avaza bill due months before it was issued, a task started after its due day)
+           ("created", "issued"), ("start", "due"),
            # work starts before it is done, or called off, and before the day it aims at
            # (a Linear release "startedAt" 2025-04-05, "completedAt" 2024-11-21)
-           *(("started", word) for word in ("completed", "finished", "ended", "canceled",
-                                            "cancelled")), ("start", "target"),
+           *((begun, word) for begun in ("started", "start")
+             for word in ("completed", "finished", "ended", "canceled", "cancelled")),
+           ("start", "target"),
            # a record closes, is cancelled or deleted after it was made
            *(("created", word) for word in ("closed", "resolved", "cancelled", "canceled",
                                             "completed", "finished", "archived", "deleted",
@@ -133,10 +139,16 @@ _TIME_SUFFIXES = frozenset({"at", "on", "time", "date", "datetime", "timestamp",
 
 
 def _stem(words: tuple[str, ...]) -> tuple[str, ...]:
-    """A time field's words without its suffixes (`deleted_time` -> `deleted`)."""
+    """A time field's words without its suffixes (`deleted_time` -> `deleted`), or its
+    prefix (Avaza's `DateIssued` -> `issued`, beside its `DueDate`)."""
     while len(words) > 1 and words[-1] in _TIME_SUFFIXES:
         words = words[:-1]
+    while len(words) > 1 and words[0] in _TIME_PREFIXES:
+        words = words[1:]
     return words
+
+
+_TIME_PREFIXES = frozenset({"date", "time", "datetime", "timestamp"})
 
 
 def _shape(schema: Any) -> Any:
@@ -314,10 +326,11 @@ def final_rule(types: dict[str, str]) -> Rule | None:
 # --- a record's own timeline -----------------------------------------------------------
 
 _CREATED = frozenset("created creation create".split())
-# A record's stamps after its making: its last change, visit or activity, its closing
-# (`lastModifiedOn`, `lastVisitDate`, `status_changed_at`, `resolved_at`).
+# A record's stamps after its making: its last change, visit or activity, its closing, its
+# issue, sending or approval (`lastModifiedOn`, `lastVisitDate`, `status_changed_at`,
+# `resolved_at`, Avaza's `DateVerified` of a bill made a year later).
 _AFTER = frozenset("updated update modified modify changed change edited last closed "
-                   "resolved".split())
+                   "resolved issued sent approved verified submitted".split())
 
 
 def timeline_rule(types: dict[str, str], now: datetime) -> Rule | None:
@@ -380,3 +393,40 @@ def _between(start: datetime, end: datetime, text: str) -> datetime:
     minutes = max(0, int((end - start).total_seconds() // 60))
     return (start + timedelta(minutes=zlib.crc32(text.encode()) % (minutes + 1))).replace(
         second=0, microsecond=0)
+
+
+# --- one moment said in two zones --------------------------------------------------------
+
+_ZONES = frozenset({"utc", "gmt", "local", "z"})
+
+
+def zone_twin_rule(types: dict[str, str]) -> Rule | None:
+    """A time said in UTC and again in local time (Avaza's `StartDate` and `StartDateUTC`,
+    `StartTimeLocal` and `StartTimeUTC`) is one moment: the world knows no zone of the
+    account's, so both read the same (a project phase that started in June and, in UTC,
+    in February was two stories). The one without a zone's name, or the local one, says
+    it; overridden fields are kept."""
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for key, kind in types.items():
+        words = tuple(split_words(key))
+        if kind in ("date", "datetime") and words:
+            groups.setdefault(tuple(w for w in words if w not in _ZONES), []).append(key)
+    twins = [sorted(keys, key=lambda k: (bool(set(split_words(k)) & (_ZONES - {"local"})),
+                                         k)) for keys in groups.values() if len(keys) > 1
+             and any(set(split_words(k)) & _ZONES for k in keys)]
+    if not twins:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        fixed = overrides.keys() if overrides else set()
+        for keys in twins:
+            said = next((key for key in keys if key in fixed and key in out), None) \
+                or next((key for key in keys if key in out), None)
+            if said is None:
+                continue
+            for key in keys:
+                if key != said and key in out and key not in fixed \
+                        and types[key] == types[said]:
+                    out[key] = out[said]
+
+    return rule

@@ -38,6 +38,7 @@ from compoworld.world.coherence import (
     span_start,
     status_rule,
     timeline_rule,
+    zone_twin_rule,
 )
 from compoworld.world.fieldsources import (
     COMPANY_FORMS,
@@ -115,6 +116,14 @@ _MONEY_NOUNS = frozenset("payment transaction transfer payout charge refund invo
 
 # The first field of a (start, end) pair of one happening: a meeting, a booking, a trip.
 _SPAN_STARTS = frozenset("start starts begin begins departure check".split())
+# ... a span of hours is a meeting's: records that last weeks or months start and end
+# as drawn, in order (no Avaza project from 12:14 to 13:14 on one day)
+_LASTING = frozenset("project section phase sprint milestone campaign series plan "
+                     "subscription contract membership period policy leave absence "
+                     "vacation holiday season term cycle program programme course "
+                     "promotion discount coupon offer budget agreement licence license "
+                     "lease rental loan task goal roadmap release iteration engagement "
+                     "deal job assignment report summary stay".split())
 # Items of a list that are its owner's own (`cards`, `bank_accounts`): theirs, no others'.
 # (and their own addresses: an Apideck lead Umar Sato with an address of "contact_name":
 # "Maya Johnson", an ecwid customer shipping to another person)
@@ -393,13 +402,13 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     chance = _OPTIONAL_P[depth] if depth < MAX_DEPTH else 0.0
     ranges = range_pairs({key: props[key] for key in leaf_types}, leaf_types)
     spans = {early for early, _ in ranges if leaf_types.get(early) == "datetime"
-             and set(split_words(early)) & _SPAN_STARTS}
+             and set(split_words(early)) & _SPAN_STARTS and head not in _LASTING}
     # a meeting's start and end days (`start_time` in `format: date`): one day
     days = {early for early, _ in ranges if leaf_types.get(early) == "date"
             and set(split_words(early)) & _SPAN_STARTS and head in EVENT_NOUNS}
     leaf_props = {key: props[key] for key in leaf_types}
     checks = {entry[0]: entry[4] for entry in entries}
-    rules = [rule for rule in (timeline_rule(leaf_types, NOW),
+    rules = [rule for rule in (zone_twin_rule(leaf_types), timeline_rule(leaf_types, NOW),
                                all_day_rule(leaf_props, leaf_types),
                                status_rule(leaf_props, leaf_types, required),
                                final_rule(leaf_types),

@@ -259,3 +259,48 @@ def test_a_record_s_own_phone_list_holds_its_numbers_country() -> None:
         for own in record["phone_numbers"]:
             assert own["country_code"] == phone_country(own["number"]), record
             assert own["area_code"].isdigit(), record
+
+
+def test_a_project_lasts_longer_than_a_meeting_and_a_meeting_does_not():
+    """A span of 30 minutes to 2 hours is a meeting's: an Avaza project ran from 12:14 to
+    13:14 on one day, a phase of it the same, read as a world that makes no sense."""
+    schema = {"type": "object", "required": ["StartDate", "EndDate"],
+              "properties": {"StartDate": DT, "EndDate": DT, "Title": S}}
+    lengths = [(_at(v["EndDate"]) - _at(v["StartDate"])).total_seconds() / 3600
+               for v in _draws(schema, "projects")]
+    assert all(h >= 0 for h in lengths) and sum(h > 48 for h in lengths) > len(lengths) // 2
+    meetings = [(_at(v["EndDate"]) - _at(v["StartDate"])).total_seconds() / 3600
+                for v in _draws(schema, "meetings")]
+    assert all(0.5 <= h <= 2 for h in meetings)
+
+
+def test_one_moment_said_in_utc_and_local_time_is_the_same():
+    """Avaza's sections say their start twice, `StartDate` and `StartDateUTC`: drawn apart,
+    one phase started in June and, in UTC, in February."""
+    schema = {"type": "object",
+              "required": ["StartDate", "StartDateUTC", "EndDate", "EndDateUTC",
+                           "StartTimeLocal", "StartTimeUTC"],
+              "properties": {"StartDate": DT, "StartDateUTC": DT, "EndDate": DT,
+                             "EndDateUTC": DT, "StartTimeLocal": DT, "StartTimeUTC": DT}}
+    for value in _draws(schema, "sections"):
+        assert value["StartDateUTC"] == value["StartDate"], value
+        assert value["EndDateUTC"] == value["EndDate"] >= value["StartDate"], value
+        assert value["StartTimeUTC"] == value["StartTimeLocal"], value
+    given = {"StartDateUTC": "2025-03-04T15:30:00Z"}  # (what a caller said is kept)
+    for value in _draws(schema, "sections", 5, overrides=given):
+        assert value["StartDateUTC"] == value["StartDate"] == given["StartDateUTC"]
+
+
+def test_a_record_is_issued_before_it_is_due_and_started_before_it_is_due_or_done():
+    """Avaza names its stamps date first (`DateIssued`, `DateStart`) beside `DueDate` and
+    `DateCompleted`: a bill due months before it was issued, a task started after its due
+    day and after it was done."""
+    bill = {"type": "object", "required": ["DateCreated", "DateIssued", "DueDate"],
+            "properties": {"DateCreated": DT, "DateIssued": DT, "DueDate": DT}}
+    for value in _draws(bill, "bills"):
+        assert value["DateCreated"] <= value["DateIssued"] <= value["DueDate"], value
+    task = {"type": "object", "required": ["DateStart", "DateDue", "DateCompleted"],
+            "properties": {"DateStart": DT, "DateDue": DT, "DateCompleted": DT}}
+    for value in _draws(task, "tasks"):
+        assert value["DateStart"] <= value["DateDue"], value
+        assert value["DateStart"] <= value["DateCompleted"], value
