@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from compoworld.graph.semtypes import split_words
+
 READ = ("read",)
 MAKE = ("create", "action")
 CHANGE = ("update",)
@@ -172,6 +174,11 @@ class Workflow:
     trial: bool = False
     # a job: the workflows it chains (`chain`), about the one record they share
     parts: tuple[str, ...] = ()
+    # as a later part of a job, the words one of which its earlier part's purpose says,
+    # where it follows those alone: a follow-up task checks back on a request that awaits
+    # an answer ("remind", "ask", "invite"), never on a notice that asks nothing ("tell a
+    # colleague their VPN access is ready") nor on a copy into the CRM
+    after: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         where = f"workflow {self.name!r}"
@@ -264,8 +271,8 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     invoice "ready" to pay); they do no act twice (two new contacts), nor change what an
     earlier part made (a follow-up task, then "assigned": the make said all), nor files a
     follow-up of a meeting it booked (`Step.title`: the call is the follow-up); `then` is of
-    `first`'s domain or goes with any (`ALONGSIDE`); and the job chains `JOB_PARTS` at
-    most. The job opens as the first of its parts with a situation does (`job`)."""
+    `first`'s domain or goes with any (`ALONGSIDE`), after a part its definition follows
+    (`Workflow.after`); and the job chains `JOB_PARTS` at most. The job opens as the first of its parts with a situation does (`job`)."""
     names = first.parts or (first.name,)
     if then.parts or then.name in names or len(names) >= JOB_PARTS or then.trial:
         return False
@@ -280,6 +287,8 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
         return False  # (a payment that came in, then a note that the invoice is ready)
     if then.domain != first.domain and then.domain not in ALONGSIDE:
         return False
+    if then.after and not set(split_words(first.purpose)) & set(then.after):
+        return False  # (a follow-up of a notice that asks nothing)
     if _books(first) and any(step.title for step in then.steps[1:]):
         return False  # (a renewal call booked, then a task to follow up with them: the
         # call is the follow-up)

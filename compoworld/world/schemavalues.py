@@ -81,7 +81,7 @@ from compoworld.world.tallies import subcount_rule, twin_rule
 from compoworld.world.texts import text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
-from compoworld.world.words import phone_country, short_company_name
+from compoworld.world.words import TITLES_BY_NOUN, phone_country, short_company_name
 
 if TYPE_CHECKING:
     from compoworld.world.seeding import Pool
@@ -362,7 +362,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
         place=bool(kinds & PLACE_TYPES) or parent.place,
         product=(noun in PRODUCT_NOUNS or head in PRODUCT_NOUNS
                  or ({"title", "money"} <= kinds and head not in _MONEY_NOUNS
-                     and noun not in SECURITY_NOUNS))  # a stock's name and price: no product
+                     and noun not in SECURITY_NOUNS  # a stock's name and price: no product
+                     and head not in TITLES_BY_NOUN))  # ... nor a project's and its budget
         and not kinds & PERSON_TYPES,
     )
     senders = _own_senders(leaf_types)

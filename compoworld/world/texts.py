@@ -84,7 +84,8 @@ _LINES = {
 _CUSTOMER_NOUNS = frozenset("customer client contact lead prospect buyer consumer".split())
 _PERSON_KINDS = frozenset({"customer", "colleague", "person"})
 _KIND_OF_TITLES = {"event": "meeting", "invoice": "billed", "ticket": "ticket",
-                   "task": "todo", "deal": "deal", "pull": "change", "release": "release"}
+                   "task": "todo", "deal": "deal", "pull": "change", "release": "release",
+                   "project": "titled", "section": "titled"}
 # A record's kind by its noun: the nouns of `words.TITLES_BY_NOUN`, then these.
 _NOUN_KINDS = {
     **{noun: _KIND_OF_TITLES[next(n for n in _KIND_OF_TITLES if TITLES_BY_NOUN[n] is table)]

@@ -202,7 +202,17 @@ _CHANGES = (("Fix", "Add", "Refactor", "Update", "Remove", "Speed up"),
 _VERSIONS = (("Release",),
              tuple(f"{major}.{minor}.{patch}" for major in (1, 2, 3, 4)
                    for minor in (0, 2, 4, 7, 9) for patch in (0, 1, 3)))
+# A project is a piece of work with an end ("CRM migration"), no product ("Fountain Pen");
+# a project's section is where its to-dos are kept ("Client follow-ups"), no report title
+# ("Draft invoice summary"), so a request that names where a task goes reads as a team's habit.
+_PROJECTS = (("Website", "Mobile app", "Customer portal", "CRM", "Warehouse", "Office",
+              "Brand", "Data platform", "Payroll", "Intranet"),
+             ("redesign", "launch", "migration", "rollout", "refresh", "upgrade"))
+_SECTIONS = (("Client", "Customer", "Team", "Sales", "Support", "Internal", "Partner"),
+             ("follow-ups", "to-dos", "requests", "backlog", "open items", "actions"))
 TITLES_BY_NOUN = {
+    "project": _PROJECTS,
+    "section": _SECTIONS,
     **dict.fromkeys(("event", "meeting", "appointment", "call", "webinar", "session",
                      "booking", "activity"), _MEETINGS),
     **dict.fromkeys(("invoice", "bill", "estimate", "quote", "expense", "receipt"), _BILLED),

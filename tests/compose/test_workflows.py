@@ -1011,6 +1011,28 @@ def test_a_follow_up_goes_where_its_words_fit():
 
 
 @pytest.mark.slow
+def test_a_follow_up_task_checks_back_on_a_request_and_on_nothing_else():
+    """A follow-up task is one definition (`follow_up_task`, and its colleague's twin):
+    the job files it after a request that awaits an answer ("remind them to sign their
+    contract, and add a task to follow up with them"), never after a notice that asks
+    nothing (a VPN that is ready), a copy into the CRM (whose own workflow plans its
+    follow-up), another task, or a meeting booked (the meeting is the follow-up)."""
+    from compoworld.compose.workflow import job, may_follow
+
+    customer, colleague = BY_NAME["follow_up_task"], BY_NAME["colleague_follow_up"]
+    for first in ("renewal_reminder", "case_study_request", "webinar_invite", "demo_offer"):
+        assert may_follow(BY_NAME[first], customer), first
+    for first in ("contract_signature", "timesheet_reminder", "policy_acknowledgement"):
+        assert may_follow(BY_NAME[first], colleague), first
+    for first in ("vpn_access_ready", "payslip_notice", "loyalty_reward", "lead_to_contact",
+                  "assign_task", "onboarding_call", "one_on_one"):
+        assert not may_follow(BY_NAME[first], customer), first
+        assert not may_follow(BY_NAME[first], colleague), first
+    made = job(BY_NAME["contract_signature"], colleague)
+    assert made.parts == ("contract_signature", "colleague_follow_up")
+    assert not may_follow(made, customer)  # (one follow-up a job)
+
+
 def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpus):
     """Reminded of their renewal, the customer gets a follow-up task in a tracker that keeps
     no contacts (Avaza), in a section of a project looked up by name; the request asks for
@@ -1027,7 +1049,8 @@ def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpu
                     if reminder in library.patterns_at(s))
     made = [compose_task(library, 7, starts[0], random.Random(seed), f"t{seed}",
                          patterned=True, workflow=reminder, jobs=True) for seed in range(4)]
-    jobs = [t for t in made if isinstance(t, Task) and "contact_deal" in t.pattern]
+    jobs = [t for t in made if isinstance(t, Task) and any(  # (its deal's, or its own)
+        c.tool == "avaza_com__task_post" for c in t.gold_calls)]
     assert jobs, [getattr(t, "pattern", t) for t in made]
     for task in jobs:
         assert all(verify_task(task, library, Deduper()).values()), task.instruction

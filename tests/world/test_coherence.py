@@ -304,3 +304,29 @@ def test_a_record_is_issued_before_it_is_due_and_started_before_it_is_due_or_don
     for value in _draws(task, "tasks"):
         assert value["DateStart"] <= value["DateDue"], value
         assert value["DateStart"] <= value["DateCompleted"], value
+
+
+def test_a_project_is_named_as_a_piece_of_work_and_its_section_as_where_to_dos_go():
+    """An Avaza project holds a title and a budget: read as a product, it was "Fountain
+    Pen", and its sections "Draft invoice summary", so a request that said where a
+    follow-up task is kept read as made up. A project is "CRM migration", a section
+    "Client follow-ups"; a product with a title and a price is still a product."""
+    from compoworld.world.words import PRODUCTS
+    products = {name for name, _ in PRODUCTS}
+    money = {"type": "number", "format": "double"}
+    project = {"type": "object", "required": ["Title", "BudgetAmount", "ProjectHourlyRate"],
+               "properties": {"Title": S, "BudgetAmount": money, "ProjectHourlyRate": money,
+                              "CompanyName": S}}
+    # (each record of a world is drawn with a product of the cast to hand, as seeding does)
+    titles = {v["Title"] for v in _draws(project, "projects",
+                                         anchor={"product": POOL.products[0]})}
+    assert titles and not titles & products
+    assert any(t.endswith(("migration", "launch", "redesign", "rollout")) for t in titles)
+    sections = {v["Title"] for v in _draws({"type": "object", "required": ["Title"],
+                                            "properties": {"Title": S}}, "sections")}
+    assert sections and all(t.split()[-1] in ("follow-ups", "to-dos", "requests", "backlog",
+                                              "items", "actions") for t in sections)
+    item = {"type": "object", "required": ["title", "price"],
+            "properties": {"title": S, "price": {"type": "number"}}}
+    assert {v["title"] for v in _draws(item, "products",
+                                       anchor={"product": POOL.products[0]})} <= products
