@@ -334,9 +334,11 @@ def near_misses(calls: list[GoldCall], chosen: Selection) -> list[list[str] | No
 
 def taken(calls: list[GoldCall], head: str) -> list[str]:
     """Where, within record `head` of the first read, the later calls took their values
-    (".email", ".phone"): what the same steps would take of another record."""
+    (".email", ".phone"), or the words of their own text ("Follow up with" the ".name"):
+    what the same steps would take of another record. (A near-miss with no phone is told
+    apart by its name: a follow-up task filed for it carries that.)"""
     return sorted({b.path[len(head):] for call in calls[1:] for b in call.bindings.values()
-                   if b.kind == "hidden" and b.step == 0 and b.path
+                   if b.kind in ("hidden", "free") and b.step == 0 and b.path
                    and b.path.startswith(head + ".")})
 
 

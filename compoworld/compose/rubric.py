@@ -184,15 +184,21 @@ def _fallback_fields(record: dict[str, Any], id_field: str, generated: set[str])
 
 
 def _distinguish(fields: dict[str, Any], record: dict[str, Any], others: list[dict[str, Any]],
-                 id_field: str, generated: set[str]) -> dict[str, Any]:
+                 id_field: str, generated: set[str],
+                 own_words: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Key fields plus plain fields of the record until no other record created in the run
     matches them all: else one record (a sent email) could pass for two criteria (it and
-    a forwarded one), and the step that made the other could be skipped unnoticed."""
+    a forwarded one), and the step that made the other could be skipped unnoticed. Never
+    the fields of `own_words`, the agent's own words that carry a record found (a
+    follow-up task's title, checked for the name it says: two customers' follow-ups are
+    told apart by whom they name, not by "Follow up with Kofi Lopez" word for word)."""
     fields = dict(fields)
     for name, value in _plain_fields(record, id_field, generated):
         rivals = [o for o in others if all(json_equal(o.get(k), v) for k, v in fields.items())]
         if not rivals:
             break
+        if name in own_words:
+            continue
         if name not in fields and any(not json_equal(o.get(name), value) for o in rivals):
             fields[name] = value
     return fields
@@ -408,7 +414,10 @@ def _service_criteria(service: str, before: State, after: State, calls: list[Gol
             # WhatsApp text's free `text.body` was checked word for word)
             fields = _distinguish(_key_fields(record, id_field, given, generated), record,
                                   [with_leaves(o) for o in change["created"] if o is not made],
-                                  id_field, generated)
+                                  id_field, generated, frozenset(
+                                      name for name, value in record.items()
+                                      if isinstance(value, str)
+                                      and (snake_case(name), value) in carried))
             params: dict[str, Any] = {"collection": collection, "fields": fields}
             written = [name for name, value in record.items() if isinstance(value, str)
                        and (snake_case(name), value) in agents_words and name not in fields

@@ -394,7 +394,9 @@ def go_on(graph: DependencyGraph, world: WalkWorld, walk: Walk, job: Workflow,
 def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: GoldCall,
                walk: Walk) -> bool:
     """Whether a repeated step's call states what the first record's call stated (the
-    request says it once, for every record), taking those values; False where it states
+    request says it once, for every record), taking those values, and takes again what
+    that call took from a lookup made for it (the section its task went into); False
+    where it states
     something else, or where what was stated was a fact of the first record itself: one
     of its texts, one that mentions it, or a time (a thank-you "for our meeting on
     February 27" is the first meeting's day, not the second's)."""
@@ -409,6 +411,14 @@ def _as_before(arguments: dict[str, Any], bindings: dict[str, Binding], only: Go
         if binding.kind != "visible":
             continue
         was = only.bindings.get(param)
+        if was is not None and was.kind == "hidden" and was.step is not None \
+                and was.step not in walk.steps and param in before \
+                and canonical_json(before[param]) not in facts:
+            # (found by a lookup made for the first record's call, no step of its own: the
+            # project and section its follow-up task went into hold every record's too,
+            # looked up once)
+            arguments[param], bindings[param] = before[param], was
+            continue
         if was is None or was.kind != "visible" or param not in before \
                 or canonical_json(before[param]) in facts or binding.type in _WHEN \
                 or any(mentions(render_value(before[param]), text) for text in texts):

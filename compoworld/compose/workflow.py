@@ -272,7 +272,8 @@ def may_follow(first: Workflow, then: Workflow) -> bool:
     earlier part made (a follow-up task, then "assigned": the make said all), nor files a
     follow-up of a meeting it booked (`Step.title`: the call is the follow-up); `then` is of
     `first`'s domain or goes with any (`ALONGSIDE`), after a part its definition follows
-    (`Workflow.after`); and the job chains `JOB_PARTS` at most. The job opens as the first of its parts with a situation does (`job`)."""
+    (`Workflow.after`); and the job chains `JOB_PARTS` at most. The job opens as the
+    first of its parts with a situation does (`job`)."""
     names = first.parts or (first.name,)
     if then.parts or then.name in names or len(names) >= JOB_PARTS or then.trial:
         return False

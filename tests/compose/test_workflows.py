@@ -1033,6 +1033,49 @@ def test_a_follow_up_task_checks_back_on_a_request_and_on_nothing_else():
     assert not may_follow(made, customer)  # (one follow-up a job)
 
 
+@pytest.mark.slow
+def test_a_job_is_done_for_each_record_a_rank_takes_in_one_section_checked_by_name(corpus):
+    """"The two longest-standing customers: ask each for a case study, and add a task to
+    follow up with them": the job is made for each, both tasks in the one section looked
+    up once (the second record's lookup had to state the same section anew, and every such
+    job fell back to one record); each task is checked for the name it says, not its title
+    word for word (two tasks in one section told apart by "Follow up with Kofi Lopez"
+    exactly failed an agent's "Follow-up: Kofi Lopez"); a customer left alone whose record
+    has no address the message took is told apart by the name a task of theirs would
+    carry; and acting on every customer fails."""
+    from compoworld.rollout.adversaries import run_adversary
+    from compoworld.specs.sources import load_document
+
+    library = ServiceLibrary.from_specs(
+        [load_document(corpus, "avaza.com.json"),
+         load_document(corpus, "onsched.com/consumer.json"), builtin_spec("email")], seed=5)
+    ask = BY_NAME["case_study_request"]
+    starts = sorted(s for s in start_tools(library.graph, patterned=True)
+                    if ask in library.patterns_at(s))
+    made = [compose_task(library, 7, starts[0], random.Random(seed), f"t{seed}",
+                         patterned=True, workflow=ask, jobs=True, each=True)
+            for seed in range(6)]
+    jobs = [t for t in made if isinstance(t, Task) and "for_each" in t.operators
+            and any(c.tool == "avaza_com__task_post" for c in t.gold_calls)]
+    assert jobs, [getattr(t, "pattern", t) for t in made]
+    for task in jobs:
+        assert all(verify_task(task, library, Deduper()).values()), task.instruction
+        posts = [c for c in task.gold_calls if c.tool == "avaza_com__task_post"]
+        assert len(posts) >= 2 and len({(c.arguments["ProjectIDFK"], c.arguments["SectionIDFK"])
+                                        for c in posts}) == 1
+        assert sum(c.tool == "avaza_com__section_get" for c in task.gold_calls) == 1
+        checks = [c for c in task.rubric if c.service == "avaza_com"]
+        assert len(checks) == len(posts)
+        for check in checks:
+            assert "Title" not in check.params["fields"] and check.params["mentions"]
+        names = [c.params["mentions"][0] for c in checks]  # (one customer's name each)
+        assert len(set(names)) == len(posts) and all(
+            sum(name in post.arguments["Title"] for name in names) == 1 for post in posts)
+        assert any(c.kind == "record_untouched" for c in task.rubric)
+        run = run_adversary(task, library, "every_record")
+        assert not run.full_pass
+
+
 def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpus):
     """Reminded of their renewal, the customer gets a follow-up task in a tracker that keeps
     no contacts (Avaza), in a section of a project looked up by name; the request asks for
