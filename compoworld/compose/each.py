@@ -39,7 +39,11 @@ MOST = 4  # records a selection may hold: each one repeats the workflow's steps
 # address, free text)
 _NOT_RULES = frozenset({"id", "name", "email", "phone", "url", "uri", "code", "key", "token",
                         "number", "address", "description", "note", "notes", "comment",
-                        "notification", "notifications", "setting", "settings", "template"})
+                        "notification", "notifications", "setting", "settings", "template",
+                        # ... nor a default, which is a setting (Stripe's `default_source`
+                        # is a card, no lead source: "every customer whose default source
+                        # is trade_show" read as made up)
+                        "default", "defaults"})
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z _-]{1,23}")  # "overdue", "Gold", "in progress", "DE"
 # ... and fields that measure nothing records are ranked by (an id, a postcode)
 _NOT_MEASURES = frozenset({"id", "phone", "zip", "postal", "latitude", "longitude", "lat",

@@ -86,6 +86,21 @@ def test_a_status_is_a_rule_only_where_the_workflow_says_which():
     assert not [s for s in selections(call, "data[1]", 4, closed) if s.field == "status"]
 
 
+def test_a_default_is_a_setting_and_no_rule():
+    """Stripe's customers hold a `default_source` (their card): "every customer whose
+    default source is "trade_show"" was asked of a lead follow-up, as if it said where the
+    lead came from. A `lead_source` says that, and is one."""
+    from compoworld.compose.steps import BY_LEAD
+
+    sources = ["trade_show", "referral", "trade_show", "website"]
+    by_lead = workflow_rules((BY_LEAD,))
+    for key in ("default_source", "lead_source"):
+        people = [p | {key: v} for p, v in zip(PEOPLE, sources, strict=True)]
+        chosen = [s for s in selections(listed(people), "data[0]", 4, by_lead)
+                  if s.field == key]
+        assert bool(chosen) is (key == "lead_source"), key
+
+
 def test_a_rank_takes_the_first_records_by_a_measure_the_walk_s_own_among_them():
     """Ana's total, 50, is the second highest: "the two customers with the highest
     total" takes her and Rosa; "the three with the lowest" takes her, Li and Omar."""

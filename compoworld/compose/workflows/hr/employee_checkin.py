@@ -1,6 +1,6 @@
 """Check in with a new colleague at the end of their first week."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,6 +18,7 @@ WORKFLOW = Workflow(
     opens=("{s} is finishing their first week with us.",
            "{s} joined us last week, and we'd like to hear how it's going."),
     guards=frozenset({"gone"}),
-    # a check-in with a team, or with the colleagues who joined last (the new ones)
-    operators=(BY_TEAM, NEWEST),
+    # a check-in with a team (not "the newest colleagues": the newest may have joined
+    # months ago, and its gist asks how their first week went)
+    operators=(BY_TEAM,),
 )
