@@ -1222,7 +1222,7 @@ def _bind(
                 walk.gist = _settled(world, walk)
                 arguments[param] = reference_note(
                     walk.gist, properties[param], arguments[param], rng,
-                    name=_first_name(walk, world), title=_subject_title(walk, bindings),
+                    name=_first_name(walk, world, link), title=_subject_title(walk, bindings),
                     event=_event_facts(graph, walk, bindings),
                     status=_order_status(walk, bindings),
                     amount=_receipt_amount(walk, bindings),
@@ -1379,15 +1379,21 @@ def _our_page(world: WalkWorld, gist: str) -> str:
     return our_page(getattr(world, "seed", 0), path) if path else ""
 
 
-def _first_name(walk: Walk, world: WalkWorld | None = None) -> str:
+def _first_name(walk: Walk, world: WalkWorld | None = None,
+                link: tuple[str, int, Found] | None = None) -> str:
     """The first name of the person a workflow is about, from the record its first read
     found, or of the one person of the world's pool whose email an invoice, order or
     ticket holds ("" where none is): whom a message greets (no "Hi there" to a
-    customer the record names)."""
+    customer the record names). Before the walk's first write is made, its record is the
+    one the call's link was found in (`link`): the subject is set once a call took from
+    it, so the first message greeted nobody, and a for-each's others by name."""
     if not walk.calls:
         return ""
+    head = walk.subject.get(0)
+    if head is None and link is not None and link[1] == 0 and link[2].path:
+        head = item_head(link[2].path)
     try:
-        item = value_at(walk.calls[0].result, walk.subject.get(0, ""))
+        item = value_at(walk.calls[0].result, head or "")
     except KeyError:
         return ""
     if walk.about not in _PEOPLE:

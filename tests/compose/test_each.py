@@ -285,6 +285,24 @@ def test_acting_on_every_record_instead_of_the_selected_ones_fails(library):
                        if k == "record_untouched")  # (... which it fails)
 
 
+def test_every_message_greets_its_own_record_s_person_by_name(library):
+    """The first record's message was written before the walk knew whose it was (its
+    subject is set once a call took from it): it greeted "Hi there," where the records
+    after it were greeted "Hello Chloe!", in 84 of 85 selections of a default run, and in
+    nearly every task of one record. Each message greets the person its record names."""
+    tasks = selected_tasks(library, ("webinar_invite",))
+    assert tasks
+    for task in tasks:
+        for call in task.gold_calls[1:]:
+            [(param, binding)] = [(p, b) for p, b in call.bindings.items()
+                                  if b.kind == "hidden" and b.step == 0]
+            record = value_at(task.gold_calls[0].result, binding.path.rpartition(".")[0])
+            first = next(v.split()[0] for k, v in record.items()
+                         if k in ("first_name", "name") and isinstance(v, str))
+            body = next(v for k, v in call.arguments.items() if k in ("body", "text"))
+            assert first in body.split(".")[0].split("!")[0], (first, body)
+
+
 def test_the_reference_solves_every_selection_and_no_adversary_passes_one(library):
     """Over every workflow's selections and ranks, the reference policy finds each record
     by its own selector and scores 1.0, and the adversaries pass nothing: `every_record`
