@@ -430,3 +430,38 @@ def zone_twin_rule(types: dict[str, str]) -> Rule | None:
                     out[key] = out[said]
 
     return rule
+
+
+# --- a happening's day ------------------------------------------------------------------
+
+_DAY_WORDS = frozenset({"date", "day"})
+_HAPPENING_STARTS = frozenset("start starts begin begins".split())
+
+
+def event_day_rule(types: dict[str, str]) -> Rule | None:
+    """A meeting's own `date` (or `day`, `meeting_date`) is the day it starts: Zoom's
+    meetings had a `date` of February 17 beside a `startTime` of February 13, and a
+    request asked for "its date". The start says it; overridden fields are kept."""
+    days = [key for key, kind in types.items() if kind in ("date", "datetime")
+            and (words := split_words(key)) and words[-1] in _DAY_WORDS
+            and not set(words) & (_HAPPENING_STARTS | _END_WORDS | _CREATED | _AFTER)
+            and len(words) <= 2]
+    starts = [key for key, kind in types.items() if kind == "datetime"
+              and set(split_words(key)) & _HAPPENING_STARTS
+              and not set(split_words(key)) & _ZONES]
+    if not days or not starts:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        fixed = overrides.keys() if overrides else set()
+        start = next((out[key] for key in starts if isinstance(out.get(key), str)), None)
+        moment = _moment(start)
+        if moment is None:
+            return
+        for key in days:
+            value = out.get(key)
+            if isinstance(value, str) and key not in fixed and _moment(value) is not None:
+                out[key] = _put(moment, value) if not _day_only(value) \
+                    else moment.date().isoformat()
+
+    return rule

@@ -330,3 +330,22 @@ def test_a_project_is_named_as_a_piece_of_work_and_its_section_as_where_to_dos_g
             "properties": {"title": S, "price": {"type": "number"}}}
     assert {v["title"] for v in _draws(item, "products",
                                        anchor={"product": POOL.products[0]})} <= products
+
+
+def test_a_meeting_s_own_date_is_the_day_it_starts():
+    """Zoom's meetings hold a `date` beside their `startTime`: drawn apart, a meeting was
+    dated February 17 and started February 13, and a request asked for "its date"."""
+    meeting = {"type": "object", "required": ["date", "startTime", "endTime", "topic"],
+               "properties": {"date": DT, "startTime": DT, "endTime": DT, "topic": S,
+                              "created_at": DT}}
+    for value in _draws(meeting, "meetings"):
+        assert value["date"] == value["startTime"], value
+        assert value.get("created_at", "") != value["startTime"]  # (no other stamp moves)
+    day = {"type": "object", "required": ["meeting_date", "start_time"],
+           "properties": {"meeting_date": {"type": "string", "format": "date"},
+                          "start_time": DT}}
+    for value in _draws(day, "appointments"):
+        assert value["meeting_date"] == value["start_time"][:10], value
+    report = {"type": "object", "required": ["date", "startTime"],  # (no meeting's)
+              "properties": {"date": DT, "startTime": DT}}
+    assert any(v["date"] != v["startTime"] for v in _draws(report, "reports"))
