@@ -136,6 +136,7 @@ def range_pairs(props: dict[str, Any], types: dict[str, str]) -> list[tuple[str,
 
 
 _TIME_SUFFIXES = frozenset({"at", "on", "time", "date", "datetime", "timestamp", "utc"})
+_TIME_PREFIXES = frozenset({"date", "time", "datetime", "timestamp"})
 
 
 def _stem(words: tuple[str, ...]) -> tuple[str, ...]:
@@ -146,9 +147,6 @@ def _stem(words: tuple[str, ...]) -> tuple[str, ...]:
     while len(words) > 1 and words[0] in _TIME_PREFIXES:
         words = words[1:]
     return words
-
-
-_TIME_PREFIXES = frozenset({"date", "time", "datetime", "timestamp"})
 
 
 def _shape(schema: Any) -> Any:
@@ -435,7 +433,8 @@ def zone_twin_rule(types: dict[str, str]) -> Rule | None:
 # --- a happening's day ------------------------------------------------------------------
 
 _DAY_WORDS = frozenset({"date", "day"})
-_HAPPENING_STARTS = frozenset("start starts begin begins".split())
+# (a start of `_START_WORDS` but "from", which is a range's, no meeting's)
+_HAPPENING_STARTS = _START_WORDS - {"from"}
 
 
 def event_day_rule(types: dict[str, str]) -> Rule | None:
@@ -461,7 +460,6 @@ def event_day_rule(types: dict[str, str]) -> Rule | None:
         for key in days:
             value = out.get(key)
             if isinstance(value, str) and key not in fixed and _moment(value) is not None:
-                out[key] = _put(moment, value) if not _day_only(value) \
-                    else moment.date().isoformat()
+                out[key] = _put(moment, value)  # (a day alone, as a day)
 
     return rule

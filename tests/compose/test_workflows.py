@@ -1033,6 +1033,22 @@ def test_a_follow_up_task_checks_back_on_a_request_and_on_nothing_else():
     assert not may_follow(made, customer)  # (one follow-up a job)
 
 
+def _tracker_library(corpus) -> ServiceLibrary:
+    """A tracker that keeps no contacts (Avaza), a booking app's customers (OnSched
+    Consumer) and the built-in email: where a request goes on into a follow-up task."""
+    from compoworld.specs.sources import load_document
+
+    return ServiceLibrary.from_specs(
+        [load_document(corpus, "avaza.com.json"),
+         load_document(corpus, "onsched.com/consumer.json"), builtin_spec("email")], seed=5)
+
+
+def _begun_by(library: ServiceLibrary, workflow: Workflow) -> list[str]:
+    """The start tools of `library` that begin `workflow`, sorted."""
+    return sorted(s for s in start_tools(library.graph, patterned=True)
+                  if workflow in library.patterns_at(s))
+
+
 @pytest.mark.slow
 def test_a_job_is_done_for_each_record_a_rank_takes_in_one_section_checked_by_name(corpus):
     """"The two longest-standing customers: ask each for a case study, and add a task to
@@ -1044,14 +1060,9 @@ def test_a_job_is_done_for_each_record_a_rank_takes_in_one_section_checked_by_na
     has no address the message took is told apart by the name a task of theirs would
     carry; and acting on every customer fails."""
     from compoworld.rollout.adversaries import run_adversary
-    from compoworld.specs.sources import load_document
 
-    library = ServiceLibrary.from_specs(
-        [load_document(corpus, "avaza.com.json"),
-         load_document(corpus, "onsched.com/consumer.json"), builtin_spec("email")], seed=5)
-    ask = BY_NAME["case_study_request"]
-    starts = sorted(s for s in start_tools(library.graph, patterned=True)
-                    if ask in library.patterns_at(s))
+    library, ask = _tracker_library(corpus), BY_NAME["case_study_request"]
+    starts = _begun_by(library, ask)
     made = [compose_task(library, 7, starts[0], random.Random(seed), f"t{seed}",
                          patterned=True, workflow=ask, jobs=True, each=True)
             for seed in range(6)]
@@ -1082,14 +1093,9 @@ def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpu
     their name in its title, and the check wants it there: a task titled for another
     customer fails it."""
     from compoworld.reward.rubric import evaluate_criterion
-    from compoworld.specs.sources import load_document
 
-    library = ServiceLibrary.from_specs(
-        [load_document(corpus, "avaza.com.json"),
-         load_document(corpus, "onsched.com/consumer.json"), builtin_spec("email")], seed=5)
-    reminder = BY_NAME["renewal_reminder"]
-    starts = sorted(s for s in start_tools(library.graph, patterned=True)
-                    if reminder in library.patterns_at(s))
+    library, reminder = _tracker_library(corpus), BY_NAME["renewal_reminder"]
+    starts = _begun_by(library, reminder)
     made = [compose_task(library, 7, starts[0], random.Random(seed), f"t{seed}",
                          patterned=True, workflow=reminder, jobs=True) for seed in range(4)]
     jobs = [t for t in made if isinstance(t, Task) and any(  # (its deal's, or its own)
