@@ -130,6 +130,17 @@ _SUBJECTS = {
 }
 
 
+# The subject line of a message by the verb its gist opens with, where no line of its own
+# fits: a price change notice is "An update from us", never "You're all set".
+_LINES = (("reminding", "A reminder"), ("asking", "A quick question"),
+          ("inviting", "An invitation"), ("thanking", "Thank you"), ("welcoming", "Welcome"),
+          ("letting them know", "An update from us"), ("telling", "Good news"),
+          ("confirming", "Confirmation"), ("apologising", "Our apologies"),
+          ("announcing", "An announcement"), ("offering", "An offer for you"),
+          ("sharing", "Shared with you"), ("following up", "Following up"),
+          ("checking in", "Checking in"), ("handing over", "Handover"))
+
+
 def reference_subject(gist: str, schema: dict[str, Any], drawn: Any, *, title: str = "",
                       meeting: str = "", line: str = "") -> Any:
     """The subject line of a workflow's email with `gist` ("Your receipt", "Invitation:
@@ -139,13 +150,13 @@ def reference_subject(gist: str, schema: dict[str, Any], drawn: Any, *, title: s
     if not isinstance(drawn, str) or schema.get("enum") or schema.get("pattern"):
         return drawn
     line = line or _SUBJECTS.get(gist) or (
-        "You're all set" if gist.startswith("letting them know") else "A note from us")
+        "You're all set" if re.search(r"\bset up\b|\bcan now\b|\bready\b", gist)
+        else next((line for verb, line in _LINES if gist.startswith(verb)), "A note from us"))
     named = meeting or title
     return f"{line}: {named}" if named else line
 
 
 _SECOND_PERSON = {"them": "you", "their": "your", "they": "you", "theirs": "yours"}
-_GENERIC = ("a quick note {said}.", "just a short note {said}.")
 _GREETINGS = ("Hello {name}!", "Hi {name},", "Dear {name},", "{name},")
 _NAMELESS = ("Hello!", "Hi there,", "Hello,")
 _CLOSINGS = ("", "", " Best regards.", " Thanks!", " Let us know if you have any questions.")
@@ -192,20 +203,99 @@ def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Ra
 
 
 def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
-    """`a quick note about "Login delay", sharing the document`: any gist, with the facts
-    the message must name."""
-    said = said_to_them(gist) if gist else "about this"
-    about = f"about {facts['title']}, " if facts["title"] else ""
+    """What a message of any gist says, spoken to its reader (`spoken`), with the facts the
+    message must name: 'About "Login delay": could you send us more details?'"""
+    said = spoken(gist, rng) if gist else "a note from us."
+    extra = ""
     if facts["when"] or facts["meeting"] != "the meeting":
-        said += (f": {facts['meeting']}" if facts["meeting"] != "the meeting" else "") + (
+        extra += (f": {facts['meeting']}" if facts["meeting"] != "the meeting" else "") + (
             f" on {facts['when']}" if facts["when"] else "")
     if facts["status"]:
-        said += f": it {facts['status']}"
+        extra += f": it {facts['status']}"
     if facts.get("amount"):
-        said += f" for {facts['amount']}"
+        extra += f" ({facts['amount']})"
     if facts.get("link"):
-        said += f": {facts['link']}"
-    return rng.choice(_GENERIC).format(said=about + said)
+        extra += f": {facts['link']}"
+    if extra:
+        said = said[:-1] + extra + said[-1]
+    if facts["title"] and gist.startswith("about "):  # (a note about your order "Lamp")
+        said = f"{said[:-1]} {facts['title']}{said[-1]}"
+    elif facts["title"]:
+        said = f"about {facts['title']}: " + (said if said.startswith("I") else
+                                              said[:1].lower() + said[1:])
+    return said
+
+
+# How a gist, said of its reader ("asking whether they are still interested"), is said to
+# them: by the verb it opens with, a sentence of the message itself. Pasted in as a clause
+# ("just a short note asking whether you are still interested") the message read as the
+# request copied out, which an agent trained on it learns to do.
+_SPOKEN: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("reminding you that ", ("just a reminder that {x}.", "a friendly reminder that {x}.")),
+    ("reminding you to ", ("just a reminder to {x}.", "please remember to {x}.")),
+    ("reminding you of ", ("just a reminder of {x}.",)),
+    ("asking you to ", ("could you please {x}?", "would you please {x}?")),
+    ("asking you for ", ("could you send us {x}?", "could you please send us {x}?")),
+    ("asking for ", ("could you send us {x}?", "could you please send us {x}?")),
+    ("asking whether ", ("{ask}", "could you let us know whether {x}?")),
+    ("letting you know ", ("{x}.", "just so you know, {x}.", "a quick heads-up: {x}.")),
+    ("telling you ", ("{x}.", "good news: {x}.")),
+    ("inviting you to ", ("we'd like to invite you to {x}.", "you're invited to {x}.")),
+    ("thanking you for ", ("thank you for {x}.", "thanks so much for {x}.")),
+    ("confirming that ", ("this is to confirm that {x}.", "I can confirm that {x}.")),
+    ("confirming ", ("this confirms {x}.", "this is to confirm {x}.")),
+    ("welcoming you to ", ("welcome to {x}!", "a warm welcome to {x}!")),
+    ("welcoming you ", ("welcome {x}!",)),
+    ("offering you ", ("we'd like to offer you {x}.", "would you like {x}?")),
+    ("checking in on ", ("I wanted to check in on {x}.", "checking in: {x}?")),
+    ("apologising for ", ("we're sorry for {x}.", "please accept our apologies for {x}.")),
+    ("handing over ", ("I'm handing over to you {x}.",)),
+    ("sharing ", ("I'm sharing {x} with you.", "here is {x}.")),
+    ("announcing ", ("we're happy to announce {x}.", "we're pleased to announce {x}.")),
+    ("following up on ", ("I'm following up on {x}.", "just following up on {x}.")),
+    ("that ", ("{x}.",)),
+    ("about ", ("a note about {x}.",)),
+    ("with ", ("here is {x}.",)),
+)
+# A question asked by its verb first: "whether you are still interested" -> "are you
+# still interested?"; a verb of no auxiliary takes "do" ("do you still need ...?").
+_AUXILIARIES = frozenset("are is will would can could should have has".split())
+_ADVERBS = frozenset("still already ever also".split())
+
+
+def spoken(gist: str, rng: random.Random) -> str:
+    """A gist as its message says it, one of a few forms drawn by `rng`: "are you still
+    interested in working with us?" of "asking whether they are still interested in
+    working with us", "thank you for attending our webinar. The recording will follow."
+    of "thanking them for attending our webinar and saying the recording will follow"."""
+    said = said_to_them(gist)
+    said, _, more = said.partition(" and saying ")
+    for verb, forms in _SPOKEN:
+        if said.startswith(verb):
+            rest = said[len(verb):].rstrip(".")
+            if rest.startswith("how ") and verb == "checking in on ":
+                forms = forms[:1]  # (no "checking in: how your first week went?")
+            usable = [f for f in forms if f != "{ask}" or _question(rest)]
+            text = rng.choice(usable).format(x=rest, ask=_question(rest))
+            break
+    else:
+        text = said.rstrip(".") + "."
+    if more:
+        text += f" {more[:1].upper()}{more[1:].rstrip('.')}."
+    return text
+
+
+def _question(clause: str) -> str:
+    """"are you still interested?" of "you are still interested"; "do you still need it?"
+    of "you still need it"; "" where the clause is no "you ..." statement."""
+    words = clause.split()
+    if len(words) < 2 or words[0] != "you":
+        return ""
+    if words[1] in _AUXILIARIES:
+        return " ".join([words[1], "you", *words[2:]]) + "?"
+    if words[1] in _ADVERBS and len(words) > 2 and words[2] not in _AUXILIARIES:
+        return " ".join(["do you", *words[1:]]) + "?"
+    return ""
 
 
 # Where an order stands, as news to its customer: "has shipped", not "is now marked SHIPPED"
