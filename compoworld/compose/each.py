@@ -34,7 +34,9 @@ from compoworld.compose.records import GoldCall
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import pluralize, split_words
 
-MOST = 4  # records a selection may hold: each one repeats the workflow's steps
+# records a selection may hold: each one repeats the workflow's steps (a job's "for each"
+# runs over two to six records; with four at most, a rank took its two first)
+MOST = 6
 # fields that never hold a rule, whatever a definition allows (a person's name, an id, an
 # address, free text)
 _NOT_RULES = frozenset({"id", "name", "email", "phone", "url", "uri", "code", "key", "token",
@@ -52,12 +54,15 @@ _NOT_MEASURES = frozenset({"id", "phone", "zip", "postal", "latitude", "longitud
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # fields no set-up world changes: "Nairobi" on a record with a French postcode and phone
 _PLACES = frozenset({"city", "country", "region", "state", "province", "zip", "postal"})
+# ... nor whom a person works for, which their email's domain says too; and a company's
+# name is a rule where a person's never is ("every contact who works at Juniper Labs")
+_EMPLOYERS = frozenset({"company", "organization", "organisation", "employer"})
 # a measure of when a record was made: its rank says "newest" and "longest-standing"
 _AGE = frozenset({"created", "creation", "signup", "joined", "registered", "registration"})
 # ... and of a time: "earliest", "latest" (a day, or a number of seconds since 1970)
 _TIMES = _AGE | frozenset({"date", "time", "at", "due", "start", "deadline", "expires",
                            "expiry", "updated", "modified", "end"})
-NUMBERS = {2: "two", 3: "three", 4: "four"}
+NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,9 @@ class Selection:
         if not self.order:
             if not self.field:
                 return f"every {noun} in {app} {self.also}"
+            if set(split_words(self.field)) & _EMPLOYERS:  # (not "whose company name is")
+                return f"every {noun} in {app} who works at {self.value}" + (
+                    f" and {self.also}" if self.also else "")
             return f'every {noun} in {app} whose {words} is "{self.value}"' + (
                 f" and {self.also}" if self.also else "")
         also = f" {_plural(self.also) if count > 1 else self.also}" if self.also else ""
@@ -253,12 +261,12 @@ def ranks(items: list[Any], where: str, head: str, rules: Rules,
                 return values[open_[k - 1]] != values[open_[k]] and not any(
                     flags[i] == UNABLE for i in open_[:k])
             top = min(MOST, len(open_) - 1)
-            # (the smallest rank of two or more that takes the walk's record, the same
-            # steps for each; and where it comes first, the rank of it alone: tried after
-            # the other, as "the newest customer" is one errand)
-            many = next((k for k in range(max(place, 2), top + 1) if _cuts(k)), None)
-            for k in [*([many] if many else []), *([1] if place == 1 <= top and _cuts(1)
-                                                   else [])]:
+            # (every rank of two or more that takes the walk's record with no tie where
+            # it cuts, the same steps for each: the smallest alone made most ranks "the
+            # two newest"; and where it comes first, the rank of it alone: tried after
+            # the others, as "the newest customer" is one errand)
+            many = [k for k in range(max(place, 2), top + 1) if _cuts(k)]
+            for k in [*many, *([1] if place == 1 <= top and _cuts(1) else [])]:
                 passed = [i for i in ranked[:ranked.index(open_[k - 1])] if flags[i]
                           and flags[i] != UNABLE]  # (flagged, and would have come first)
                 found.append(Selection(
@@ -284,7 +292,8 @@ def is_rule(key: str, value: Any, rules: Rules) -> bool:
     its value a short word or two (a plan "Gold", a country "DE"; no name, id, date or
     free text) and one of its values where it names some."""
     words = set(split_words(key))
-    if not words & rules.fields or words & _NOT_RULES or not isinstance(value, str) \
+    named = {"name"} if words & _EMPLOYERS else set()  # (a company's name: a rule)
+    if not words & rules.fields or words & _NOT_RULES - named or not isinstance(value, str) \
             or _PLAIN.fullmatch(value.strip()) is None:
         return False
     return not rules.values or value.strip().lower() in rules.values
@@ -377,7 +386,7 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
     index = int(head.rpartition("[")[2].rstrip("]"))
     for key, value in sorted(mine.items()):
         if not is_rule(key, value, rules) or any(id_field not in item for item in items) \
-                or set(split_words(key)) & _PLACES:
+                or set(split_words(key)) & (_PLACES | _EMPLOYERS):
             continue  # (a place agrees with the record's address, phone and postcode)
         others = sorted({v.strip() for item in items if isinstance(v := item.get(key), str)
                          and _PLAIN.fullmatch(v.strip()) and not _same(v, value)

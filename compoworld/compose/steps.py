@@ -162,6 +162,9 @@ BY_LEAD = Operator("select", field="source lifecycle stage segment industry")
 # coadmin") is no team, and a job title no reason for a parking permit
 BY_TEAM = Operator("select", field="department team")
 BY_PRIORITY = Operator("select", field="priority severity urgency")  # tickets, issues
+# ... a notice to the people of one client company ("everyone at Juniper Labs"): what an
+# account manager tells a business customer, all its contacts hear
+BY_COMPANY = Operator("select", field="company organization organisation employer")
 # ... or every record the workflow may act on at all, as its guards say ("every colleague
 # who is still active", "every appointment that is still ahead"): a reminder that goes to
 # everyone, never a welcome or a new laptop (no one welcomes every active colleague)

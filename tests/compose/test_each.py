@@ -14,6 +14,7 @@ from compoworld.compose.each import (
     Rules,
     Selection,
     designed,
+    is_rule,
     near_misses,
     passes,
     selections,
@@ -24,6 +25,7 @@ from compoworld.compose.records import Binding, GoldCall, Task
 from compoworld.compose.stage import start_tools
 from compoworld.compose.steps import (
     BIGGEST,
+    BY_COMPANY,
     BY_SEGMENT,
     DUE_FIRST,
     EVERY_VALID,
@@ -55,6 +57,28 @@ def listed(people: list[dict], **bindings: Binding) -> GoldCall:
 
 
 SEGMENTS = workflow_rules((BY_SEGMENT,))
+
+
+def test_a_notice_goes_to_everyone_at_one_client_company():
+    """"Everyone at Juniper Labs": a company's name is a rule where a person's never is,
+    said as whom they work for (not "whose company name is"); and no world is set up to
+    hold one, since a contact's company is their email's domain too (a contact moved to
+    Juniper Labs would still write from bayside-logistics.com)."""
+    people = [p | {"company_name": c} for p, c in zip(
+        PEOPLE, ["Juniper Labs", "Bayside Logistics", "Juniper Labs", "Cobalt Systems"],
+        strict=True)]
+    rules = workflow_rules((BY_COMPANY,))
+    [chosen] = selections(listed(people), "data[0]", 4, rules)
+    assert chosen.heads == ("data[0]", "data[2]") and chosen.field == "company_name"
+    assert chosen.target("contact", "HubSpot", "company name") == \
+        "every contact in HubSpot who works at Juniper Labs"
+    assert selections(listed(people), "data[3]", 4, rules) == []  # (the only one at Cobalt)
+    assert designed(listed(people), "data[3]", 4, rules, random.Random(0),
+                    ("crm", "people", "id")) is None
+    # (a person's own name is never a rule, whatever words a definition allows)
+    assert not is_rule("contact_name", "Ana Ruiz", Rules(frozenset({"contact", "company"})))
+    assert any(BY_COMPANY in BY_NAME[n].operators
+               for n in ("holiday_hours_notice", "price_change_notice", "webinar_invite"))
 
 
 def test_a_rule_selects_the_record_and_those_like_it_and_leaves_the_rest():
@@ -121,7 +145,8 @@ def test_no_rank_cuts_through_a_tie():
     people = [p | {"total": b} for p, b in zip(PEOPLE, [50, 50, 20, 10], strict=True)]
     top = [s for s in selections(listed(people), "data[0]", 4, workflow_rules((BIGGEST,)))
            if s.order == "top"]
-    assert [s.heads for s in top] == [("data[0]", "data[1]")]
+    assert [s.heads for s in top] == [("data[0]", "data[1]"),  # (never data[0] alone)
+                                      ("data[0]", "data[1]", "data[2]")]
 
 
 def test_a_rank_by_a_day_says_earliest_and_one_record_is_no_for_each():
@@ -141,11 +166,13 @@ def test_a_rank_by_when_records_were_made_says_newest_or_oldest():
     a time counted in seconds is a time all the same."""
     people = [p | {"created": t} for p, t in zip(PEOPLE, [1700, 1900, 1800, 1600],
                                                  strict=True)]
-    [newest] = selections(listed(people), "data[2]", 4, workflow_rules((NEWEST,)))
+    newest, three = selections(listed(people), "data[2]", 4, workflow_rules((NEWEST,)))
     assert newest.heads == ("data[2]", "data[1]") and newest.dated
     assert newest.target("customer", "Square", "creation time") == \
         "the two newest customers in Square"
-    first, alone = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
+    assert three.heads == ("data[2]", "data[1]", "data[0]") and three.target(
+        "customer", "Square", "creation time") == "the three newest customers in Square"
+    first, _three, alone = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
     assert first.heads == ("data[3]", "data[0]")  # (two first: the same steps for each,
     # where "the longest-standing contact" alone is one errand, tried after it)
     assert first.target("contact", "Square", "creation time") == \
@@ -163,11 +190,11 @@ def test_records_are_ranked_by_when_they_were_made_whatever_the_app_calls_it(key
     days = ["2024-03-01T09:00:00Z", "2025-06-02T09:00:00Z", "2025-01-15T09:00:00Z",
             "2023-11-20T09:00:00Z"]
     people = [p | {key: d} for p, d in zip(PEOPLE, days, strict=True)]
-    [newest] = selections(listed(people), "data[2]", 4, workflow_rules((NEWEST,)))
+    newest, _three = selections(listed(people), "data[2]", 4, workflow_rules((NEWEST,)))
     assert newest.heads == ("data[2]", "data[1]")
     assert newest.target("colleague", "Google Workspace", "creation time") == \
         "the two newest colleagues in Google Workspace"
-    [first, _alone] = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
+    [first, _three, _alone] = selections(listed(people), "data[3]", 4, workflow_rules((OLDEST,)))
     assert first.heads == ("data[3]", "data[0]") and first.target(
         "customer", "Shop", "registration date") == "the two longest-standing customers in Shop"
 
@@ -182,7 +209,7 @@ def test_a_reward_for_loyalty_goes_to_the_longest_standing_where_no_spend_is_kep
         assert all(order != "top" or "created" not in words for words, order in ranks), name
     people = [p | {"created_at": d} for p, d in zip(
         PEOPLE, ["2021-01-04", "2024-09-30", "2025-02-11", "2022-05-17"], strict=True)]
-    [loyal] = [s for s in selections(listed(people), "data[3]", 4, workflow_rules(
+    [loyal, _three] = [s for s in selections(listed(people), "data[3]", 4, workflow_rules(
         BY_NAME["loyalty_reward"].operators)) if s.order]  # (and "whose plan is Basic")
     assert loyal.heads == ("data[3]", "data[0]") and loyal.order == "bottom"
 

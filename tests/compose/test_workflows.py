@@ -434,7 +434,7 @@ def test_a_workflow_s_email_has_a_subject_of_its_own():
     from compoworld.compose.notes import reference_subject
 
     gist = BY_NAME["laptop_return"].gist
-    assert reference_subject(gist, {}, "drawn") == "A note from us"  # (none shared)
+    assert reference_subject(gist, {}, "drawn") == "A quick question"  # (its verb's alone)
     assert reference_subject(gist, {}, "drawn", line=BY_NAME["laptop_return"].subject) == \
         "Returning your laptop"
     assert reference_subject("with their receipt", {}, "drawn") == "Your receipt"

@@ -1,6 +1,6 @@
 """Remind a prospect to sign the NDA we sent them."""
 
-from compoworld.compose.steps import PROSPECT, send
+from compoworld.compose.steps import BY_COMPANY, PROSPECT, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,4 +17,6 @@ WORKFLOW = Workflow(
     tells=("NDA",),
     opens=("{s} has not signed the NDA we sent them yet.",
            "We can't share the proposal with {s} until the NDA is signed."),
+    # (a company signs an NDA through its people: everyone at it is reminded)
+    operators=(BY_COMPANY,),
 )

@@ -1,6 +1,6 @@
 """Invite a customer to our customer day."""
 
-from compoworld.compose.steps import BY_REGION, BY_SEGMENT, CUSTOMER, OLDEST, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, OLDEST, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("We're holding a customer day on March 20 and would love {s} to come.",
            "{s} is on the guest list for our customer day."),
     # an invitation to a segment or region, or to the customers who have been with us longest
-    operators=(BY_SEGMENT, BY_REGION, OLDEST),
+    operators=(BY_SEGMENT, BY_REGION, OLDEST, BY_COMPANY),
 )

@@ -1,6 +1,6 @@
 """Tell a customer our prices change."""
 
-from compoworld.compose.steps import BY_REGION, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     tells=("April 1",),
     opens=("{s} buys from us regularly and should hear about our new prices first.",
            "We're writing to customers about our April price change, starting with {s}."),
-    operators=(BY_SEGMENT, BY_REGION),
+    operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
 )

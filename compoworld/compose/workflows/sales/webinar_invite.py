@@ -1,6 +1,6 @@
 """Invite a prospect to our product webinar."""
 
-from compoworld.compose.steps import BY_REGION, BY_SEGMENT, NEWEST, PROSPECT, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, NEWEST, PROSPECT, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} asked for a look at our product.",
            "We'd like {s} at our next product webinar."),
     # an invitation to a segment or region, or to the newest prospects
-    operators=(BY_SEGMENT, BY_REGION, NEWEST),
+    operators=(BY_SEGMENT, BY_REGION, NEWEST, BY_COMPANY),
 )

@@ -1,6 +1,6 @@
 """Let a customer know about planned maintenance."""
 
-from compoworld.compose.steps import BY_REGION, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     tells=("Sunday",),
     opens=("{s} uses our online portal every week.",
            "We're telling our regular customers about Sunday's maintenance, starting with {s}."),
-    operators=(BY_SEGMENT, BY_REGION),
+    operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
 )
