@@ -32,8 +32,7 @@ SITUATIONS = {
     # of the order from sofia.ferreira@... in ecwid" reads awkwardly; nor is an enquiry
     # that came in by email answered by a text; "There's news on the order" without the
     # news is a vague premise: it is a routine update, the news the agent's to find)
-    "order_from": ("I'm sending out today's order updates, starting with the {noun} placed "
-                   "by {email} in {app}.",
+    "order_from": ("The customer at {email} is waiting to hear about their {noun} in {app}.",
                    "I want to keep the customer at {email} posted on their {noun} in {app}.",
                    "The customer at {email} hasn't heard from us about their {app} {noun} "
                    "in a while."),

@@ -19,6 +19,7 @@ workflow; `compose/workflows/__init__.py` collects every definition.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from compoworld.graph.semtypes import split_words
@@ -53,6 +54,12 @@ CHECKS = frozenset({
     "near_misses",     # records its select leaves alone are checked unchanged
     "aggregate_value", # its aggregate is checked by value
 })
+
+
+# An opening of one record's request that calls it the first of many ("I'm going through
+# our open invoices, starting with {s}"): the agent cannot tell whether the rest are its
+# job too. A request for several says so by its rule (compose/each.py).
+_BATCH = re.compile(r"\bstarting with (\{s\}|the\b)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +197,9 @@ class Workflow:
             raise ValueError(f"{where}: two steps at least, the first a read")
         if any("{s}" not in text for text in self.opens):
             raise ValueError(f"{where}: every opening names its subject, {{s}}")
+        if any(_BATCH.search(text) for text in self.opens):
+            raise ValueError(f"{where}: an opening frames one record as the first of a batch "
+                             "('starting with {s}'), which leaves the rest unsaid")
         if self.meeting is not None and (
                 not self.meeting.why or any("{s}" not in text for text in self.meeting.why)
                 or not any(step.entity == "event" and step.effects != READ

@@ -147,6 +147,13 @@ def test_a_definition_checks_itself():
         Operator("rank", k=0, order="top")
     with pytest.raises(ValueError, match="names its subject"):
         Workflow("x", "support", "p", (read, send), opens=("A ticket came in.",))
+    with pytest.raises(ValueError, match="first of a batch"):  # (a request of one record
+        # that leaves unsaid whether the rest are the agent's too)
+        Workflow("x", "billing", "p", (read, send),
+                 opens=("I'm going through our open invoices, starting with {s}.",))
+    from compoworld.compose.situations import SITUATIONS
+    assert not any("starting with the" in text for texts in SITUATIONS.values()
+                   for text in texts)
     ranked = Workflow("x", "support", "p", (read, send),
                       operators=(Operator("rank", step=0, field="created", k=3, order="bottom"),))
     assert ranked.operators[0].kind == "rank"

@@ -15,7 +15,7 @@ WORKFLOW = Workflow(
     subject="Your invoice is ready",
     says=("invoice",),
     opens=("{s} is ready to go to the customer.",
-           "I'm sending out this month's invoices, starting with {s}."),
+           "{s} went out this month and the customer hasn't heard from us yet."),
     guards=frozenset({"settled"}),
     # every invoice issued and not yet settled is announced, never a draft
     operators=(DUE_FIRST, BIGGEST,

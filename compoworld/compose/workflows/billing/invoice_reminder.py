@@ -14,7 +14,7 @@ WORKFLOW = Workflow(
     gist="reminding them that the invoice is still open",
     says=("invoice",),
     subject="A reminder about your invoice",
-    opens=("{s} is still open.", "I'm going through our open invoices, starting with {s}."),
+    opens=("{s} is still open.", "{s} is past its due date and still unpaid."),
     guards=frozenset({"settled", "no_amount"}),
     # a reminder goes to every invoice still owed ("every invoice whose status is overdue"),
     # never to a paid one

@@ -11,7 +11,8 @@ WORKFLOW = Workflow(
         SALE,
         book(),
     ),
-    opens=("{s} isn't in our books yet.", "I'm booking this week's sales, starting with {s}."),
+    opens=("{s} isn't in our books yet.",
+           "{s} was sold this week and our accountant needs it booked."),
     guards=frozenset({"called_off"}),
     trial=True,
 )

@@ -15,7 +15,7 @@ WORKFLOW = Workflow(
     subject="Did your order arrive safely?",
     says=("arrived", "condition"),
     opens=("{s} should have reached the customer by now.",
-           "I'm checking on last week's deliveries, starting with {s}."),
+           "{s} went out last week, and we haven't heard how it arrived."),
     guards=frozenset({"called_off", "undelivered"}),
     trial=True,
     operators=(OLDEST,),

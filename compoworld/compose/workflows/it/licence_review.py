@@ -15,7 +15,7 @@ WORKFLOW = Workflow(
     tells=("next month",),
     subject="Do you still need your design software licence?",
     says=("licence", "license"),
-    opens=("We're reviewing software licences before renewal, starting with {s}.",
+    opens=("We're reviewing software licences before renewal, and {s} holds one.",
            "{s} hasn't opened the design software in three months."),
     guards=frozenset({"gone"}),
     operators=(EVERY_VALID, BY_TEAM,),

@@ -16,6 +16,6 @@ WORKFLOW = Workflow(
     says=("price", "prices"),
     tells=("April 1",),
     opens=("{s} buys from us regularly and should hear about our new prices first.",
-           "We're writing to customers about our April price change, starting with {s}."),
+           "{s} orders from us every month and will notice our April price change."),
     operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
 )

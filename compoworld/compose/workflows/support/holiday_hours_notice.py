@@ -14,7 +14,7 @@ WORKFLOW = Workflow(
     gist="letting them know we are closed from Good Friday to Easter Monday",
     subject="Our opening hours over Easter",
     says=("Easter",),  # ("hours" alone passed a message that gave none)
-    opens=("We're telling our regular customers about our Easter hours, starting with {s}.",
+    opens=("{s} is one of our regular customers and should know our Easter hours.",
            "{s} often calls us in the week of Easter."),
     tells=("Good Friday", "Easter Monday"),
     operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),

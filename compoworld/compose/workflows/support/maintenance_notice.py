@@ -16,6 +16,6 @@ WORKFLOW = Workflow(
     says=("maintenance",),
     tells=("Sunday",),
     opens=("{s} uses our online portal every week.",
-           "We're telling our regular customers about Sunday's maintenance, starting with {s}."),
+           "{s} often uses the portal on Sunday nights."),
     operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
 )

@@ -16,7 +16,7 @@ WORKFLOW = Workflow(
     subject="How are we doing?",
     says=("rate", "rating"),
     tells=("1 to 5",),
-    opens=("We're asking our customers how we're doing, starting with {s}.",
+    opens=("We haven't asked {s} how we're doing in a while.",
            "{s} is in this quarter's satisfaction survey."),
     # a survey of a segment, or of the newest customers (how their start went)
     operators=(BY_SEGMENT, NEWEST),
