@@ -144,12 +144,17 @@ _TODO = ("create a task in {app} to {todo}", "add a task to {app} to {todo}")
 # what a record linked by content says of whom it is about (`Step.title`)
 _BY_NAME = (", with {whose} name in its title", ", its title giving {whose} name")
 # a workflow asked for every record a rule selects (`_Scenario._for_each`)
-_EACH_OPENINGS = ("This is for {target}.", "It concerns {target}.",
-                  "I need this done for {target}.")
+# (the records named in the ask itself, most often: three openings of their own, "It
+# concerns ...", "This is for ...", "I need this done for ...", read as one stock form)
+_EACH_FORMS = ("For {target}, please {acts}.",
+               "Please go through {target}: for each of them, {acts}.",
+               "Could you take care of {target}? For each one, please {acts}.",
+               "I'd like {target} handled today. For each of them, please {acts}.",
+               "This is for {target}. For every one of them, please {acts}.")
+_ONE_FORMS = ("For {target}, please {acts}.", "Could you take care of {target}? Please {acts}.",
+              "This is for {target}. Could you {acts}?")
 _EACH_CLOSINGS = ("Leave the other {nouns} alone.", "Don't touch the other {nouns}.",
                   "The other {nouns} stay as they are.")
-_EACH_ASKS = ("For each of them, please {}.", "For every one of them, please {}.")
-_ONE_ASKS = ("Please {}.", "Could you {}?")
 _ENSURE = ("Some of them may be in {app} already: add only the ones that are missing.",
            "Nothing should be in {app} twice: skip the ones that are there already.")
 # where the subject is kept, in a sentence of its own ("You'll find them in Big Red Cloud.")
@@ -330,11 +335,10 @@ class _Scenario(_Goal):
         noun, app = self.nouns[0], self.title(self.calls[0].service)
         target = chosen.target(noun, app, say(field_words(chosen.field)))
         one = chosen.order and len(chosen.heads) + len(chosen.present) == 1
-        opening = self.rng.choice(_EACH_OPENINGS).format(target=target)
-        asks = [self.rng.choice(_ONE_ASKS if one else _EACH_ASKS).format(
-            acts[0] if len(acts) == 1 else (f"{acts[0]} and {acts[1]}" if len(acts) == 2
-                                            else ", ".join(acts[:-1]) + f", and {acts[-1]}"))]
-        sentences = [opening, *asks]
+        said = acts[0] if len(acts) == 1 else (f"{acts[0]} and {acts[1]}" if len(acts) == 2
+                                               else ", ".join(acts[:-1]) + f", and {acts[-1]}")
+        sentences = [self.rng.choice(_ONE_FORMS if one else _EACH_FORMS).format(
+            target=target, acts=said)]
         copy = next((i for i, step in zip(writes, steps, strict=True)
                      if step.entity == self.pattern.steps[0].entity and "create" in step.effects),
                     None)
