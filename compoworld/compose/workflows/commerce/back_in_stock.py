@@ -11,10 +11,12 @@ WORKFLOW = Workflow(
         CUSTOMER,
         send("email", "phone", "name"),
     ),
-    gist="letting them know the item they asked about is back in stock",
+    gist="letting them know the walnut side table they asked about is back in stock",
     subject="Back in stock",
     says=("stock",),
-    opens=("{s} asked us to tell them when the item they wanted is back.",
-           "The item {s} was waiting for has just come back in stock."),
+    # (which item: "the item they asked about" told them nothing they could act on)
+    tells=("walnut side table",),
+    opens=("{s} asked us to tell them when the walnut side table is back.",
+           "The walnut side table {s} was waiting for has just come back in stock."),
     operators=(BY_SEGMENT,),
 )

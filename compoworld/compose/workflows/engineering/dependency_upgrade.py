@@ -11,12 +11,13 @@ WORKFLOW = Workflow(
         ENGINEER,
         COLLEAGUE_MESSAGE,
     ),
-    gist="asking them to upgrade the logging library the security scan flagged, by Friday",
-    subject="Please upgrade the flagged logging library",
+    gist="asking them to upgrade log4j to 2.17.2 by Friday, since the security scan flagged it",
+    subject="Please upgrade log4j to 2.17.2",
     says=("upgrade", "upgrading"),
-    tells=("Friday",),
-    opens=("The security scan flagged the logging library in the service {s} maintains.",
-           "{s} owns the service that still uses the flagged logging library."),
+    # (which library, and to what: "the flagged logging library" named none)
+    tells=("Friday", "log4j", "2.17.2"),
+    opens=("The security scan flagged log4j in the service {s} maintains.",
+           "{s} owns the service that still runs the flagged version of log4j."),
     guards=frozenset({"gone"}),
     operators=(BY_TEAM,),
 )

@@ -11,9 +11,12 @@ WORKFLOW = Workflow(
         ENGINEER,
         COLLEAGUE_MESSAGE,
     ),
-    gist="handing over the open payments incident for tonight's on-call shift",
+    gist=("handing over the open payments incident for tonight's on-call shift, where card "
+          "payments still fail for some EU customers"),
     subject="Handover: the open payments incident",
     says=("incident", "handover", "handing"),
+    # (what the incident is: a handover of "the payments incident" told nothing to act on)
+    tells=("EU customers",),
     opens=("{s} takes over on call tonight, and the payments incident is still open.",
            "The payments incident is not resolved yet, and {s} is on call next."),
     guards=frozenset({"gone"}),
