@@ -444,7 +444,11 @@ def _step(
                                        and _matches_filters(walk.calls[i], f)
                                        and _addressable(walk.calls[i], f, plan)
                                        and (i > 0 or bool(walk.repeated)  # (named by
-                                            # the rule that chose them: `repeat_steps`)
+                                            # the rule that chose them: `repeat_steps`;
+                                            # or by what an earlier step took of it: a
+                                            # job's follow-up task titled by the name of
+                                            # the customer its message went to)
+                                            or walk.subject.get(0) is not None
                                             or _nameable(walk.calls[0], f, walk.about))
                                        and not _looked_up_by(walk.calls[i], f)
                                        and _taken_by(graph, walk.calls[i].tool, f, plan,
