@@ -204,25 +204,25 @@ def reference_note(gist: str, schema: dict[str, Any], drawn: Any, rng: random.Ra
 
 def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
     """What a message of any gist says, spoken to its reader (`spoken`), with the facts the
-    message must name: 'About "Login delay": could you send us more details?'"""
+    message must name, the record and its day first: 'About "Q3 review" on March 3, 2025 at
+    15:30 UTC: could you send us the topics you want on the agenda?' (appended, the day
+    read as the topics' own: "... on the agenda on March 3?")."""
     said = spoken(gist, rng) if gist else "a note from us."
-    extra = ""
-    if facts["when"] or facts["meeting"] != "the meeting":
-        extra += (f": {facts['meeting']}" if facts["meeting"] != "the meeting" else "") + (
-            f" on {facts['when']}" if facts["when"] else "")
     if facts["status"]:
-        extra += f": it {facts['status']}"
+        said = f"{said[:-1]}: it {facts['status']}{said[-1]}"
     if facts.get("amount"):
-        extra += f" ({facts['amount']})"
+        said = f"{said[:-1]} ({facts['amount']}){said[-1]}"
+    named = facts["title"] or (facts["meeting"] if facts["meeting"] != "the meeting" else "")
+    on = f" on {facts['when']}" if facts["when"] else ""
+    if named and gist.startswith("about "):  # (a note about your order "Lamp")
+        said = f"{said[:-1]} {named}{on}{said[-1]}"
+    elif not facts["title"] and not said.endswith("?"):  # (thanks for your time on March 3)
+        said = f"{said[:-1]}{': ' + named if named else ''}{on}{said[-1]}"
+    elif named or on:
+        said = f"about {named or 'our meeting'}{on}: " + (
+            said if said.startswith("I") else said[:1].lower() + said[1:])
     if facts.get("link"):
-        extra += f": {facts['link']}"
-    if extra:
-        said = said[:-1] + extra + said[-1]
-    if facts["title"] and gist.startswith("about "):  # (a note about your order "Lamp")
-        said = f"{said[:-1]} {facts['title']}{said[-1]}"
-    elif facts["title"]:
-        said = f"about {facts['title']}: " + (said if said.startswith("I") else
-                                              said[:1].lower() + said[1:])
+        said += f" Here is the link: {facts['link']}"
     return said
 
 

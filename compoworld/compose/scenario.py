@@ -149,7 +149,6 @@ _BY_NAME = (", with {whose} name in its title", ", its title giving {whose} name
 _EACH_FORMS = ("For {target}, please {acts}.",
                "Please go through {target}: for each of them, {acts}.",
                "Could you take care of {target}? For each one, please {acts}.",
-               "I'd like {target} handled today. For each of them, please {acts}.",
                "This is for {target}. For every one of them, please {acts}.")
 _ONE_FORMS = ("For {target}, please {acts}.", "Could you take care of {target}? Please {acts}.",
               "This is for {target}. Could you {acts}?")

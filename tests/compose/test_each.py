@@ -296,7 +296,7 @@ def test_a_selection_composes_verified_tasks_whose_request_names_the_rule(librar
         # the records are named by the rule in the ask itself ("For every customer in
         # Billbee whose plan is "Gold", please ..."), never by a stock line of its own
         assert task.instruction.startswith(("For ", "Please go through ", "Could you take ",
-                                            "I'd like ", "This is for ")), task.instruction
+                                            "This is for ")), task.instruction
         assert not task.instruction.startswith(("It concerns ", "I need this done for "))
 
 

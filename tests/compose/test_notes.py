@@ -64,3 +64,18 @@ def test_the_facts_and_the_topic_survive_the_rewording() -> None:
         invited = reference_note("inviting them to our customer day on March 20", {}, "x",
                                  random.Random(seed), name="Ana")
         assert "March 20" in invited and topic_of(invited)[0] == "invite", invited
+
+
+def test_a_question_names_its_meeting_and_day_before_it_asks():
+    """"Could you send us the topics you want on the agenda on March 3, 2025 at 15:30
+    UTC?": the meeting's day, appended to a question, read as the topics' own (a blind
+    review called it garbled). It comes first; a thank-you keeps it after."""
+    for seed in range(6):
+        asked = reference_note("asking them for the topics they want on the agenda", {}, "x",
+                               random.Random(seed), name="Kofi", title="Quarterly workshop",
+                               event=("", "2025-03-03T15:30:00Z"))
+        assert 'bout "Quarterly workshop" on March 3, 2025 at 15:30 UTC: could' in asked
+        assert "agenda on March" not in asked and "agenda?" in asked, asked
+        thanks = reference_note("thanking them for their time", {}, "x", random.Random(seed),
+                                name="Kofi", event=("", "2025-02-25T13:00:00Z"))
+        assert "time on February 25, 2025 at 13:00 UTC." in thanks, thanks

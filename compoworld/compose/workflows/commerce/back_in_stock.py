@@ -11,12 +11,14 @@ WORKFLOW = Workflow(
         CUSTOMER,
         send("email", "phone", "name"),
     ),
-    gist="letting them know the walnut side table they asked about is back in stock",
+    gist="letting them know the item on their back order is in stock again and ships this week",
     subject="Back in stock",
     says=("stock",),
-    # (which item: "the item they asked about" told them nothing they could act on)
-    tells=("walnut side table",),
-    opens=("{s} asked us to tell them when the walnut side table is back.",
-           "The walnut side table {s} was waiting for has just come back in stock."),
+    # (what happens next: "the item they asked about is back in stock" told them nothing
+    # they could act on; a named item, "a walnut side table", read as made up beside a
+    # seller called "Redwood Robotics")
+    tells=("this week",),
+    opens=("{s} has been waiting on a back order.",
+           "The item {s} ordered was out of stock, and it has just come back in."),
     operators=(BY_SEGMENT,),
 )

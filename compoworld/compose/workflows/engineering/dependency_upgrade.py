@@ -11,7 +11,7 @@ WORKFLOW = Workflow(
         ENGINEER,
         COLLEAGUE_MESSAGE,
     ),
-    gist="asking them to upgrade log4j to 2.17.2 by Friday, since the security scan flagged it",
+    gist="asking them to upgrade log4j to 2.17.2 by Friday",
     subject="Please upgrade log4j to 2.17.2",
     says=("upgrade", "upgrading"),
     # (which library, and to what: "the flagged logging library" named none)
