@@ -604,7 +604,11 @@ class _Scenario(_Goal):
         elif kind.entity == "message" and call.tool in self.sole and not any(
                 b.kind == "visible" and (is_sender(p, b.type) or is_sender_name(p, b.type))
                 for p, b in call.bindings.items()):
-            forms = _SOLE_MESSAGE  # (the only app of the task that sends: "email them")
+            # (the only app of the task that sends, said by what it sends: "drop them a
+            # message" of an email left a chat app's direct message open, which the
+            # checks, wanting the email, then failed)
+            forms = _TEXT if to and to[0][1].type == "phone" else _EMAIL if to and \
+                to[0][1].type == "email" else _SOLE_MESSAGE
         elif kind.entity == "message" and (sender := next(
                 (b.type for p, b in call.bindings.items()
                  if b.kind == "visible" and is_sender(p, b.type)), None)):

@@ -679,6 +679,14 @@ def test_a_request_leaves_the_agent_to_find_a_person_and_the_app_that_sends(monk
         assert plain is not None and told is not None
         assert "Rosa Okafor" in plain and "Jira" not in plain and "Mailer" not in plain, plain
         assert "Jira Cloud" in told and "Mailer" in told, told
+        # said by what it sends, whatever the app calls its records: "drop them a message"
+        # (Google Workspace's `messages`) left a team chat's direct message open, which
+        # the check, wanting the email, failed
+        mailed = write_scenario(calls, [], titles, random.Random(seed),
+                                BY_NAME["colleague_welcome"], findable=True,
+                                resources=resources | {"mail__send_email": "messages"},
+                                sole=frozenset({"mail__send_email"}))
+        assert mailed is not None and "email" in mailed and "a message" not in mailed, mailed
 
 
 def test_a_message_goes_unnamed_only_through_the_one_app_that_reaches_its_address():
