@@ -1040,6 +1040,19 @@ def test_a_follow_up_task_checks_back_on_a_request_and_on_nothing_else():
     assert not may_follow(made, customer)  # (one follow-up a job)
 
 
+def test_a_task_is_handed_on_to_a_newcomer_and_after_nothing_else():
+    """"Tell a customer an item is back in stock, and hand a task to someone": any part
+    could go on into handing over a task, two errands glued together. It follows a
+    welcome or an onboarding alone (`Workflow.after`), as a newcomer's first task."""
+    from compoworld.compose.workflow import may_follow
+
+    handed = BY_NAME["assign_task"]
+    for first in ("colleague_welcome", "new_hire"):
+        assert may_follow(BY_NAME[first], handed), first
+    for first in ("back_in_stock", "outage_apology", "contract_signature", "pricing_info"):
+        assert not may_follow(BY_NAME[first], handed), first
+
+
 def _tracker_library(corpus) -> ServiceLibrary:
     """A tracker that keeps no contacts (Avaza), a booking app's customers (OnSched
     Consumer) and the built-in email: where a request goes on into a follow-up task."""

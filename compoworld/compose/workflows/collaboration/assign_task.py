@@ -13,4 +13,8 @@ WORKFLOW = Workflow(
     ),
     situation='task',
     operators=(BY_SEGMENT,),
+    # as a later part, it hands a newcomer their first task: "welcome them aboard and
+    # hand them a task" is onboarding, where "tell a customer an item is back in stock and
+    # hand them a task" was two errands glued together
+    after=("welcome", "onboard"),
 )
