@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 
 from compoworld.compose.naming import app_name
+from compoworld.world.clock import NOW_TEXT
 
 ARGUMENTS_CUT = 400
 RESULT_CUT = 600
@@ -61,5 +62,6 @@ def render_pack(tasks: list[dict[str, Any]], services: dict[str, dict[str, str]]
     """A whole pack: a header saying how it was drawn, then each task."""
     head = (f"# Review pack (seed {seed}, {len(tasks)} tasks)\n\nArguments are cut at "
             f"{ARGUMENTS_CUT} characters and results at {RESULT_CUT}; a cut is no defect of "
-            "the task.\n")
+            f"the task. The agent is told the current date and time, {NOW_TEXT}, as every "
+            "task's world holds it (what is \"still ahead\" or \"overdue\" is by it).\n")
     return "\n".join([head, *(render_task(i, t, services) for i, t in enumerate(tasks, 1))])

@@ -15,3 +15,14 @@ def test_a_pack_names_services_as_the_request_does():
     text = render_task(1, task, services)
     assert "- Codat Accounting (Accounting API) (financial): " in text, text
     assert "- Twilio (telecom): " in text, text
+
+
+def test_a_pack_says_the_date_and_time_the_agent_is_told():
+    """"Every meeting that is still ahead", "overdue": a reviewer who did not know the
+    agent is told the date and time found the selection unjudgeable (3 of 40 tasks)."""
+    from compoworld.compose.review import render_pack
+    from compoworld.rollout.episode import SYSTEM_PROMPT
+    from compoworld.world.clock import NOW_TEXT
+
+    assert "{now}" in SYSTEM_PROMPT
+    assert f"current date and time, {NOW_TEXT}" in render_pack([], {}, 1)
