@@ -73,6 +73,11 @@ DEALS = frozenset("deal deals opportunity opportunities".split())
 PROJECTS = frozenset({"project", "projects"})
 # A to-do someone does: a follow-up task, no project, milestone or deal
 TODOS = frozenset("task tasks todo todos".split())
+# where a team files a follow-up (`Step.filed`): a customer's with its clients and sales, a
+# colleague's with the team's own work, a reported problem with support
+CLIENT_WORK = frozenset("client customer sales crm portal partner".split())
+TEAM_WORK = frozenset("team internal intranet office".split())
+SUPPORT_WORK = frozenset("support customer client portal backlog".split())
 DEAL = Step(READ, "task", words=DEALS)
 # An issue of a tracker or a code host: no ticket of a helpdesk's own words alone.
 ISSUES = frozenset("issue issues ticket tickets bug bugs".split())

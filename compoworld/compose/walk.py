@@ -229,6 +229,7 @@ class Walk:
     found: list[list[Found]] = field(default_factory=list)
     steps: list[int] = field(default_factory=lambda: [0])  # each plan step's own call
     repeated: str = ""  # the first record, whose steps a repeat makes again (`repeat_steps`)
+    filed: frozenset[str] = frozenset()  # where the step being made files it (`Step.filed`)
 
 
 def random_walk(
@@ -553,6 +554,7 @@ def _step(
         if plan and not _substantial(graph, walk, plan, node, arguments, bindings):
             why["its call would carry too little of the record"] += 1
             continue  # a refund without its amount, a contact made of one phone number
+        walk.filed = plan.filed if plan else frozenset()
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
                                      called, rng):
             why["an id its call needs has no list to find it by name"] += 1
@@ -945,14 +947,20 @@ def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
 def _fitting(named: list[Found], walk: Walk) -> list[Found]:
     """Of the records a lookup may take, those named by a name of their own (not "the
     project whose default account task type name is ...", where its title is another's
-    too), and of those the ones named by words of what the walk is about (a renewal's
-    follow-up task into the section "Contract renewals", not "Security audit"), where any
-    is."""
+    too), and of those the ones named by most words of what the walk is about and where
+    its step files what it makes (`Step.filed`: a renewal's follow-up task into the section
+    "Contract renewals", not "Security audit"; a customer's into "Client follow-ups", not
+    "Team follow-ups"), where any is."""
     named = [f for f in named if not names_its_kind(f.selector.field)] or named
-    about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist}") if len(w) > 3}
-    fit = [f for f in named if isinstance(f.selector.value, str) and about & {
-        w[:5] for w in split_words(f.selector.value) if len(w) > 3}]
-    return fit or named
+    about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist} {' '.join(walk.filed)}")
+             if len(w) > 3 or w in walk.filed}
+
+    def score(value: Found) -> int:
+        return len(about & {w[:5] for w in split_words(value.selector.value)
+                            if len(w) > 3 or w in walk.filed}) \
+            if isinstance(value.selector.value, str) else 0
+    best = max(map(score, named), default=0)
+    return [f for f in named if score(f) == best] if best else named
 
 
 def _elsewhere(value: Found, values: list[Found], scope: dict[str, str]) -> bool:

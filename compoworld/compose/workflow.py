@@ -100,6 +100,11 @@ class Step:
     # task in a tracker that keeps no contacts carrying the person in its title, and its
     # check wants the name there (`patterns.content_takers`)
     title: str = ""
+    # words of the place a record it makes is filed in, where its app keeps them in
+    # projects or sections: a customer's follow-up into "Client follow-ups" of "CRM
+    # migration", a colleague's into "Team follow-ups" (a sales lead's follow-up filed
+    # under "Payroll migration" read as made up)
+    filed: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.title and "{s}" not in self.title:

@@ -1139,3 +1139,32 @@ def test_a_login_is_no_handle_of_another_platform():
     assert not _other_handle(Found(field="data[].email", path="data[0].email",
                                    value="a@b.example", type="email", selector=None),
                              "contact.skypeEmail")
+
+
+def test_a_follow_up_is_filed_where_its_team_keeps_them():
+    """A sales lead's follow-up went into "Internal requests" of "Payroll migration", a
+    colleague's RSVP follow-up into "Support requests" of "CRM refresh": a blind review
+    read both as made up. A step says where it files what it makes (`Step.filed`), and the
+    lookup takes the section or project named by most of those words."""
+    from compoworld.compose.records import Selector
+    from compoworld.compose.steps import CLIENT_WORK, TEAM_WORK
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import Walk, _fitting
+    from compoworld.compose.workflows import BY_NAME
+
+    def named(*titles: str) -> list[Found]:
+        return [Found(field="[].Title", path=f"[{i}].ID", value=i, type="avaza.sections.id",
+                      selector=Selector(field="Title", value=t)) for i, t in enumerate(titles)]
+
+    sections = named("Internal requests", "Client follow-ups", "Team follow-ups",
+                     "Support requests")
+    walk = Walk(pattern="pricing_info_then_follow_up_task", filed=CLIENT_WORK)
+    assert [f.selector.value for f in _fitting(sections, walk)] == ["Client follow-ups"]
+    walk = Walk(pattern="offsite_rsvp_then_colleague_follow_up", filed=TEAM_WORK)
+    assert [f.selector.value for f in _fitting(sections, walk)] == ["Team follow-ups"]
+    projects = named("Payroll migration", "CRM refresh", "Website launch")
+    walk = Walk(pattern="pricing_info_then_follow_up_task", filed=CLIENT_WORK)
+    assert [f.selector.value for f in _fitting(projects, walk)] == ["CRM refresh"]
+    assert len(_fitting(projects, Walk(pattern="x"))) == 3  # (nothing to prefer: any)
+    assert BY_NAME["follow_up_task"].steps[-1].filed == CLIENT_WORK
+    assert BY_NAME["colleague_follow_up"].steps[-1].filed == TEAM_WORK

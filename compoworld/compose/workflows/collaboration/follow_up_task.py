@@ -5,7 +5,7 @@ with Ana Ruiz"), so the job is not done when the message is sent. Alone it is a 
 errand; as a later part of a job it is the step that keeps the request from being lost.
 """
 
-from compoworld.compose.steps import BY_SEGMENT, CONTACT, DEALS, PROJECTS, TODOS
+from compoworld.compose.steps import BY_SEGMENT, CLIENT_WORK, CONTACT, DEALS, PROJECTS, TODOS
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,7 +15,7 @@ WORKFLOW = Workflow(
     steps=(
         Step(READ, "person"),
         Step(MAKE, "task", CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
-             title="Follow up with {s}"),
+             title="Follow up with {s}", filed=CLIENT_WORK),
     ),
     situation="task",
     # a follow-up checks back on a request that awaits an answer

@@ -1,6 +1,15 @@
 """Open a deal or task for a contact."""
 
-from compoworld.compose.steps import BY_LEAD, CONTACT, DEALS, LEAD, NEWEST, PROJECTS, TODOS
+from compoworld.compose.steps import (
+    BY_LEAD,
+    CLIENT_WORK,
+    CONTACT,
+    DEALS,
+    LEAD,
+    NEWEST,
+    PROJECTS,
+    TODOS,
+)
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -10,7 +19,7 @@ WORKFLOW = Workflow(
     steps=(
         LEAD,
         Step(MAKE, 'task', CONTACT, words=TODOS | DEALS, avoid=PROJECTS,
-             title='Follow up with {s}'),
+             title='Follow up with {s}', filed=CLIENT_WORK),
     ),
     situation='deal',
     operators=(BY_LEAD, NEWEST),

@@ -2,6 +2,7 @@
 
 from compoworld.compose.steps import (
     BY_LEAD,
+    CLIENT_WORK,
     CONTACT,
     DEALS,
     LEAD,
@@ -20,7 +21,7 @@ WORKFLOW = Workflow(
         LEAD,
         NEW_CONTACT,
         Step(MAKE, 'task', CONTACT, words=TODOS | DEALS, avoid=PROJECTS,
-             title='Follow up with {s}'),
+             title='Follow up with {s}', filed=CLIENT_WORK),
     ),
     situation='lead',
     guards=frozenset({'books_to_books'}),

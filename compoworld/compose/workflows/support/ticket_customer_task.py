@@ -1,6 +1,15 @@
 """Find the customer behind a ticket and plan a fix."""
 
-from compoworld.compose.steps import BY_PRIORITY, CONTACT, DEALS, KEYS, OLDEST, PROJECTS, TODOS
+from compoworld.compose.steps import (
+    BY_PRIORITY,
+    CONTACT,
+    DEALS,
+    KEYS,
+    OLDEST,
+    PROJECTS,
+    SUPPORT_WORK,
+    TODOS,
+)
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -11,7 +20,7 @@ WORKFLOW = Workflow(
         Step(READ, 'ticket'),
         Step(READ, 'person', KEYS),
         Step(MAKE, 'task', CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
-             title='Fix the problem reported by {s}'),
+             title='Fix the problem reported by {s}', filed=SUPPORT_WORK),
     ),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
