@@ -32,6 +32,7 @@ from compoworld.world.cards import card_rule
 from compoworld.world.clock import NOW
 from compoworld.world.coherence import (
     all_day_rule,
+    duration_rule,
     event_day_rule,
     final_rule,
     range_pairs,
@@ -412,6 +413,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     checks = {entry[0]: entry[4] for entry in entries}
     rules = [rule for rule in (zone_twin_rule(leaf_types), timeline_rule(leaf_types, NOW),
                                event_day_rule(leaf_types) if head in EVENT_NOUNS else None,
+                               duration_rule(leaf_types) if head in EVENT_NOUNS else None,
                                all_day_rule(leaf_props, leaf_types),
                                status_rule(leaf_props, leaf_types, required),
                                final_rule(leaf_types),

@@ -349,3 +349,28 @@ def test_a_meeting_s_own_date_is_the_day_it_starts():
     report = {"type": "object", "required": ["date", "startTime"],  # (no meeting's)
               "properties": {"date": DT, "startTime": DT}}
     assert any(v["date"] != v["startTime"] for v in _draws(report, "reports"))
+
+
+def test_a_meeting_lasts_as_long_as_its_duration_says():
+    """GoToMeeting's meetings hold a `duration` beside their start and end: drawn apart,
+    one ran 09:15 to 10:45 with `"duration": 1`, and a reviewer could not tell which to
+    believe. The duration is the span, in the unit its name says (minutes where none)."""
+    from datetime import datetime
+
+    def span(value: dict, start: str, end: str) -> float:
+        times = [datetime.fromisoformat(value[k].replace("Z", "+00:00")) for k in (start, end)]
+        return (times[1] - times[0]).total_seconds()
+
+    meeting = {"type": "object", "required": ["startTime", "endTime", "duration", "subject"],
+               "properties": {"startTime": DT, "endTime": DT, "subject": S,
+                              "duration": {"type": "integer"},
+                              "durationInSeconds": {"type": "integer"}}}
+    for value in _draws(meeting, "meetings"):
+        assert value["duration"] * 60 == span(value, "startTime", "endTime"), value
+        if "durationInSeconds" in value:
+            assert value["durationInSeconds"] == span(value, "startTime", "endTime"), value
+    report = {"type": "object", "required": ["startTime", "endTime", "duration"],
+              "properties": {"startTime": DT, "endTime": DT,  # (no meeting's: its own)
+                             "duration": {"type": "integer"}}}
+    assert any(v["duration"] * 60 != span(v, "startTime", "endTime")
+               for v in _draws(report, "reports"))
