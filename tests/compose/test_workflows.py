@@ -1145,13 +1145,17 @@ def test_a_reminder_goes_on_into_a_follow_up_task_titled_by_whom_it_is_for(corpu
 
 @pytest.mark.parametrize("name, fact", [("back_in_stock", "this week"),
                                         ("dependency_upgrade", "log4j"),
-                                        ("incident_handover", "EU customers")])
+                                        ("incident_handover", "EU customers"),
+                                        ("document_review_request", "Q3 budget"),
+                                        ("code_review_request", "checkout fix")])
 def test_a_message_names_the_thing_it_is_about(name, fact):
     """"The item you asked about is back in stock", "upgrade the flagged logging library",
     "handing over the open payments incident": a blind review found each message told its
     reader nothing to act on, and a check that wanted only "stock" passed it. What they
     need is in the gist (when the back order ships, which library to what version, what
-    is failing), and the check wants it (`tells`)."""
+    is failing, which document or pull request to review), and the check wants it
+    (`tells`): a review request checked for "Friday" alone passed one that named no
+    document."""
     from compoworld.compose.notes import reference_note
 
     workflow = BY_NAME[name]

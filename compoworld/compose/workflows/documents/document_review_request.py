@@ -14,7 +14,7 @@ WORKFLOW = Workflow(
     gist="asking them to review the Q3 budget document before Friday",
     subject="Please review the Q3 budget document",
     says=("review", "reviewing"),
-    tells=("Friday",),
+    tells=("Friday", "Q3 budget"),  # (what to review, not only by when)
     opens=("{s} owns the numbers in the Q3 budget document, which goes to the board next week.",
            "The Q3 budget document needs a last check from {s}."),
     guards=frozenset({"gone"}),

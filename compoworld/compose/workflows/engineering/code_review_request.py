@@ -14,7 +14,7 @@ WORKFLOW = Workflow(
     gist="asking them to review the checkout fix pull request before Thursday's release",
     subject="Review request: the checkout fix",
     says=("review", "reviewing"),
-    tells=("Thursday",),
+    tells=("Thursday", "checkout fix"),  # (which pull request, not only by when)
     opens=("{s} knows the checkout code best, and the fix is waiting for a review.",
            "The checkout fix needs a second pair of eyes, and {s} is the right person."),
     guards=frozenset({"gone"}),
