@@ -870,7 +870,8 @@ def _look_up_ids(
                      and not isinstance(f.selector.value, bool)
                      and not _elsewhere(f, found[step], scope)]
             if named:
-                hit = step, rng.choice(_fitting(named, walk))
+                hit = step, rng.choice(_fitting(
+                    _current(named, walk.calls[step].result) or named, walk))
                 for moved, (value, held_at) in moves.items():  # (within another project)
                     arguments[moved] = _coerce(value.value, _schema(world, node, moved))
                     bindings[moved] = _hidden(value, held_at)
@@ -961,6 +962,31 @@ def _fitting(named: list[Found], walk: Walk) -> list[Found]:
             if isinstance(value.selector.value, str) else 0
     best = max(map(score, named), default=0)
     return [f for f in named if score(f) == best] if best else named
+
+
+# Words of the stamp a record's period ends by (Avaza's section `EndDate`, a project's
+# `end_date`): a follow-up filed in a section that ended in October read as made up.
+_ENDS = frozenset("end ends until finish".split())
+
+
+def _current(named: list[Found], result: Any) -> list[Found]:
+    """Of the records a lookup may take, those whose period has not ended by the world's
+    `NOW` (a section or project still running takes new tasks); [] where none has."""
+    def ended(value: Found) -> bool:
+        try:
+            item = value_at(result, item_head(value.path))
+        except KeyError:
+            return False
+        for key, stamp in item.items() if isinstance(item, dict) else ():
+            if set(split_words(key)) & _ENDS and isinstance(stamp, str) and len(stamp) >= 10:
+                try:
+                    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+                except ValueError:
+                    continue
+                if (moment if moment.tzinfo else moment.replace(tzinfo=UTC)) < NOW:
+                    return True
+        return False
+    return [f for f in named if not ended(f)]
 
 
 def _elsewhere(value: Found, values: list[Found], scope: dict[str, str]) -> bool:

@@ -1168,3 +1168,24 @@ def test_a_follow_up_is_filed_where_its_team_keeps_them():
     assert len(_fitting(projects, Walk(pattern="x"))) == 3  # (nothing to prefer: any)
     assert BY_NAME["follow_up_task"].steps[-1].filed == CLIENT_WORK
     assert BY_NAME["colleague_follow_up"].steps[-1].filed == TEAM_WORK
+
+
+def test_nothing_is_filed_in_a_section_that_has_ended():
+    """A colleague's follow-up went into an Avaza section whose `EndDate` was in October,
+    months before the world's today: a blind review read it as made up. A lookup takes a
+    section or project still running, where the list holds one."""
+    from compoworld.compose.records import Selector
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _current
+
+    result = {"Sections": [
+        {"SectionID": 1, "Title": "Team follow-ups", "EndDate": "2024-10-17T00:00:00Z"},
+        {"SectionID": 2, "Title": "Team to-dos", "EndDate": "2025-06-30"},
+        {"SectionID": 3, "Title": "Open items"}]}
+    named = [Found(field="Sections[].SectionID", path=f"Sections[{i}].SectionID",
+                   value=i + 1, type="avaza.sections.id",
+                   selector=Selector(field="Title", value=s["Title"]))
+             for i, s in enumerate(result["Sections"])]
+    assert [f.value for f in _current(named, result)] == [2, 3]
+    ended = {"Sections": result["Sections"][:1]}
+    assert _current(named[:1], ended) == []  # (none running: the caller keeps them all)
