@@ -230,13 +230,14 @@ def _generic(gist: str, facts: dict[str, str], rng: random.Random) -> str:
 # them: by the verb it opens with, a sentence of the message itself. Pasted in as a clause
 # ("just a short note asking whether you are still interested") the message read as the
 # request copied out, which an agent trained on it learns to do.
+_SEND_US = ("could you send us {x}?", "could you please send us {x}?")  # (what we ask for)
 _SPOKEN: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("reminding you that ", ("just a reminder that {x}.", "a friendly reminder that {x}.")),
     ("reminding you to ", ("just a reminder to {x}.", "please remember to {x}.")),
     ("reminding you of ", ("just a reminder of {x}.",)),
     ("asking you to ", ("could you please {x}?", "would you please {x}?")),
-    ("asking you for ", ("could you send us {x}?", "could you please send us {x}?")),
-    ("asking for ", ("could you send us {x}?", "could you please send us {x}?")),
+    ("asking you for ", _SEND_US),
+    ("asking for ", _SEND_US),
     ("asking whether ", ("{ask}", "could you let us know whether {x}?")),
     ("letting you know ", ("{x}.", "just so you know, {x}.", "a quick heads-up: {x}.")),
     ("telling you ", ("{x}.", "good news: {x}.")),

@@ -104,6 +104,7 @@ from compoworld.graph.semtypes import (
 from compoworld.services.runtime import Service
 from compoworld.specs.infra import NO_DEFAULT, infrastructure_default, is_infrastructure
 from compoworld.world.clock import NOW
+from compoworld.world.coherence import moment_of
 from compoworld.world.fieldsources import HANDLE_APPS, NAME_TYPES, PERSON_TYPES, field_role
 from compoworld.world.schemavalues import value_from_schema
 from compoworld.world.seeding import (
@@ -229,7 +230,6 @@ class Walk:
     found: list[list[Found]] = field(default_factory=list)
     steps: list[int] = field(default_factory=lambda: [0])  # each plan step's own call
     repeated: str = ""  # the first record, whose steps a repeat makes again (`repeat_steps`)
-    filed: frozenset[str] = frozenset()  # where the step being made files it (`Step.filed`)
 
 
 def random_walk(
@@ -554,9 +554,8 @@ def _step(
         if plan and not _substantial(graph, walk, plan, node, arguments, bindings):
             why["its call would carry too little of the record"] += 1
             continue  # a refund without its amount, a contact made of one phone number
-        walk.filed = plan.filed if plan else frozenset()
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
-                                     called, rng):
+                                     called, rng, plan.filed):
             why["an id its call needs has no list to find it by name"] += 1
             continue  # "forward the message mes_0006": nobody knows a record by its id
         if _attempt(world, node, arguments, bindings, walk, found, called,
@@ -831,11 +830,12 @@ def _searched(bindings: dict[str, Binding]) -> bool:
 def _look_up_ids(
     graph: DependencyGraph, world: WalkWorld, node: ToolNode, arguments: dict[str, Any],
     bindings: dict[str, Binding], walk: Walk, found: list[list[Found]], called: set[bytes],
-    rng: random.Random,
+    rng: random.Random, filed: frozenset[str] = frozenset(),
 ) -> bool:
     """Replace each visible record id of a call by a lookup: a list read of the same service
     made first, the record named by a field of it ("the channel named "general""), its id
-    hidden. False (nothing kept) when an id cannot be looked up."""
+    hidden, preferring one named where the step files what it makes (`filed`). False
+    (nothing kept) when an id cannot be looked up."""
     mark = len(walk.calls)
     for param, binding in sorted(bindings.items()):
         if binding.kind != "visible" or not is_entity_id(binding.type):
@@ -853,7 +853,7 @@ def _look_up_ids(
                 return False  # no "on the "AC68570f..." account": nobody says it
             continue  # else "our company in Codat is ...": the user's own id, theirs to say
         tries = [(name, {}, {}, {}) for name in listers[:3]] or _scoped_listers(
-            graph, node.service, binding.type, arguments, bindings, found, walk, rng)
+            graph, node.service, binding.type, arguments, bindings, found, walk, rng, filed)
         hit = None
         for lister, given, given_bindings, moves in tries:
             step = fresh = len(walk.calls)
@@ -871,7 +871,7 @@ def _look_up_ids(
                      and not _elsewhere(f, found[step], scope)]
             if named:
                 hit = step, rng.choice(_fitting(
-                    _current(named, walk.calls[step].result) or named, walk))
+                    _current(named, walk.calls[step].result) or named, walk, filed))
                 for moved, (value, held_at) in moves.items():  # (within another project)
                     arguments[moved] = _coerce(value.value, _schema(world, node, moved))
                     bindings[moved] = _hidden(value, held_at)
@@ -945,20 +945,21 @@ def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
     return _per_graph(_LISTERS, graph, scan).get(service, [])
 
 
-def _fitting(named: list[Found], walk: Walk) -> list[Found]:
+def _fitting(named: list[Found], walk: Walk, filed: frozenset[str] = frozenset()
+             ) -> list[Found]:
     """Of the records a lookup may take, those named by a name of their own (not "the
     project whose default account task type name is ...", where its title is another's
     too), and of those the ones named by most words of what the walk is about and where
-    its step files what it makes (`Step.filed`: a renewal's follow-up task into the section
-    "Contract renewals", not "Security audit"; a customer's into "Client follow-ups", not
-    "Team follow-ups"), where any is."""
+    its step files what it makes (`filed`, its `Step.filed`: a renewal's follow-up task
+    into the section "Contract renewals", not "Security audit"; a customer's into "Client
+    follow-ups", not "Team follow-ups"), where any is."""
     named = [f for f in named if not names_its_kind(f.selector.field)] or named
-    about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist} {' '.join(walk.filed)}")
-             if len(w) > 3 or w in walk.filed}
+    about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist} {' '.join(filed)}")
+             if len(w) > 3 or w in filed}
 
     def score(value: Found) -> int:
         return len(about & {w[:5] for w in split_words(value.selector.value)
-                            if len(w) > 3 or w in walk.filed}) \
+                            if len(w) > 3 or w in filed}) \
             if isinstance(value.selector.value, str) else 0
     best = max(map(score, named), default=0)
     return [f for f in named if score(f) == best] if best else named
@@ -977,15 +978,9 @@ def _current(named: list[Found], result: Any) -> list[Found]:
             item = value_at(result, item_head(value.path))
         except KeyError:
             return False
-        for key, stamp in item.items() if isinstance(item, dict) else ():
-            if set(split_words(key)) & _ENDS and isinstance(stamp, str) and len(stamp) >= 10:
-                try:
-                    moment = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-                except ValueError:
-                    continue
-                if (moment if moment.tzinfo else moment.replace(tzinfo=UTC)) < NOW:
-                    return True
-        return False
+        return any(set(split_words(key)) & _ENDS and (moment := moment_of(stamp)) is not None
+                   and moment < NOW
+                   for key, stamp in (item.items() if isinstance(item, dict) else ()))
     return [f for f in named if not ended(f)]
 
 
@@ -1007,6 +1002,7 @@ _OTHER_PARENTS = 3  # other records a lookup within a record may try, where its 
 def _scoped_listers(
     graph: DependencyGraph, service: str, kind: str, arguments: dict[str, Any],
     bindings: dict[str, Binding], found: list[list[Found]], walk: Walk, rng: random.Random,
+    filed: frozenset[str] = frozenset(),
 ) -> list[tuple[str, dict[str, Any], dict[str, Binding], dict[str, tuple[Found, int]]]]:
     """The reads of `service` that list records holding ids of `kind` within a record the
     call already found (an Avaza project's sections: `section_get(ProjectID)`), each with
@@ -1032,7 +1028,7 @@ def _scoped_listers(
         if was.selector is None or was.step is None or was.step in walk.steps:
             continue  # (the records the workflow is about stay the ones it is about)
         others = _fitting([f for f in found[was.step] if f.type == was.type
-                           and f.selector is not None and f.path != was.path], walk)
+                           and f.selector is not None and f.path != was.path], walk, filed)
         for other in rng.sample(others, min(_OTHER_PARENTS, len(others))):
             out.append((name, {required: other.value}, {required: _hidden(other, was.step)},
                         {parent: (other, was.step)}))

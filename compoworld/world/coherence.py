@@ -351,15 +351,15 @@ def timeline_rule(types: dict[str, str], now: datetime) -> Rule | None:
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
         fixed = overrides.keys() if overrides else set()
         for key in (*made, *after):  # nothing has happened after now
-            moment = _moment(out.get(key))
+            moment = moment_of(out.get(key))
             if moment is not None and moment > now and key not in fixed:
                 out[key] = _put(_between(now - timedelta(days=30), now, out[key]), out[key])
-        begun = [m for key in made if (m := _moment(out.get(key))) is not None]
+        begun = [m for key in made if (m := moment_of(out.get(key))) is not None]
         if not begun:
             return
         start = max(begun)
         for key in after:
-            moment = _moment(out.get(key))
+            moment = moment_of(out.get(key))
             if moment is None or key in fixed or _day_only(out[key]) and (
                     moment.date() >= start.date()) or moment >= start:
                 continue
@@ -368,7 +368,7 @@ def timeline_rule(types: dict[str, str], now: datetime) -> Rule | None:
     return rule
 
 
-def _moment(text: Any) -> datetime | None:
+def moment_of(text: Any) -> datetime | None:
     """An ISO time or day as an instant (a day at its midnight, no zone as UTC)."""
     found = _parse(text)
     if found is not None and found.tzinfo is None:
@@ -439,6 +439,19 @@ _DAY_WORDS = frozenset({"date", "day"})
 _HAPPENING_STARTS = _START_WORDS - {"from"}
 
 
+def _times(types: dict[str, str], words: frozenset[str]) -> list[str]:
+    """The keys of datetimes saying one of `words`, in no named zone (`startTime`, not
+    `StartDateUTC`)."""
+    return [key for key, kind in types.items() if kind == "datetime"
+            and set(split_words(key)) & words and not set(split_words(key)) & _ZONES]
+
+
+def _first(out: dict[str, Any], keys: list[str]) -> datetime | None:
+    """The moment the first of `keys` a record holds as text says (None where it says
+    none)."""
+    return next((moment_of(out[key]) for key in keys if isinstance(out.get(key), str)), None)
+
+
 def event_day_rule(types: dict[str, str]) -> Rule | None:
     """A meeting's own `date` (or `day`, `meeting_date`) is the day it starts: Zoom's
     meetings had a `date` of February 17 beside a `startTime` of February 13, and a
@@ -447,21 +460,18 @@ def event_day_rule(types: dict[str, str]) -> Rule | None:
             and (words := split_words(key)) and words[-1] in _DAY_WORDS
             and not set(words) & (_HAPPENING_STARTS | _END_WORDS | _CREATED | _AFTER)
             and len(words) <= 2]
-    starts = [key for key, kind in types.items() if kind == "datetime"
-              and set(split_words(key)) & _HAPPENING_STARTS
-              and not set(split_words(key)) & _ZONES]
+    starts = _times(types, _HAPPENING_STARTS)
     if not days or not starts:
         return None
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
         fixed = overrides.keys() if overrides else set()
-        start = next((out[key] for key in starts if isinstance(out.get(key), str)), None)
-        moment = _moment(start)
+        moment = _first(out, starts)
         if moment is None:
             return
         for key in days:
             value = out.get(key)
-            if isinstance(value, str) and key not in fixed and _moment(value) is not None:
+            if isinstance(value, str) and key not in fixed and moment_of(value) is not None:
                 out[key] = _put(moment, value)  # (a day alone, as a day)
 
     return rule
@@ -483,19 +493,13 @@ def duration_rule(types: dict[str, str]) -> Rule | None:
     record's own."""
     lengths = [key for key, kind in types.items() if kind in ("integer", "number")
                and "duration" in split_words(key)]
-    starts = [key for key, kind in types.items() if kind == "datetime"
-              and set(split_words(key)) & _HAPPENING_STARTS and not set(split_words(key))
-              & _ZONES]
-    ends = [key for key, kind in types.items() if kind == "datetime"
-            and set(split_words(key)) & _END_WORDS and not set(split_words(key)) & _ZONES]
+    starts, ends = _times(types, _HAPPENING_STARTS), _times(types, _END_WORDS)
     if not lengths or not starts or not ends:
         return None
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
         fixed = overrides.keys() if overrides else set()
-        start = next((_moment(out[key]) for key in starts if isinstance(out.get(key), str)),
-                     None)
-        end = next((_moment(out[key]) for key in ends if isinstance(out.get(key), str)), None)
+        start, end = _first(out, starts), _first(out, ends)
         if start is None or end is None or end < start:
             return
         seconds = (end - start).total_seconds()

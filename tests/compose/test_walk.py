@@ -1158,13 +1158,15 @@ def test_a_follow_up_is_filed_where_its_team_keeps_them():
 
     sections = named("Internal requests", "Client follow-ups", "Team follow-ups",
                      "Support requests")
-    walk = Walk(pattern="pricing_info_then_follow_up_task", filed=CLIENT_WORK)
-    assert [f.selector.value for f in _fitting(sections, walk)] == ["Client follow-ups"]
-    walk = Walk(pattern="offsite_rsvp_then_colleague_follow_up", filed=TEAM_WORK)
-    assert [f.selector.value for f in _fitting(sections, walk)] == ["Team follow-ups"]
+    walk = Walk(pattern="pricing_info_then_follow_up_task")
+    assert [f.selector.value for f in _fitting(sections, walk, CLIENT_WORK)] == \
+        ["Client follow-ups"]
+    colleague = Walk(pattern="offsite_rsvp_then_colleague_follow_up")
+    assert [f.selector.value for f in _fitting(sections, colleague, TEAM_WORK)] == \
+        ["Team follow-ups"]
     projects = named("Payroll migration", "CRM refresh", "Website launch")
-    walk = Walk(pattern="pricing_info_then_follow_up_task", filed=CLIENT_WORK)
-    assert [f.selector.value for f in _fitting(projects, walk)] == ["CRM refresh"]
+    assert [f.selector.value for f in _fitting(projects, walk, CLIENT_WORK)] == \
+        ["CRM refresh"]
     assert len(_fitting(projects, Walk(pattern="x"))) == 3  # (nothing to prefer: any)
     assert BY_NAME["follow_up_task"].steps[-1].filed == CLIENT_WORK
     assert BY_NAME["colleague_follow_up"].steps[-1].filed == TEAM_WORK
