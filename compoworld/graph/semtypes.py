@@ -2,8 +2,9 @@
 
 Every parameter and returned field gets one type name (DESIGN.md, "Shared interfaces"):
 
-1. entity ids: a field named `id` is `<service>.<resource>.id`; `contactId`, `contact_id`
-   and `contact-id` are `<service>.contacts.id` (the noun before `id`, pluralised). An `id`
+1. entity ids: a field named `id` (or Asana's `gid`) is `<service>.<resource>.id`;
+   `contactId`, `contact_id`, `contact-id` and `contact_gid` are `<service>.contacts.id`
+   (the noun before `id`, pluralised). An `id`
    with no known resource falls back to its JSON type.
 2. JSON Schema `format` (`email`, `date-time` -> `datetime`, `uri` -> `url`, ...).
 3. the field name (case/style insensitive: camelCase, snake_case and kebab-case read alike),
@@ -223,6 +224,11 @@ def entity_id_type(service: str, resource: str) -> str:
     return f"{service}.{'_'.join(words) or resource}.id"
 
 
+# Last words of a field that keys a record: `id`, a `uuid`, a `guid`, Asana's `gid` (its
+# "global id": `task_gid`, a record's own `gid`), a `key`, a Twilio `sid`.
+KEY_WORDS = ("id", "uuid", "guid", "gid", "key", "sid")
+
+
 def is_entity_id(type_name: str) -> bool:
     """Whether a type name is an entity id (`<service>.<resource>.id`)."""
     return type_name.endswith(".id") and type_name.count(".") == 2
@@ -268,7 +274,7 @@ def semantic_type(
     words = split_words(name)
     if kind in ("string", "integer") and words and words[-1] == "idfk":
         words = [*words[:-1], "id"]  # Avaza's `ProjectIDFK`: a foreign key, an id
-    if kind in ("string", "integer") and words and words[-1] in ("id", "ids"):
+    if kind in ("string", "integer") and words and words[-1] in ("id", "ids", "gid"):
         if len(words) == 1:
             if resource:
                 return entity_id_type(service, resource)

@@ -45,6 +45,7 @@ from dataclasses import replace
 from typing import Any
 
 from compoworld.graph.semtypes import (
+    KEY_WORDS,
     entity_id_type,
     json_type,
     singularize,
@@ -83,7 +84,6 @@ _NAME_WORDS = frozenset({"name", "title", "subject", "label", "summary", "descri
                          "text", "body", "note", "notes", "comment", "message", "content",
                          "headline", "caption"})
 _NATURAL_KEYS = ("name", "slug", "login", "username", "key", "handle", "code", "full_name")
-_ID_WORDS = ("id", "uuid", "guid", "key", "sid")
 _PARAM = re.compile(r"\{([^}]*)\}")
 
 
@@ -189,8 +189,8 @@ def names_collection(param: str, noun: str) -> bool:
     words, single = split_words(param), _singular_words(noun)
     return bool(words and single) and (
         words == ["id"] or words == single
-        or (words[:-1] == single and words[-1] in _ID_WORDS)
-        or (len(words) == 2 and words[0] == single[-1] and words[1] in _ID_WORDS)
+        or (words[:-1] == single and words[-1] in KEY_WORDS)
+        or (len(words) == 2 and words[0] == single[-1] and words[1] in KEY_WORDS)
     )
 
 
@@ -225,7 +225,7 @@ def _key(noun: str, params: list[str], record: dict[str, Any] | None,
     id_field = record.get("x-id-field", "id")
     fields = record.get("properties") or {}
     field = None
-    if not named or split_words(param)[-1] not in _ID_WORDS:
+    if not named or split_words(param)[-1] not in KEY_WORDS:
         field = _field_named(param, noun, record)
     if field is None and _scalar(props[param]) == "string" and \
             _scalar(fields.get(id_field, {})) == "integer":
@@ -247,7 +247,7 @@ def _link_field(noun: str, child: dict[str, Any]) -> tuple[str, str]:
     props = child.get("properties") or {}
     single = "_".join(_singular_words(noun))
     by_snake = {snake_case(p): p for p in props}
-    for candidate in (f"{single}_id", single, *(f"{single}_{w}" for w in _ID_WORDS[1:])):
+    for candidate in (f"{single}_id", single, *(f"{single}_{w}" for w in KEY_WORDS[1:])):
         field = by_snake.get(candidate)
         if field and isinstance(props[field], dict):
             kind = json_type(props[field])

@@ -57,9 +57,13 @@ MAX_TOOLS = 200
 SUBSET_TOOLS = 64
 SUBSET_MIN_TOOLS = 30
 SUBSET_COLLECTION_TOOLS = 16
+# What each main collection gets before any gets more: its list, get, create, update...
+SUBSET_CORE_TOOLS = 6
 CEILING_TOOLS = 2000
-# Two services of one provider sharing this share of their tool names are versions of one API.
+# Two services of one provider sharing this share of their tool names are versions of one
+# API; or this share of the smaller one's (`_versions`).
 SAME_API = 0.5
+SAME_VERSION = 0.7
 
 CRUD_EFFECTS = frozenset({"read", "create", "update", "delete"})
 
@@ -115,23 +119,37 @@ def select_library(
 
 def distinct(ranked: list[dict[str, Any]], count: int) -> list[dict[str, Any]]:
     """The first `count` of `ranked` that are no version of one taken before: a candidate
-    whose provider (its document id's host, `github.com`) has a taken service sharing at
-    least `SAME_API` of their tools' names (Jaccard) is another version of the same API
-    (GitHub Enterprise Server 2.18 to 3.8 beside api.github.com), and adds no new app."""
+    whose provider (its document id's host, `github.com`) has a taken service whose tool
+    names (all of them, not only a working subset's) are another version's (`_versions`)
+    is another version of the same API (GitHub Enterprise Server 2.18 to 3.8 beside
+    api.github.com), and adds no new app."""
     taken: list[dict[str, Any]] = []
     seen: dict[str, list[set[str]]] = defaultdict(list)
     for candidate in ranked:
         if len(taken) == count:
             break
         provider = (candidate.get("source") or candidate["service"]).split("/")[0]
-        names = candidate.get("subset") or candidate.get("tools") or ()
+        names = candidate.get("tools") or candidate.get("subset") or ()
         parts = {name.split("__", 1)[-1] for name in names}
-        if parts and any(len(parts & other) >= SAME_API * len(parts | other)
-                         for other in seen[provider]):
+        if parts and any(_versions(parts, other) for other in seen[provider]):
             continue
         seen[provider].append(parts)
         taken.append(candidate)
     return taken
+
+
+def _versions(one: set[str], other: set[str]) -> bool:
+    """Whether two APIs of one provider are versions of one: they share `SAME_API` of all
+    their tool names, or `SAME_VERSION` of the smaller one's when it is at least half the
+    other's size. Compared by their working subsets, GitHub's versions differed (five were
+    mounted side by side); by the share of all names alone, GitHub Enterprise Server 2.18
+    (509 operations, 74% of them api.github.com's 845) passed as another app. A small API
+    inside a large one is no version of it: Apideck's lead API (5 operations, all in its
+    CRM's 40) is an app of its own."""
+    shared = len(one & other)
+    small, large = sorted((len(one), len(other)))
+    return shared >= SAME_API * len(one | other) or (
+        shared >= SAME_VERSION * small and small >= large / 2)
 
 
 def select_services(
@@ -240,7 +258,11 @@ def working_subset(
     invoices, issues, messages...), plain nouns before compounds (Stripe's `customers`
     before its `balance_transactions`), the ones with the most tools first: those are what
     workflows read and write, and what the dependency graph links across services. Each
-    gives at most `per_collection` tools, its CRUD tools first, so that one sprawling
+    main collection first gets its core (`SUBSET_CORE_TOOLS`: its plainest CRUD tools),
+    then the first ones their other tools: taken whole in turn, GitHub's four largest
+    collections (repositories, comments, repos, projects) filled its 64 tools, and its
+    issues, pull requests and users were left out. Each gives at most `per_collection`
+    tools, its CRUD tools first, so that one sprawling
     collection (Xero's 55 attachment operations) leaves room for the invoices, payments and
     contacts beside it), the plainest names first (Zoom's list of `users` before its
     `user_assistants_delete`: cut by name, the 16 of its users kept no list of them);
@@ -254,18 +276,28 @@ def working_subset(
         if resource is not None:
             members[resource].append((effect not in CRUD_EFFECTS, name))
     order = sorted(members, key=lambda c: (not noun_entity(c), "_" in c, -len(members[c]), c))
-    chosen: list[str] = []
-    taken: list[str] = []
-    for collection in order:
-        room = (limit if noun_entity(collection) else floor) - len(chosen)
-        if room <= 0:
-            if noun_entity(collection):
-                continue
+    ranked = {collection: [name for _, _, name in sorted(
+        (other, plainness(name), name) for other, name in members[collection])]
+        for collection in order}
+    kept: dict[str, list[str]] = {}
+
+    def take(collection: str, upto: int, cap: int) -> None:
+        room = cap - sum(map(len, kept.values()))
+        have = kept.setdefault(collection, [])
+        have += ranked[collection][len(have):upto][:max(room, 0)]
+
+    entities = [c for c in order if noun_entity(c)]
+    for collection in entities:  # every main collection its core first...
+        if sum(map(len, kept.values())) < limit:
+            take(collection, min(SUBSET_CORE_TOOLS, per_collection), limit)
+    for collection in list(kept):  # ...then the largest their other tools
+        take(collection, per_collection, limit)
+    for collection in (c for c in order if not noun_entity(c)):
+        if sum(map(len, kept.values())) >= floor:
             break
-        chosen += [name for _, _, name in sorted(
-            (other, plainness(name), name)
-            for other, name in members[collection])][:min(room, per_collection)]
-        taken.append(collection)
+        take(collection, per_collection, floor)
+    chosen = [name for names_of in kept.values() for name in names_of]
+    taken = [collection for collection, names_of in kept.items() if names_of]
     return tuple(sorted(chosen)), taken
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from compoworld.graph.semtypes import entity_id_type, semantic_type, singularize, split_words
+from compoworld.graph.semtypes import (
+    KEY_WORDS,
+    entity_id_type,
+    semantic_type,
+    singularize,
+    split_words,
+)
 
 MAX_RETURN_DEPTH = 3
 MAX_RETURN_FIELDS = 100
@@ -16,7 +22,6 @@ _WRAPPERS = frozenset(
     "content body elements hits nodes node edges rows collection item record entry element "
     "row object edge".split()
 )
-_ID_WORDS = ("id", "uuid", "guid", "key", "sid")
 
 
 def _singular_words(noun: str) -> list[str]:
@@ -37,7 +42,10 @@ def param_types(
 
     `owners` maps a path parameter to the collection segment just before it, so
     `/customers/{customer}` and `/repos/{owner}/{repo}` type `customer` and `repo` as
-    `<service>.customers.id` and `<service>.repos.id` (but `owner` by its name).
+    `<service>.customers.id` and `<service>.repos.id` (but `owner` by its name), and
+    Google Tasks' `/lists/{tasklist}/tasks` types `tasklist` as `<service>.lists.id`: one
+    word ending in the collection's noun names one of it (typed by its name, a string, no
+    list of a task list's tasks could be reached from the list of task lists).
     """
     out: dict[str, str] = {}
     props = parameters.get("properties") or {}
@@ -60,8 +68,9 @@ def _keys_collection(name: str, owner: str) -> bool:
     if not words or not single:
         return False
     return words == ["id"] or words[: len(single)] == single or (
-        len(words) == 2 and words[0] == single[-1] and words[1] in _ID_WORDS
-    )
+        len(words) == 2 and words[0] == single[-1] and words[1] in KEY_WORDS
+    ) or (len(words) == 1 and len(words[0]) > len(single[-1])
+          and words[0].endswith(single[-1]))
 
 
 def return_types(
@@ -114,7 +123,7 @@ def record_schema(schema: dict[str, Any], resource: str) -> dict[str, Any] | Non
         return None
     single = _singular_words(resource)
     wanted: list[list[str]] = []
-    for word in _ID_WORDS:
+    for word in KEY_WORDS:
         wanted += [[word], [*single, word]]
     by_words = {tuple(split_words(name)): name for name in reversed(list(props))}
     id_field = next((by_words[tuple(w)] for w in wanted if tuple(w) in by_words), None)

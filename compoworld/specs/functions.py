@@ -56,6 +56,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from compoworld.graph.semtypes import (
+    KEY_WORDS,
     entity_id_type,
     is_entity_id,
     pluralize,
@@ -93,7 +94,6 @@ _READ_EXTRA = frozenset({"download", "return"})
 _VERBS = KNOWN_VERBS | _EXTRA_VERBS | _READ_EXTRA
 _PREPOSITIONS = frozenset("by for to from in into of on with via using at".split())
 _QUALIFIERS = frozenset("details detail info information".split())
-_KEY_WORDS = frozenset({"id", "uuid", "guid", "key", "sid"})
 
 
 @one_line_reasons
@@ -337,7 +337,7 @@ def _names_record(param: str, collection: str) -> bool:
     """Whether a parameter names one record of `collection`: `id`, `invoice_id`,
     `invoiceKey`, `line_item_uuid`."""
     words = split_words(param)
-    return words == ["id"] or (len(words) > 1 and words[-1] in _KEY_WORDS
+    return words == ["id"] or (len(words) > 1 and words[-1] in KEY_WORDS
                                and words[:-1] == _singular_words(collection))
 
 
@@ -345,7 +345,7 @@ def _collection_of(param: str, collections: set[str]) -> str | None:
     """The service collection whose id a `<noun>_id` parameter carries, by its whole noun
     or its last word (`parent_folder_id` -> `folders`); None for other parameters."""
     words = split_words(param)
-    if len(words) < 2 or words[-1] not in _KEY_WORDS:
+    if len(words) < 2 or words[-1] not in KEY_WORDS:
         return None
     for noun in (words[:-1], words[-2:-1]):
         collection = "_".join([*noun[:-1], pluralize(noun[-1])])

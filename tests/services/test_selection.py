@@ -213,3 +213,42 @@ def test_a_sprawling_collection_keeps_its_plainest_tools():
     chosen, _ = working_subset(names, ["users"] * len(names), effects)
     assert {"zoom__users", "zoom__user", "zoom__user_create"} <= set(chosen)
     assert len(chosen) == SUBSET_COLLECTION_TOOLS
+
+
+def test_every_main_collection_gets_its_core_before_the_largest_get_more():
+    """GitHub's four largest collections (repositories, comments, repos, projects) filled
+    its 64 tools when each was taken whole in turn: its issues, pull requests and users
+    were left out, and no issue of it could be read or filed."""
+    from compoworld.services.selection import SUBSET_CORE_TOOLS
+
+    github = api("github", {"repositories": 36, "comments": 34, "repos": 27, "projects": 17,
+                            "issues": 10, "pulls": 8, "users": 7, "secrets": 32})
+    [chosen] = select_library([github], 5, max_tools=100)
+    collection = dict(zip(github["tools"], github["resources"], strict=True))
+    kept = Counter(collection[name] for name in chosen.tools)
+    assert {"issues", "pulls", "users"} <= set(kept) and "secrets" not in kept
+    assert min(kept.values()) >= SUBSET_CORE_TOOLS and len(chosen.tools) == SUBSET_TOOLS
+    assert kept["repositories"] > SUBSET_CORE_TOOLS  # the largest get the room left
+
+
+def test_a_version_is_told_by_all_its_tools_and_a_small_api_inside_a_large_is_no_version():
+    """GitHub Enterprise Server 2.18 holds 509 operations, most of them api.github.com's
+    845: compared by working subsets or by the share of all names alone, it passed as
+    another app and both were mounted. Apideck's lead API (5 operations) is all inside its
+    CRM (40) and is an app of its own."""
+    def names(prefix: str, count: int, start: int = 0) -> list[str]:
+        return [f"{prefix}__op_{k:04d}" for k in range(start, start + count)]
+
+    def candidate(service: str, tools: list[str], source: str) -> dict:
+        return {"service": service, "n_tools": len(tools), "crud_share": 1.0,
+                "domain": "developer_tools", "source": source, "tools": tools,
+                "resources": ["issues"] * len(tools), "effects": ["read"] * len(tools)}
+
+    main = candidate("gh_api", names("gh_api", 845), "openapi:github.com/api.github.com")
+    # 380 of its 509 operations are api.github.com's: 75% of it, 39% of both together
+    ghes = candidate("gh_ghes", names("gh_ghes", 380) + names("gh_ghes", 129, 5000),
+                     "openapi:github.com/ghes-2.18")
+    assert select_services([main, ghes], 10, max_tools=2000) == ["gh_api"]
+    crm = candidate("crm", names("crm", 40), "openapi:apideck.com/crm")
+    lead = candidate("lead", names("lead", 5), "openapi:apideck.com/lead")
+    assert select_services([crm, lead], 10) == ["crm", "lead"]

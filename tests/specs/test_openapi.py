@@ -322,3 +322,41 @@ def test_a_collection_s_record_comes_from_its_plainest_list():
              lister("customer_list", "customers", ["id", "email", "first_name"])]
     derived = derive_resources(tools, {})
     assert {"email", "first_name"} <= set(derived["customer"]["properties"])
+
+
+def _ok(schema: dict) -> dict:
+    return {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+
+def test_an_asana_gid_keys_its_record_and_links_a_list_to_its_get():
+    """Asana keys every record by `gid` (its "global id"): `GET /tasks` answers
+    `data[].gid`, and `GET /tasks/{task_gid}` takes one. Typed a plain string, the list fed
+    nothing, and no walk began in Asana, one of the apps people automate most."""
+    task = {"type": "object", "properties": {"gid": {"type": "string"},
+                                             "name": {"type": "string"}}}
+    document = {"openapi": "3.0.0", "info": {"title": "Asana", "version": "1"}, "paths": {
+        "/tasks": {"get": {"operationId": "getTasks", "responses": _ok(
+            {"type": "object", "properties": {"data": {"type": "array", "items": task}}})}},
+        "/tasks/{task_gid}": {"get": {"operationId": "getTask", "parameters": [
+            {"name": "task_gid", "in": "path", "required": True, "schema": {"type": "string"}}],
+            "responses": _ok({"type": "object", "properties": {"data": task}})}}}}
+    spec = load_openapi(document, "asana.example")
+    listed, get = tool(spec, "GET /tasks"), tool(spec, "GET /tasks/{task_gid}")
+    assert listed.return_types["data[].gid"] == get.param_types["task_gid"] \
+        == "asana_example.tasks.id"
+    assert spec.resources["tasks"]["x-id-field"] == "gid"
+
+
+def test_a_path_parameter_named_for_its_collection_keys_it():
+    """Google Tasks lists a list's tasks at `/lists/{tasklist}/tasks`: `tasklist` is the
+    id of one of `lists` (as `/lists/{tasklist}` itself says). Typed by its name, a string,
+    no list of task lists reached a list's tasks. `owner` in `/repos/{owner}/{repo}` still
+    names no repo."""
+    from compoworld.specs.fields import param_types
+
+    string = {"type": "string"}
+    assert param_types({"properties": {"tasklist": string}}, service="gt", resource="tasks",
+                       owners={"tasklist": "lists"}) == {"tasklist": "gt.lists.id"}
+    assert param_types({"properties": {"owner": string, "repo": string}}, service="gh",
+                       resource="issues", owners={"owner": "repos", "repo": "repos"}) \
+        == {"owner": "string", "repo": "gh.repos.id"}
