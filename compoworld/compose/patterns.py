@@ -28,7 +28,7 @@ from compoworld.graph.depgraph import (
     is_link_type,
 )
 from compoworld.graph.roles import noun_entity, role_of
-from compoworld.graph.semtypes import is_entity_id, split_words
+from compoworld.graph.semtypes import entity_id_type, is_entity_id, split_words
 from compoworld.world.fieldsources import PERSON_TYPES
 
 # The word a message of a gist must say, in any of its forms: a welcome that never says
@@ -255,6 +255,10 @@ def fits(node: ToolNode, step: Step) -> bool:
         # partner "added as an HRIS company")
     if node.effect != "read" and not node.writes:
         return False  # a simulated write changes nothing to check
+    if step.title and node.effect == "action" and node.resource and entity_id_type(
+            node.service, node.resource) in (node.params.get(p) for p in node.required):
+        return False  # a titled make is a new record: to accept, complete or move a task
+        # (or upload a file to an eBay feed task) makes none, and each try at one was lost
     if step.words and not words & step.words:
         return False
     if step.into and not any(step.into in split_words(param) for param in node.params):

@@ -496,3 +496,27 @@ def test_an_address_check_is_no_message():
     assert fits(sender("send_email"), message)
     assert not fits(sender("post_validations_email"), message)
     assert not fits(sender("validate_email"), message)
+
+
+def test_a_follow_up_is_a_new_task_not_an_act_on_one():
+    """A follow-up task is made, titled "Follow up with ...": to accept, complete or move
+    a task, or upload a file to an eBay feed task, is an action on a task that exists. They
+    fitted the step and were tried first in a job probe (98 tries at the eBay upload
+    alone), each lost, before any tracker that files new tasks was reached."""
+    from compoworld.graph.depgraph import ToolNode
+
+    def task_tool(name: str, effect: str, required: dict[str, str]) -> ToolNode:
+        return ToolNode(name=f"tracker__{name}", service="tracker", effect=effect,
+                        implementation="compiled", resource="tasks",
+                        params={"title": "title", **required},
+                        required=tuple(required), outputs={"id": "tracker.tasks.id"})
+
+    follow_up = BY_NAME["follow_up_task"].steps[1]
+    assert follow_up.title
+    assert fits(task_tool("create_task", "create", {}), follow_up)
+    assert fits(task_tool("add_task", "action", {"project_id": "tracker.projects.id"}),
+                follow_up)  # (an action that files a new task in a project makes one)
+    assert not fits(task_tool("upload_file", "action", {"task_id": "tracker.tasks.id"}),
+                    follow_up)
+    assert not fits(task_tool("tasks_accept", "action", {"id": "tracker.tasks.id"}),
+                    follow_up)
