@@ -93,11 +93,25 @@ def tool_entity(node: ToolNode) -> str:
         if entity == "channel" and node.effect != "read" and set(
                 split_words(node.name.rsplit("__", 1)[-1])) & _POSTS:
             return "message"
+        if not entity and _kanban_card(node):
+            return "task"
         return entity
     words = [w for w in split_words(node.name.rsplit("__", 1)[-1]) if w not in _VERBS]
     return noun_entity("_".join(words))
 
 
+def _kanban_card(node: ToolNode) -> bool:
+    """Whether a tool works on the cards of a board, a parameter naming the list, board or
+    column they are on (Trello's `add_card_to_list(listId, name)`): a card on a list is a
+    to-do, where a payment card (Stripe's, Square's) is on no list (its name does not say:
+    `list_cards` lists them). Read as nothing, no follow-up could be filed in Trello."""
+    if split_words(node.resource or "")[-1:] not in (["card"], ["cards"]):
+        return False
+    return any(set(split_words(param)) & _ON_BOARDS for param in node.params)
+
+
+# What a board's card is on: its list, its board, its column or lane.
+_ON_BOARDS = frozenset("list lists board boards column columns lane lanes".split())
 # Verbs of a write that puts a message into a channel.
 _POSTS = frozenset("post send message reply".split())
 # Account plumbing, not work anyone asks for: "resend the verification email", or SendGrid's
@@ -239,6 +253,8 @@ def fits(node: ToolNode, step: Step) -> bool:
                              for p, t in node.params.items()):
         return False  # (a transactional sender's mail goes out as the company)
     words = set(split_words(node.name.rsplit("__", 1)[-1])) | set(split_words(node.resource or ""))
+    if _kanban_card(node):
+        words.add("todo")  # (a card on a board's list is one)
     if words & _PLUMBING:
         return False
     if step.entity == "message" and node.effect != "read" and "template" in words:

@@ -520,3 +520,23 @@ def test_a_follow_up_is_a_new_task_not_an_act_on_one():
                     follow_up)
     assert not fits(task_tool("tasks_accept", "action", {"id": "tracker.tasks.id"}),
                     follow_up)
+
+
+def test_a_card_on_a_board_s_list_is_a_to_do_and_a_payment_card_is_not():
+    """Trello files a to-do as a card on a list (`add_card_to_list(listId, name)`): read as
+    nothing, no follow-up could go to Trello. A payment card (Square's `list_cards`) is on
+    no list, whatever its tool's verb says."""
+    from compoworld.compose.patterns import tool_entity
+    from compoworld.graph.depgraph import ToolNode
+
+    def card_tool(name: str, params: dict[str, str]) -> ToolNode:
+        return ToolNode(name=name, service=name.split("__")[0], effect="create",
+                        implementation="compiled", resource="cards", params=params,
+                        required=tuple(params), outputs={})
+
+    trello = card_tool("trello__add_card_to_list", {"listId": "trello.lists.id",
+                                                    "name": "title"})
+    assert tool_entity(trello) == "task"
+    assert fits(trello, BY_NAME["follow_up_task"].steps[1])
+    assert tool_entity(card_tool("square__list_cards", {"customer_id": "square.customers.id"})) \
+        == ""
