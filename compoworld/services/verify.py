@@ -33,7 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.graph.semtypes import entity_id_type, snake_case, split_words
+from compoworld.graph.semtypes import entity_id_type, is_entity_id, snake_case, split_words
 from compoworld.services.runtime import Service
 from compoworld.world.state import State, ToolError, compile_validator, diff, output_check
 
@@ -247,6 +247,29 @@ def _id_param(service: Service, tool: str, collection: str) -> str | None:
     return next((p for p, t in sorted(params.items()) if t == wanted), None)
 
 
+def _listing(service: Service, lister: str, listed: dict[str, Any],
+             record: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of `lister` that list `record`: each parameter it requires given the
+    record's value of the field of its name, or of the field its list answers with the same
+    type (Avaza lists sections by `ProjectID`, which a section holds as `ProjectIDFK`).
+    Matched by name alone, the list was of another project's sections, the deleted one
+    seemed to stay, and the list and the delete of sections were both left out."""
+    spec = service.tools[lister].spec
+    out = dict(listed)
+    for param in listed:
+        kind = spec.param_types.get(param, "")
+        if param in record:
+            out[param] = record[param]
+        elif is_entity_id(kind):
+            field = next((path.rpartition("[].")[2] for path, type_name
+                          in sorted(spec.return_types.items()) if type_name == kind
+                          and path.rpartition("[].")[2] in record
+                          and "." not in path.rpartition("[].")[2]), None)
+            if field is not None:
+                out[param] = record[field]
+    return out
+
+
 def _list_size(service: Service, tool: str | None, arguments: dict[str, Any]) -> int | None:
     if tool is None:
         return None
@@ -316,7 +339,7 @@ def check_collection(
         key = _id_param(service, delete, collection)
         listed = list_args(lister) if lister else {}  # (the state changes: no second draw)
         doomed = start.records(collection).get(str(arguments.get(key)), {})
-        listed |= {k: doomed[k] for k in listed if k in doomed}  # the list it is in
+        listed = _listing(service, lister, listed, doomed) if lister else listed
         before = _list_size(service, lister, listed) if lister else None
         if key not in arguments or not service.call(delete, arguments)["success"]:
             continue

@@ -165,3 +165,50 @@ def test_results_are_deterministic_for_a_seed():
     first = verify_service(build(), seed=7, value_for=value_for)
     second = verify_service(build(), seed=7, value_for=value_for)
     assert first == second
+
+
+def _sections_document() -> dict:
+    """Avaza's shape: sections listed by the `ProjectID` they are in, held on each section
+    as `ProjectIDFK`."""
+    def ok(schema: dict) -> dict:
+        return {"200": {"description": "ok",
+                        "content": {"application/json": {"schema": schema}}}}
+    project = {"type": "object", "properties": {"ProjectID": {"type": "integer"},
+                                                "Title": {"type": "string"}}}
+    section = {"type": "object", "properties": {"SectionID": {"type": "integer"},
+                                                "ProjectIDFK": {"type": "integer"},
+                                                "Title": {"type": "string"}}}
+    listed = {"type": "object", "properties": {"Sections": {"type": "array",
+                                                            "items": section}}}
+    body = {"content": {"application/json": {"schema": {
+        "type": "object", "required": ["ProjectIDFK", "Title"], "properties": {
+            "ProjectIDFK": {"type": "integer"}, "Title": {"type": "string"}}}}}}
+    return {"openapi": "3.0.0", "info": {"title": "Tracker", "version": "1"}, "paths": {
+        "/api/Project": {"get": {"operationId": "Project_Get", "responses": ok(
+            {"type": "object", "properties": {"Projects": {"type": "array",
+                                                           "items": project}}})}},
+        "/api/Section": {
+            "get": {"operationId": "Section_Get", "parameters": [
+                {"name": "ProjectID", "in": "query", "required": True,
+                 "schema": {"type": "integer"}}], "responses": ok(listed)},
+            "post": {"operationId": "Section_Post", "requestBody": body,
+                     "responses": ok(section)},
+            "delete": {"operationId": "Section_Delete", "parameters": [
+                {"name": "SectionID", "in": "query", "required": True,
+                 "schema": {"type": "integer"}}], "responses": ok({})}}}}
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_a_delete_is_checked_on_the_list_its_record_is_in(seed: int):
+    """A list of sections by `ProjectID`, checked after a delete, was called with a drawn
+    project (the parameter's name is no field of a section, which holds `ProjectIDFK`):
+    the deleted section was another project's, the list "kept" it, and both the list and
+    the delete were left out of Avaza, the tracker follow-ups were filed in."""
+    from compoworld.services.synthesize import verify_built
+    from compoworld.specs import load_openapi
+
+    spec = load_openapi(_sections_document(), "tracker.example")
+    _, _, results, failures, _ = verify_built(spec, seed)
+    names = {r.tool.split("__")[1] for _, r in results if r.check == "list_reflects_writes"}
+    assert {"section_get", "section_delete"} <= names
+    assert not {name for name in failures if "section" in name}, failures
