@@ -378,3 +378,72 @@ def _dicts(value: Any):
     elif isinstance(value, list):
         for sub in value:
             yield from _dicts(sub)
+
+
+# --- a record's bank account agrees with the record -------------------------------------
+
+def bank_children(props: dict[str, Any], kind_of: Callable[[str, Any], str | None]
+                  ) -> dict[str, tuple[dict[str, str], frozenset[str]]]:
+    """The children of an object (a `bank_accounts` object, a list of them) whose IBAN or
+    BIC (`kind_of` a leaf's key and schema) have no country of their own to follow: key ->
+    ({leaf key: "iban" | "bic"}, the child's required keys)."""
+    out: dict[str, tuple[dict[str, str], frozenset[str]]] = {}
+    for key, sub in props.items():
+        if not isinstance(sub, dict):
+            continue
+        inner = sub.get("items") if isinstance(sub.get("items"), dict) else sub
+        leaves = inner.get("properties")
+        if not isinstance(leaves, dict):
+            continue
+        kinds = {leaf: kind for leaf, schema in leaves.items()
+                 if (kind := kind_of(leaf, schema)) in ("iban", "bic")}
+        if kinds and not any("country" in split_words(leaf) for leaf in leaves):
+            out[key] = (kinds, frozenset(inner.get("required") or ()))
+    return out
+
+
+def _listed_country(out: dict[str, Any]) -> str | None:
+    """The country of a record's lists (Apideck's `addresses[].country`), its addresses'
+    before its phones' (`phone_numbers[].country_code`: a Toronto customer's +1 phone was
+    tagged "US")."""
+    lists = sorted((key for key, value in out.items() if isinstance(value, list)),
+                   key=lambda key: bool(set(split_words(key)) & _PHONES))
+    for key in lists:
+        for item in out[key]:
+            if isinstance(item, dict):
+                found = _find_country(item, [k for k in item if "country" in split_words(k)])
+                if found:
+                    return found
+    return None
+
+
+def bank_in_country(out: dict[str, Any],
+                    children: dict[str, tuple[dict[str, str], frozenset[str]]],
+                    checks: dict[str, dict[str, Callable[[Any], bool]]],
+                    overrides: dict[str, Any] | None) -> None:
+    """The IBAN and BIC of a record's bank children (`bank_children`) made those of the
+    country the record is in (its own, its addresses', `record_country`): a Tokyo
+    customer of Apideck, with Japanese phones, held a BR IBAN beside a BRASBR2L BIC, and 24
+    of 26 such records of a run named a bank in another country than all else of theirs."""
+    country = _find_country(out, [k for k in out if "country" in split_words(k)]) or \
+        _listed_country(out) or record_country(out)
+    if country is None:
+        return
+    fixes = _fixes(country, None)
+    for key, (kinds, required) in children.items():
+        if overrides and key in overrides:
+            continue
+        value = out.get(key)
+        for child in value if isinstance(value, list) else [value]:
+            if not isinstance(child, dict):
+                continue
+            for leaf, kind in kinds.items():
+                if leaf not in child:
+                    continue
+                if kind == "iban" and country not in IBAN_SHAPES and leaf not in required:
+                    del child[leaf]  # (no IBAN where the country has none)
+                    continue
+                fixed = fixes[kind](child[leaf])
+                if checks[key][leaf](fixed):
+                    child[leaf] = fixed
+

@@ -27,7 +27,7 @@ from compoworld.graph.semtypes import (
     split_words,
 )
 from compoworld.world.addresses import compile_addresses, whole_address_rule
-from compoworld.world.banking import country_rule
+from compoworld.world.banking import bank_children, bank_in_country, country_rule
 from compoworld.world.cards import card_rule
 from compoworld.world.clock import NOW
 from compoworld.world.coherence import (
@@ -168,6 +168,12 @@ def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str
     postals = tuple(key for key, kind in types.items() if kind == "postal_code")
     return country_rule(kinds, countries, cities, checks, postals, _vat_children(props),
                         frozenset(required))
+
+
+def _leaf_schema(child: dict[str, Any], leaf: str) -> dict[str, Any]:
+    """The schema of `leaf` in a child object, or in the items of a child list."""
+    inner = child.get("items") if isinstance(child.get("items"), dict) else child
+    return inner["properties"][leaf]
 
 
 def _vat_children(props: dict[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -426,6 +432,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                phone_rule(leaf_types, required),
                                dial_rule(leaf_types),
                                whole_address_rule(leaf_props, leaf_types, required)) if rule]
+    banks = bank_children(props, field_kind)  # (its bank account's: the record's country)
+    bank_checks = {key: {leaf: Check(_leaf_schema(props[key], leaf)) for leaf in kinds}
+                   for key, (kinds, _) in banks.items()}
     staff = head in _STAFF_NOUNS  # a company's contact works there
     # its own id, and its children's keys to it (a company's contacts' `CompanyIDFK`)
     id_type = entity_id_type(service, resource) if resource and service else None
@@ -482,6 +491,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                     out[early], out[late] = start, span_end(start, out[late])
         for rule in rules:  # all-day events at midnight, a closing stamp with its status
             rule(out, overrides)
+        if banks:
+            bank_in_country(out, banks, bank_checks, overrides)
         if links:
             link_children(out, id_key, links, overrides or ())
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):

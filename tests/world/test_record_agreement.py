@@ -192,3 +192,36 @@ def test_goods_are_counted_in_pieces_not_kilograms_or_hours():
     schema = _object({"name": _STR, "net_unit_price": {"type": "number"}, "unit": _STR})
     units = {p["unit"] for p in _draws(schema, "products", 30)}
     assert not units & {"kg", "g", "hours", "minutes", "cm", "m"}, units
+
+
+APIDECK_CUSTOMER = _object({
+    "id": _STR, "last_name": _STR, "company_name": _STR, "currency": _STR,
+    "phone_numbers": {"type": "array", "items": _object(
+        {"number": _STR, "country_code": _STR}, ["number"])},
+    "addresses": {"type": "array", "items": _object(
+        {"city": _STR, "country": _STR}, ["city"])},
+    "bank_accounts": _object({"account_name": _STR, "iban": _STR, "bic": _STR},
+                             ["account_name"])}, ["id", "last_name", "phone_numbers",
+                                                  "addresses", "bank_accounts"])
+
+
+def test_a_record_s_bank_account_is_in_the_country_the_record_is_in():
+    """An Apideck customer in Tokyo, with Japanese phones, held a BR IBAN beside a
+    BRASBR2L BIC: its bank account, a child with no country of its own, followed nothing,
+    and 24 of 26 such records of a run named a bank abroad. Its bank is the record's
+    country's, and where that country has no IBANs its optional IBAN is left out."""
+    checked = 0
+    for customer in _draws(APIDECK_CUSTOMER, "customers", 40):
+        countries = {item["country"] for item in customer["addresses"] if "country" in item}
+        bank = customer["bank_accounts"]
+        if len(countries) != 1 or not {"iban", "bic"} & set(bank):
+            continue
+        (country,) = countries
+        checked += 1
+        if "bic" in bank:
+            assert bank["bic"][4:6] == country, customer
+        if country in IBAN_SHAPES:
+            assert "iban" not in bank or bank["iban"][:2] == country, customer
+        else:
+            assert "iban" not in bank, customer
+    assert checked >= 5
