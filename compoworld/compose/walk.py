@@ -972,16 +972,22 @@ _ENDS = frozenset("end ends until finish".split())
 
 def _current(named: list[Found], result: Any) -> list[Found]:
     """Of the records a lookup may take, those whose period has not ended by the world's
-    `NOW` (a section or project still running takes new tasks); [] where none has."""
+    `NOW` (a section or project still running takes new tasks) and that are not closed
+    (`_SHUT`: a Trello list `"closed": true` is archived, and a follow-up card filed there
+    is lost); [] where none is."""
     def ended(value: Found) -> bool:
         try:
             item = value_at(result, item_head(value.path))
         except KeyError:
             return False
-        return any(set(split_words(key)) & _ENDS and (moment := moment_of(stamp)) is not None
-                   and moment < NOW
+        return any((set(split_words(key)) & _ENDS and (moment := moment_of(stamp)) is not None
+                    and moment < NOW) or (stamp is True and set(split_words(key)) & _SHUT)
                    for key, stamp in (item.items() if isinstance(item, dict) else ()))
     return [f for f in named if not ended(f)]
+
+
+# Flags of a record no longer in use: a closed list, an archived project.
+_SHUT = frozenset("closed archived deleted disabled inactive".split())
 
 
 def _elsewhere(value: Found, values: list[Found], scope: dict[str, str]) -> bool:

@@ -1191,3 +1191,20 @@ def test_nothing_is_filed_in_a_section_that_has_ended():
     assert [f.value for f in _current(named, result)] == [2, 3]
     ended = {"Sections": result["Sections"][:1]}
     assert _current(named[:1], ended) == []  # (none running: the caller keeps them all)
+
+
+def test_nothing_is_filed_in_a_closed_list():
+    """A customer's follow-up card went into the Trello list "Sales List", `"closed":
+    true` (archived), and the check pinned it: a blind review rejected the task. A
+    lookup takes a list still open."""
+    from compoworld.compose.records import Selector
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _current
+
+    result = [{"id": "lis_0001", "name": "Client follow-ups", "closed": False},
+              {"id": "lis_0002", "name": "Sales List", "closed": True},
+              {"id": "lis_0003", "name": "Backlog"}]
+    named = [Found(field="[].id", path=f"[{i}].id", value=item["id"],
+                   type="trello.lists.id", selector=Selector(field="name", value=item["name"]))
+             for i, item in enumerate(result)]
+    assert [f.value for f in _current(named, result)] == ["lis_0001", "lis_0003"]
