@@ -447,3 +447,31 @@ def bank_in_country(out: dict[str, Any],
                 if checks[key][leaf](fixed):
                     child[leaf] = fixed
 
+
+
+# --- a country's codes are one country's ------------------------------------------------
+
+def country_code_rule(kinds: dict[str, str], types: dict[str, str], noun: str,
+                      checks: dict[str, Callable[[Any], bool]]) -> Rule | None:
+    """For an object with ISO country codes (`kinds`: key -> `country_alpha2`,
+    `country_alpha3`), a rule that makes them, and a country object's `name`, one
+    country's: API2Cart's `{"code2": "KR", "code3": "GBR", "name": "IE"}` named three."""
+    twos = [key for key, kind in kinds.items() if kind == "country_alpha2"]
+    threes = [key for key, kind in kinds.items() if kind == "country_alpha3"]
+    names = [key for key in types if noun == "country" and split_words(key) == ["name"]]
+    if not twos and not threes:
+        return None
+    by_three = {row[1]: code for code, row in COUNTRIES.items()}
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        code = next((out[key] for key in twos if out.get(key) in COUNTRIES), None) or next(
+            (by_three[out[key]] for key in threes if out.get(key) in by_three), None)
+        if code is None:
+            return
+        wanted = {**{key: code for key in twos}, **{key: COUNTRIES[code][1] for key in threes},
+                  **{key: COUNTRIES[code][0] for key in names}}
+        for key, value in wanted.items():
+            if key in out and not (overrides and key in overrides) and checks[key](value):
+                out[key] = value
+
+    return rule

@@ -510,3 +510,29 @@ def duration_rule(types: dict[str, str]) -> Rule | None:
                 out[key] = int(round(value)) if types[key] == "integer" else round(value, 2)
 
     return rule
+
+
+def initials_rule(types: dict[str, str]) -> Rule | None:
+    """A person's `initials` are their name's first letters: Apacta's user Yusuf Martin held
+    `"initials": "Des"` (and others "Int", "Q3", "Sup"), filler a reviewer read as made up.
+    From the record's full name, else its first and last names; overridden fields kept."""
+    marks = [key for key, kind in types.items() if kind == "string"
+             and split_words(key)[-1:] == ["initials"]]
+    full = [key for key, kind in types.items() if kind == "person_name"]
+    parts = [next((key for key, kind in types.items() if kind == wanted), None)
+             for wanted in ("first_name", "last_name")]
+    if not marks or not (full or all(parts)):
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        name = next((out[key] for key in full if isinstance(out.get(key), str)), None)
+        if name is None and all(isinstance(out.get(key), str) for key in parts):
+            name = f"{out[parts[0]]} {out[parts[1]]}"
+        if not name:
+            return
+        letters = "".join(word[0].upper() for word in name.split() if word[:1].isalpha())
+        for key in marks:
+            if key in out and not (overrides and key in overrides) and letters:
+                out[key] = letters
+
+    return rule

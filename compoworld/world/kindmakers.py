@@ -18,7 +18,14 @@ from typing import Any
 from compoworld.graph.semtypes import split_words
 from compoworld.world.banking import bic
 from compoworld.world.clock import NOW
-from compoworld.world.words import COMPANY_NAMES, PRODUCTS, SENTENCES, company_domain
+from compoworld.world.words import (
+    CITIES,
+    COMPANY_NAMES,
+    COUNTRIES,
+    PRODUCTS,
+    SENTENCES,
+    company_domain,
+)
 
 Maker = Callable[[random.Random], Any]
 
@@ -229,6 +236,8 @@ def name_maker(kind: str, noun: str = "") -> Maker | None:
         "tax_id": lambda rng: f"{rng.choice(_VAT_COUNTRIES)}{_digits(rng, 9)}",
         "company_reg": lambda rng: rng.choice(("HRB ", "", "RC ")) + _digits(rng, 8),
         "bic": lambda rng: bic(rng),
+        "country_alpha2": lambda rng: rng.choice(CITIES)[1],
+        "country_alpha3": lambda rng: COUNTRIES[rng.choice(CITIES)[1]][1],
         "ical_uid": _ical_uid,
         "meeting_link": _meeting_link,
         "referrer": lambda rng: rng.choice(_REFERRERS + (_company_site(rng),)),

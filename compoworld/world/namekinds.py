@@ -138,6 +138,10 @@ def _real_kind(name: str, resource: str | None) -> str | None:
     return REAL_KINDS.get(singularize(words[-1]) if words else _noun(resource))
 
 
+# Words of a country's ISO code field with its length (`code2`, `iso3`, `alpha2`).
+_COUNTRY_CODE_WORDS = frozenset({"code", "iso", "alpha"})
+
+
 def _noun(resource: str | None) -> str:
     words = split_words(resource or "")
     return singularize(words[-1]) if words else ""
@@ -271,6 +275,9 @@ def name_kind(words: list[str], schema: dict[str, Any], resource: str | None = N
     noun = _noun(resource)
     if phrase in _NAMED:
         return _NAMED[phrase]
+    if (noun == "country" or "country" in words) and set(words) & _COUNTRY_CODE_WORDS \
+            and last in ("2", "3"):  # API2Cart's `country.code2`, `code3`: ISO codes
+        return f"country_alpha{last}"  # (no "NT740" and "XZ550")
     if noun in SECURITY_NOUNS or set(words) & {"stock", "stocks", "ticker"}:
         # a stock is named by what it is: its ticker and its company, never a person or a
         # label ("Spring Stock", "Internal Symbol")

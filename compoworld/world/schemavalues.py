@@ -27,7 +27,12 @@ from compoworld.graph.semtypes import (
     split_words,
 )
 from compoworld.world.addresses import compile_addresses, whole_address_rule
-from compoworld.world.banking import bank_children, bank_in_country, country_rule
+from compoworld.world.banking import (
+    bank_children,
+    bank_in_country,
+    country_code_rule,
+    country_rule,
+)
 from compoworld.world.cards import card_rule
 from compoworld.world.clock import NOW
 from compoworld.world.coherence import (
@@ -35,6 +40,7 @@ from compoworld.world.coherence import (
     duration_rule,
     event_day_rule,
     final_rule,
+    initials_rule,
     range_pairs,
     span_end,
     span_start,
@@ -143,15 +149,17 @@ _COUNTRY_KINDS = {"iban": "iban", "bic": "bic", "tax_id": "tax_id", "currency": 
                   "region": "region", "region_name": "region_name", "bank_name": "bank"}
 
 
-def _named_kinds(props: dict[str, Any], types: dict[str, str]) -> dict[str, str]:
-    """The vocabulary kind of each plain leaf (`vocab.field_kind`: `iban`, `card_brand`),
-    or its type where that is a kind a rule reads (`tax_id`, `currency`, `region`)."""
+def _named_kinds(props: dict[str, Any], types: dict[str, str],
+                 resource: str | None = None) -> dict[str, str]:
+    """The vocabulary kind of each plain leaf (`vocab.field_kind`: `iban`, `card_brand`;
+    with `resource`, those its object's noun says: a country's `code2`), or its type where
+    that is a kind a rule reads (`tax_id`, `currency`, `region`)."""
     kinds = {}
     for key, type_name in types.items():
         kind = type_name if type_name in ("tax_id", "currency", "region", "region_name") \
             else None
         if kind is None and type_name in ("string", "title"):
-            kind = field_kind(key, props[key])
+            kind = field_kind(key, props[key], resource)
         if kind is not None:
             kinds[key] = kind
     return kinds
@@ -420,6 +428,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     rules = [rule for rule in (zone_twin_rule(leaf_types), timeline_rule(leaf_types, NOW),
                                event_day_rule(leaf_types) if head in EVENT_NOUNS else None,
                                duration_rule(leaf_types) if head in EVENT_NOUNS else None,
+                               initials_rule(leaf_types),
                                all_day_rule(leaf_props, leaf_types),
                                status_rule(leaf_props, leaf_types, required),
                                final_rule(leaf_types),
@@ -427,6 +436,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                twin_rule(leaf_props, leaf_types),
                                _country_rule({**props, **leaf_props}, leaf_types, checks,
                                              required),
+                               country_code_rule(_named_kinds(leaf_props, leaf_types,
+                                                              resource),
+                                                 leaf_types, noun, checks),
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
                                text_rule(leaf_props, leaf_types, noun, flags.product),
                                phone_rule(leaf_types, required),

@@ -21,6 +21,7 @@ from typing import Any
 
 from compoworld.graph.semtypes import singularize, split_words
 from compoworld.world.banking import REGION_NAMES, iban
+from compoworld.world.fieldsources import PERSON_NOUNS, is_staff_list
 from compoworld.world.kindmakers import name_maker
 from compoworld.world.namekinds import REAL_KINDS, name_kind
 from compoworld.world.values import generate
@@ -259,6 +260,9 @@ def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *
     if kind is None and words[-1] in _LINK_WORDS and _IMAGE_WORDS & set(words[:-1]):
         kind = "image_url"  # `hdThumbnailUrl`, `avatar_url`: an image, no web page
     kind = kind or _LAST.get(words[-1])
+    if kind == "job_title" and phrase == "position" and resource and not _people(resource):
+        kind = "quantity"  # a list's place on its board, no job (a Trello list "position":
+        # "Account Manager")
     if kind is None and len(words) > 1 and words[-1] in ("name", "title"):
         kind = "name"
     if kind in ("status", "cloud_region") and words[-1] in ("state", "region") and (
@@ -271,6 +275,12 @@ def field_kind(name: str, schema: dict[str, Any], resource: str | None = None, *
                                                            "account_number") else None
     return None if kind in _NUMERIC_KINDS - {"year", "duration", "http_status",
                                              "expiry_year", "month"} - _TEXT_NUMBERS else kind
+
+
+def _people(resource: str) -> bool:
+    """Whether a collection's records are people (`users`, `team_members`, `contacts`)."""
+    noun = "_".join(singularize(w) for w in split_words(resource))
+    return is_staff_list(noun) or noun.split("_")[-1] in PERSON_NOUNS
 
 
 def resource_noun(resource: str | None) -> str:

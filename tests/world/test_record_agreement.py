@@ -225,3 +225,37 @@ def test_a_record_s_bank_account_is_in_the_country_the_record_is_in():
         else:
             assert "iban" not in bank, customer
     assert checked >= 5
+
+
+def test_a_country_object_holds_one_country_s_iso_codes_and_name():
+    """API2Cart's customer holds `"country": {"code2": "NT740", "code3": "XZ550"}`: a
+    country's codes drawn as free codes, which blind reviews flagged twice. They are ISO
+    codes, and the code, the three-letter code and the name are one country's."""
+    country = _object({"code2": _STR, "code3": _STR, "name": _STR})
+    schema = _object({"id": _STR, "email": _STR, "country": country})
+    seen = set()
+    for customer in _draws(schema, "customers", 20):
+        held = customer["country"]
+        assert held["code2"] in COUNTRIES, held
+        assert (held["code3"], held["name"]) == COUNTRIES[held["code2"]][1::-1], held
+        seen.add(held["code2"])
+    assert len(seen) > 3
+
+
+def test_a_list_s_position_is_its_place_on_the_board_and_a_person_s_is_their_job():
+    """A Trello list held `"position": "Account Manager"`: a board's list has a place on
+    the board, no job title. A user's position still is their job."""
+    from compoworld.world.vocab import field_kind
+
+    lists = _object({"id": _STR, "name": _STR, "position": _STR})
+    for board_list in _draws(lists, "lists", 10):
+        assert board_list["position"].isdigit(), board_list
+    assert field_kind("position", _STR, "users") == field_kind("position", _STR, "employees") \
+        == "job_title"
+
+
+def test_a_person_s_initials_are_their_name_s():
+    """Apacta's user Yusuf Martin held `"initials": "Des"` (others "Int", "Q3", "Sup")."""
+    user = _object({"id": _STR, "first_name": _STR, "last_name": _STR, "initials": _STR})
+    for person in _draws(user, "users", 10):
+        assert person["initials"] == person["first_name"][0] + person["last_name"][0], person
