@@ -116,7 +116,13 @@ from compoworld.world.seeding import (
 )
 from compoworld.world.state import State, canonical_json, json_text, string_leaves
 from compoworld.world.vocab import stand_in_name
-from compoworld.world.words import FIRST_NAMES, LAST_NAMES, make_phone, phone_country
+from compoworld.world.words import (
+    COUNTRIES,
+    FIRST_NAMES,
+    LAST_NAMES,
+    make_phone,
+    phone_country,
+)
 from compoworld.worldmodel.offline import succeeded
 
 START_FAILED = "start call failed or returned nothing usable"
@@ -492,6 +498,7 @@ def _step(
                       and not _sibling_api(plan, graph.nodes[c[0]].service, here)
                       and not _odd_home(world, walk, plan, graph.nodes[c[0]].service)
                       and not _other_side(graph, walk, plan, graph.nodes[c[0]])
+                      and not _texts_abroad(world, graph.nodes[c[0]], source)
                       and (only is None or c[0] == only.tool)]
         cross = [c for c in takers if graph.nodes[c[0]].service != here]
         if plan:  # each step of a workflow in an app of its own, where one offers it
@@ -1828,6 +1835,32 @@ _WHO_KINDS = NAME_TYPES | {"email", "username"}
 def _kind(world: WalkWorld, service: str) -> str:
     spec = world.service(service).spec
     return app_kind(app_name(service, spec.title), spec.domain)
+
+
+def _texts_abroad(world: WalkWorld, node: ToolNode, value: Found) -> bool:
+    """Whether a texting app of one country would text a number of another: Telstra's
+    Messaging API ("Australia's leading mobile network") texted +44 and +1 numbers, and
+    The SMS Works (thesmsworks.co.uk) +81 and +82 ones, which a blind review read as made
+    up in 7 of 40 tasks."""
+    if value.type != "phone" or node.effect == "read" or tool_entity(node) != "message":
+        return False
+    home = home_country(world.service(node.service).spec)
+    found = phone_country(str(value.value))
+    return home is not None and found is not None and found != home
+
+
+def home_country(spec: Any) -> str | None:
+    """The one country a service works in, where it says: its web address's country
+    (`thesmsworks.co.uk`), else the one country its description names ("leveraging
+    Australia's leading mobile network"); None for a service of no country."""
+    host = (spec.source or "").removeprefix("openapi:").split("/")[0].split("#")[0]
+    tld = host.rsplit(".", 1)[-1].upper() if "." in host else ""
+    tld = "GB" if tld == "UK" else tld
+    if tld in COUNTRIES:
+        return tld
+    text = f"{spec.title} {spec.description or ''}"
+    named = {code for code, row in COUNTRIES.items() if re.search(rf"\b{row[0]}\b", text)}
+    return named.pop() if len(named) == 1 else None
 
 
 def _odd_home(world: WalkWorld, walk: Walk, step: Step, service: str) -> bool:

@@ -1208,3 +1208,36 @@ def test_nothing_is_filed_in_a_closed_list():
                    type="trello.lists.id", selector=Selector(field="name", value=item["name"]))
              for i, item in enumerate(result)]
     assert [f.value for f in _current(named, result)] == ["lis_0001", "lis_0003"]
+
+
+def test_a_texting_app_of_one_country_texts_no_number_of_another():
+    """Telstra's Messaging API ("leveraging Australia's leading mobile network") texted
+    +44 and +1 numbers, and The SMS Works (thesmsworks.co.uk) +81 ones: a blind review
+    read 7 of 40 tasks so. A global app (Twilio) texts anyone."""
+    from types import SimpleNamespace
+
+    from compoworld.compose.values import Found
+    from compoworld.compose.walk import _texts_abroad, home_country
+    from compoworld.graph.depgraph import ToolNode
+
+    apps = {"telstra": SimpleNamespace(source="openapi:telstra.com", title="Messaging API",
+                                       description="SMS on Australia's leading network"),
+            "smsworks": SimpleNamespace(source="openapi:thesmsworks.co.uk",
+                                        title="The SMS Works API", description="Low-cost SMS"),
+            "twilio": SimpleNamespace(source="openapi:twilio.com/api", title="Twilio - Api",
+                                      description="This is the public Twilio REST API.")}
+    world = SimpleNamespace(service=lambda name: SimpleNamespace(spec=apps[name]))
+    assert [home_country(spec) for spec in apps.values()] == ["AU", "GB", None]
+
+    def send(service: str) -> ToolNode:
+        return ToolNode(name=f"{service}__send_sms", service=service, effect="create",
+                        implementation="compiled", resource="messages",
+                        params={"to": "phone"}, required=("to",), outputs={})
+
+    def phone(number: str) -> Found:
+        return Found(field="phone", path="phone", value=number, type="phone", selector=None)
+
+    assert _texts_abroad(world, send("telstra"), phone("+447700900123"))
+    assert not _texts_abroad(world, send("telstra"), phone("+61412345678"))
+    assert _texts_abroad(world, send("smsworks"), phone("+818018272439"))
+    assert not _texts_abroad(world, send("twilio"), phone("+818018272439"))
