@@ -86,7 +86,7 @@ from compoworld.world.namekinds import (
 )
 from compoworld.world.phonelines import dial_rule, other_line, phone_rule
 from compoworld.world.tallies import subcount_rule, twin_rule
-from compoworld.world.texts import text_rule
+from compoworld.world.texts import board_list_rule, text_rule
 from compoworld.world.values import conform, schema_kind, usable_enum
 from compoworld.world.vocab import MAP_KEYS, field_kind
 from compoworld.world.words import TITLES_BY_NOUN, phone_country, short_company_name
@@ -441,6 +441,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                                  leaf_types, noun, checks),
                                card_rule(_named_kinds(leaf_props, leaf_types), checks),
                                text_rule(leaf_props, leaf_types, noun, flags.product),
+                               board_list_rule(props, leaf_types, noun),
                                phone_rule(leaf_types, required),
                                dial_rule(leaf_types),
                                whole_address_rule(leaf_props, leaf_types, required)) if rule]

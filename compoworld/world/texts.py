@@ -176,3 +176,26 @@ def text_rule(props: dict[str, Any], types: dict[str, str], noun: str,
             out[key] = f"<p>{line}</p>" if value.startswith("<") else line
 
     return rule
+
+
+def board_list_rule(props: dict[str, Any], types: dict[str, str], noun: str) -> Rule | None:
+    """A board's list (a list record that names its board: Trello's `idBoard`) is named
+    as a team names where its to-dos go ("Client follow-ups", "Team to-dos"), as a
+    project's section is: titled like a mailing list, "Engineering List" and "Annual List"
+    read as placeholders where a follow-up card was filed. The name is drawn from the one
+    it replaces (no draw of the record's generator)."""
+    if noun.split("_")[-1] != "list" or not any("board" in split_words(key) for key in props):
+        return None
+    names = [key for key, kind in types.items() if kind == "title"
+             and split_words(key)[-1:] == ["name"]]
+    if not names:
+        return None
+    heads, topics = TITLES_BY_NOUN["section"]
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        for key in names:
+            if isinstance(out.get(key), str) and not (overrides and key in overrides):
+                mark = zlib.crc32(repr(sorted(out.items(), key=str)).encode())
+                out[key] = f"{heads[mark % len(heads)]} {topics[(mark >> 8) % len(topics)]}"
+
+    return rule

@@ -259,3 +259,19 @@ def test_a_person_s_initials_are_their_name_s():
     user = _object({"id": _STR, "first_name": _STR, "last_name": _STR, "initials": _STR})
     for person in _draws(user, "users", 10):
         assert person["initials"] == person["first_name"][0] + person["last_name"][0], person
+
+
+def test_a_board_s_list_is_named_as_a_team_names_where_its_to_dos_go():
+    """Follow-up cards were filed in Trello lists "Engineering List" and "Annual List",
+    placeholders a blind review flagged in 7 of 40 tasks. A board's list is named as a
+    project's section is ("Client follow-ups"); a mailing list (no board) keeps its name."""
+    from compoworld.world.words import TITLES_BY_NOUN
+
+    heads, topics = TITLES_BY_NOUN["section"]
+    board_list = _object({"id": _STR, "name": _STR, "idBoard": _STR})
+    names = {item["name"] for item in _draws(board_list, "lists", 12)}
+    assert all(name.split(" ", 1)[0] in heads and name.split(" ", 1)[1] in topics
+               for name in names), names
+    assert len(names) > 4
+    mailing = _object({"id": _STR, "name": _STR, "member_count": {"type": "integer"}})
+    assert not any(item["name"].endswith(tuple(topics)) for item in _draws(mailing, "lists", 6))
