@@ -475,3 +475,43 @@ def country_code_rule(kinds: dict[str, str], types: dict[str, str], noun: str,
                 out[key] = value
 
     return rule
+
+
+def country_children(props: dict[str, Any], kind_of: Callable[[str, Any, str], str | None]
+                     ) -> dict[str, dict[str, str]]:
+    """An object's country children (Severa's `country: {code3, englishName}`): key ->
+    {leaf: "country_alpha2" | "country_alpha3" | "name"}, by `kind_of(leaf, schema,
+    resource)` and names ending in `name` (`englishName`)."""
+    out: dict[str, dict[str, str]] = {}
+    for key, sub in props.items():
+        leaves = sub.get("properties") if isinstance(sub, dict) else None
+        if split_words(key)[-1:] != ["country"] or not isinstance(leaves, dict):
+            continue
+        kinds = {leaf: kind for leaf, schema in leaves.items()
+                 if (kind := kind_of(leaf, schema, key)) in ("country_alpha2", "country_alpha3")}
+        kinds |= {leaf: "name" for leaf in leaves if split_words(leaf)[-1:] == ["name"]}
+        if any(kind != "name" for kind in kinds.values()):
+            out[key] = kinds
+    return out
+
+
+def country_in_place(out: dict[str, Any], children: dict[str, dict[str, str]],
+                     checks: dict[str, dict[str, Callable[[Any], bool]]],
+                     overrides: dict[str, Any] | None) -> None:
+    """A record's country object names the country its city is in: Severa's user in Seoul
+    held `"country": {"code3": "ITA", "englishName": "MX"}`, and an API2Cart address in
+    Madrid `{"code3": "GBR", "name": "United Kingdom"}`."""
+    city = next((value for key, value in out.items() if isinstance(value, str)
+                 and set(split_words(key)) & _CITY_WORDS and value in _CITY_OF), None)
+    if city is None:
+        return
+    code = _CITY_OF[city][0]
+    values = {"country_alpha2": code, "country_alpha3": COUNTRIES[code][1],
+              "name": COUNTRIES[code][0]}
+    for key, kinds in children.items():
+        child = out.get(key)
+        if not isinstance(child, dict) or (overrides and key in overrides):
+            continue
+        for leaf, kind in kinds.items():
+            if leaf in child and checks[key][leaf](values[kind]):
+                child[leaf] = values[kind]

@@ -30,7 +30,9 @@ from compoworld.world.addresses import compile_addresses, whole_address_rule
 from compoworld.world.banking import (
     bank_children,
     bank_in_country,
+    country_children,
     country_code_rule,
+    country_in_place,
     country_rule,
 )
 from compoworld.world.cards import card_rule
@@ -448,6 +450,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     banks = bank_children(props, field_kind)  # (its bank account's: the record's country)
     bank_checks = {key: {leaf: Check(_leaf_schema(props[key], leaf)) for leaf in kinds}
                    for key, (kinds, _) in banks.items()}
+    countries = country_children(props, field_kind)  # (its country object: its city's)
+    country_checks = {key: {leaf: Check(_leaf_schema(props[key], leaf)) for leaf in kinds}
+                      for key, kinds in countries.items()}
     staff = head in _STAFF_NOUNS  # a company's contact works there
     # its own id, and its children's keys to it (a company's contacts' `CompanyIDFK`)
     id_type = entity_id_type(service, resource) if resource and service else None
@@ -506,6 +511,8 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
             rule(out, overrides)
         if banks:
             bank_in_country(out, banks, bank_checks, overrides)
+        if countries:
+            country_in_place(out, countries, country_checks, overrides)
         if links:
             link_children(out, id_key, links, overrides or ())
         if pair is not None and pair[1] in out and not (overrides and set(pair) & overrides.keys()):

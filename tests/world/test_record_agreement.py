@@ -275,3 +275,13 @@ def test_a_board_s_list_is_named_as_a_team_names_where_its_to_dos_go():
     assert len(names) > 4
     mailing = _object({"id": _STR, "name": _STR, "member_count": {"type": "integer"}})
     assert not any(item["name"].endswith(tuple(topics)) for item in _draws(mailing, "lists", 6))
+
+
+def test_a_record_s_country_object_names_the_country_its_city_is_in():
+    """Severa's user in Seoul held `"country": {"code3": "ITA", "englishName": "MX"}`."""
+    country = _object({"code3": _STR, "englishName": _STR})
+    user = _object({"id": _STR, "city": _STR, "email": _STR, "country": country})
+    for person in _draws(user, "users", 12):
+        (code,) = {row[1] for row in CITIES if row[0] == person["city"]}
+        assert person["country"] == {"code3": COUNTRIES[code][1],
+                                     "englishName": COUNTRIES[code][0]}, person
