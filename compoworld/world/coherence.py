@@ -368,6 +368,38 @@ def timeline_rule(types: dict[str, str], now: datetime) -> Rule | None:
     return rule
 
 
+def until_rule(types: dict[str, str]) -> Rule | None:
+    """What holds until a moment (`valid_until`, `expires_at`) holds past everything that
+    happened to its record: a Telnyx text was `"sent_at": "2025-03-03..."` and
+    `"valid_until": "2024-05-06..."`. Run after `timeline_rule`, which may move a `sent_at`
+    past its making; a stamp out of line is moved to up to 60 days after the latest, by its
+    own text's hash."""
+    ends = [key for key, kind in types.items() if kind in _TIME_TYPES
+            and (set(split_words(key)) & _EXPIRES or split_words(key)[-2:] == ["valid", "until"]
+                 or split_words(key)[:2] == ["valid", "until"])]
+    others = [key for key, kind in types.items() if kind in _TIME_TYPES and key not in ends
+              and set(split_words(key)) & (_CREATED | _AFTER | _SENT)]
+    if not ends or not others:
+        return None
+
+    def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
+        seen = [m for key in others if (m := moment_of(out.get(key))) is not None]
+        if not seen:
+            return
+        latest = max(seen)
+        for key in ends:
+            moment = moment_of(out.get(key))
+            if moment is None or moment >= latest or (overrides and key in overrides):
+                continue
+            out[key] = _put(_between(latest, latest + timedelta(days=60), out[key]), out[key])
+
+    return rule
+
+
+_EXPIRES = frozenset("expires expiry expiration".split())
+_SENT = frozenset("sent delivered".split())
+
+
 def moment_of(text: Any) -> datetime | None:
     """An ISO time or day as an instant (a day at its midnight, no zone as UTC)."""
     found = _parse(text)

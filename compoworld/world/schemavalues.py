@@ -48,6 +48,7 @@ from compoworld.world.coherence import (
     span_start,
     status_rule,
     timeline_rule,
+    until_rule,
     zone_twin_rule,
 )
 from compoworld.world.fieldsources import (
@@ -428,6 +429,7 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     leaf_props = {key: props[key] for key in leaf_types}
     checks = {entry[0]: entry[4] for entry in entries}
     rules = [rule for rule in (zone_twin_rule(leaf_types), timeline_rule(leaf_types, NOW),
+                               until_rule(leaf_types),
                                event_day_rule(leaf_types) if head in EVENT_NOUNS else None,
                                duration_rule(leaf_types) if head in EVENT_NOUNS else None,
                                initials_rule(leaf_types),

@@ -285,3 +285,14 @@ def test_a_record_s_country_object_names_the_country_its_city_is_in():
         (code,) = {row[1] for row in CITIES if row[0] == person["city"]}
         assert person["country"] == {"code3": COUNTRIES[code][1],
                                      "englishName": COUNTRIES[code][0]}, person
+
+
+def test_what_holds_until_a_moment_holds_past_all_that_happened_to_its_record():
+    """A Telnyx text was `"sent_at": "2025-03-03..."` and `"valid_until": "2024-05-06..."`
+    (two reviews): the timeline moved its sending past its making, and past its expiry."""
+    stamp = {"type": "string", "format": "date-time"}
+    message = _object({"id": _STR, "text": _STR, "sent_at": stamp, "valid_until": stamp,
+                       "created_at": stamp, "expires_at": stamp})
+    for text in _draws(message, "messages", 30):
+        assert text["created_at"] <= text["sent_at"] <= text["valid_until"], text
+        assert text["created_at"] <= text["expires_at"], text
