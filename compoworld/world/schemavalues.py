@@ -181,6 +181,18 @@ def _country_rule(props: dict[str, Any], types: dict[str, str], checks: dict[str
                         frozenset(required))
 
 
+# What a schema says of its value: a field with none of these (`{}` or a description
+# alone: Google discovery's `any`) says nothing.
+_SAYS = frozenset({"type", "properties", "items", "enum", "const", "format", "oneOf", "anyOf",
+                   "allOf", "$ref", "pattern", "additionalProperties", "default", "example",
+                   "examples"})
+
+
+def _unsaid(schema: Any) -> bool:
+    """Whether a field's schema says nothing of its value."""
+    return isinstance(schema, dict) and not _SAYS & schema.keys()
+
+
 def _leaf_schema(child: dict[str, Any], leaf: str) -> dict[str, Any]:
     """The schema of `leaf` in a child object, or in the items of a child list."""
     inner = child.get("items") if isinstance(child.get("items"), dict) else child
@@ -389,6 +401,10 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
     own_id = f"{service}." if resource else None
     entries = []
     for key, sub in props.items():
+        if key not in required and _unsaid(sub) and leaf_types.get(key) == "string" \
+                and field_kind(key, sub, resource) is None:
+            continue  # (a field its schema says nothing of, no filler: `"emails": "Regional
+            # Emails"`, `"hashFunction": "Support Hash Function"` on a Google Admin user)
         if isinstance(sub, dict) and not _is_leaf(sub):
             owner = resource if key in _WRAPPERS else key
             part = not in_array and field_role(key) == "" and key not in _WRAPPERS

@@ -296,3 +296,17 @@ def test_what_holds_until_a_moment_holds_past_all_that_happened_to_its_record():
     for text in _draws(message, "messages", 30):
         assert text["created_at"] <= text["sent_at"] <= text["valid_until"], text
         assert text["created_at"] <= text["expires_at"], text
+
+
+def test_a_field_its_schema_says_nothing_of_is_left_out_not_filled():
+    """Google's Admin SDK types a user's `emails` and `addresses` as `any` (a description
+    alone): drawn as text, a user held `"emails": "Regional Emails"` and `"hashFunction":
+    "Support Hash Function"`. An optional field whose schema and name say nothing is left
+    out; a required one is still given."""
+    user = {"type": "object", "required": ["id", "primaryEmail", "etag"], "properties": {
+        "id": _STR, "primaryEmail": _STR, "etag": {"description": "ETag of the resource."},
+        "emails": {"description": "A list of the user's email addresses."},
+        "hashFunction": {"description": "Stores the hash format of the password."}}}
+    for record in _draws(user, "users", 10):
+        assert "emails" not in record and "hashFunction" not in record, record
+        assert "etag" in record
