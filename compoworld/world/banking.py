@@ -458,23 +458,29 @@ def country_code_rule(kinds: dict[str, str], types: dict[str, str], noun: str,
     country's: API2Cart's `{"code2": "KR", "code3": "GBR", "name": "IE"}` named three."""
     twos = [key for key, kind in kinds.items() if kind == "country_alpha2"]
     threes = [key for key, kind in kinds.items() if kind == "country_alpha3"]
-    names = [key for key in types if noun == "country" and split_words(key) == ["name"]]
     if not twos and not threes:
         return None
-    by_three = {row[1]: code for code, row in COUNTRIES.items()}
+    forms = {key: kinds[key] for key in (*twos, *threes)} | {
+        key: "name" for key in types if noun == "country" and split_words(key) == ["name"]}
 
     def rule(out: dict[str, Any], overrides: dict[str, Any] | None) -> None:
         code = next((out[key] for key in twos if out.get(key) in COUNTRIES), None) or next(
-            (by_three[out[key]] for key in threes if out.get(key) in by_three), None)
+            (_ALPHA3[out[key]] for key in threes if out.get(key) in _ALPHA3), None)
         if code is None:
             return
-        wanted = {**{key: code for key in twos}, **{key: COUNTRIES[code][1] for key in threes},
-                  **{key: COUNTRIES[code][0] for key in names}}
-        for key, value in wanted.items():
-            if key in out and not (overrides and key in overrides) and checks[key](value):
-                out[key] = value
+        written = _country_forms(code)
+        for key, form in forms.items():
+            if key in out and not (overrides and key in overrides) and checks[key](
+                    written[form]):
+                out[key] = written[form]
 
     return rule
+
+
+def _country_forms(code: str) -> dict[str, str]:
+    """A country as each kind of field writes it: its ISO codes and its name."""
+    return {"country_alpha2": code, "country_alpha3": COUNTRIES[code][1],
+            "name": COUNTRIES[code][0]}
 
 
 def country_children(props: dict[str, Any], kind_of: Callable[[str, Any, str], str | None]
@@ -505,9 +511,7 @@ def country_in_place(out: dict[str, Any], children: dict[str, dict[str, str]],
                  and set(split_words(key)) & _CITY_WORDS and value in _CITY_OF), None)
     if city is None:
         return
-    code = _CITY_OF[city][0]
-    values = {"country_alpha2": code, "country_alpha3": COUNTRIES[code][1],
-              "name": COUNTRIES[code][0]}
+    values = _country_forms(_CITY_OF[city][0])
     for key, kinds in children.items():
         child = out.get(key)
         if not isinstance(child, dict) or (overrides and key in overrides):

@@ -375,8 +375,8 @@ def until_rule(types: dict[str, str]) -> Rule | None:
     past its making; a stamp out of line is moved to up to 60 days after the latest, by its
     own text's hash."""
     ends = [key for key, kind in types.items() if kind in _TIME_TYPES
-            and (set(split_words(key)) & _EXPIRES or split_words(key)[-2:] == ["valid", "until"]
-                 or split_words(key)[:2] == ["valid", "until"])]
+            and (set(words := split_words(key)) & _EXPIRES
+                 or ["valid", "until"] in (words[:2], words[-2:]))]
     others = [key for key, kind in types.items() if kind in _TIME_TYPES and key not in ends
               and set(split_words(key)) & (_CREATED | _AFTER | _SENT)]
     if not ends or not others:

@@ -193,10 +193,16 @@ def _unsaid(schema: Any) -> bool:
     return isinstance(schema, dict) and not _SAYS & schema.keys()
 
 
-def _leaf_schema(child: dict[str, Any], leaf: str) -> dict[str, Any]:
-    """The schema of `leaf` in a child object, or in the items of a child list."""
-    inner = child.get("items") if isinstance(child.get("items"), dict) else child
-    return inner["properties"][leaf]
+def _child_checks(props: dict[str, Any], children: dict[str, dict[str, str]]
+                  ) -> dict[str, dict[str, Check]]:
+    """The check of each named leaf of each child (child key -> its leaves), in a child
+    object or in the items of a child list."""
+    checks = {}
+    for key, leaves in children.items():
+        child = props[key]
+        inner = child.get("items") if isinstance(child.get("items"), dict) else child
+        checks[key] = {leaf: Check(inner["properties"][leaf]) for leaf in leaves}
+    return checks
 
 
 def _vat_children(props: dict[str, Any]) -> dict[str, tuple[str, ...]]:
@@ -466,11 +472,9 @@ def _compile_object(schema, service, resource, depth, in_array, parent: Flags = 
                                dial_rule(leaf_types),
                                whole_address_rule(leaf_props, leaf_types, required)) if rule]
     banks = bank_children(props, field_kind)  # (its bank account's: the record's country)
-    bank_checks = {key: {leaf: Check(_leaf_schema(props[key], leaf)) for leaf in kinds}
-                   for key, (kinds, _) in banks.items()}
+    bank_checks = _child_checks(props, {key: kinds for key, (kinds, _) in banks.items()})
     countries = country_children(props, field_kind)  # (its country object: its city's)
-    country_checks = {key: {leaf: Check(_leaf_schema(props[key], leaf)) for leaf in kinds}
-                      for key, kinds in countries.items()}
+    country_checks = _child_checks(props, countries)
     staff = head in _STAFF_NOUNS  # a company's contact works there
     # its own id, and its children's keys to it (a company's contacts' `CompanyIDFK`)
     id_type = entity_id_type(service, resource) if resource and service else None
