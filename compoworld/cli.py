@@ -346,6 +346,11 @@ JobsOption = Annotated[
     float, typer.Option(min=0, max=1, help="Share of workflow walks asked to go on into other "
                         "workflows about the same record, as one request (a job).")
 ]
+MixOption = Annotated[
+    str, typer.Option(help="Shares of errands (one record), workflows (records a rule "
+                      "chooses) and jobs (several workflows) in each shard's quota, "
+                      "\"errand=0.3,workflow=0.35,job=0.35\".")
+]
 EdgeThresholdOption = Annotated[
     float, typer.Option(min=0, max=1, help="Score an edge needs for walks to follow it.")
 ]
@@ -363,7 +368,7 @@ def compose_options(
     paraphrase_model: str | None = None, judge_url: str | None, judge_model: str | None,
     judge_threshold: float, instruction_style: InstructionStyle, edge_threshold: float,
     walks: Walks = Walks.pattern, trial_workflows: bool = False, for_each: float = 1.0,
-    jobs: float = 1.0,
+    jobs: float = 1.0, mix: str = "errand=0.3,workflow=0.35,job=0.35",
 ) -> dict[str, Any]:
     """Compose's options as flow parameters, refused in one line (naming the option) when
     they cannot work, before any flow starts."""
@@ -372,7 +377,7 @@ def compose_options(
     options = {"judge_url": judge_url, "judge_model": judge_model,
                "judge_threshold": judge_threshold,
                "instruction_style": instruction_style.value, "edge_threshold": edge_threshold,
-               "walks": walks.value}
+               "walks": walks.value, "mix": mix}
     try:
         check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
                               paraphrase_model=paraphrase_model, flags=True, **options)
@@ -408,6 +413,7 @@ def compose(
     trial_workflows: TrialWorkflowsOption = False,
     for_each: ForEachOption = 1.0,  # compose.stage.FOR_EACH
     jobs: JobsOption = 1.0,  # compose.stage.JOBS
+    mix: MixOption = "errand=0.3,workflow=0.35,job=0.35",  # compose.mix.DEFAULT_MIX
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -424,7 +430,7 @@ def compose(
                               instruction_style=instruction_style,
                               edge_threshold=edge_threshold, walks=walks,
                               trial_workflows=trial_workflows, for_each=for_each,
-                              jobs=jobs)
+                              jobs=jobs, mix=mix)
     store = Store.open(home)
     from flows.compose import compose_flow
 
@@ -453,6 +459,10 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
         SELECT (SELECT count(*) FROM walks WHERE run_id = $run) AS walks,
                count(*) AS tasks, count(*) FILTER (WHERE verified) AS verified,
                round(avg(n_calls) FILTER (WHERE verified), 2) AS calls,
+               median(n_calls) FILTER (WHERE verified) AS median_calls,
+               count(*) FILTER (WHERE verified AND kind = 'errand') AS errands,
+               count(*) FILTER (WHERE verified AND kind = 'workflow') AS workflows,
+               count(*) FILTER (WHERE verified AND kind = 'job') AS jobs,
                count(*) FILTER (WHERE verified AND n_services >= 3) AS three_plus,
                count(*) FILTER (WHERE verified AND len(operators) > 0) AS chosen,
                round(avg(difficulty) FILTER (WHERE verified), 2) AS difficulty
@@ -464,7 +474,9 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
     console = Console(stderr=True)
     console.print(
         f"[bold]compose {run_id}[/]: {c['verified']} verified tasks of {c['walks']} walks "
-        f"({c['tasks']} composed), {c['calls']} calls per task, {c['three_plus']} with 3+ "
+        f"({c['tasks']} composed): {c['errands']} errands, {c['workflows']} workflows, "
+        f"{c['jobs']} jobs; {c['calls']} calls per task (median {c['median_calls']}), "
+        f"{c['three_plus']} with 3+ "
         f"services, {c['chosen']} choosing their records by a rule or a rank, difficulty "
         f"{c['difficulty']} (1-5); {summary['ran']} shards run, {summary['skipped']} already "
         f"done, {summary['seconds']} s"
@@ -484,8 +496,8 @@ def _print_compose_summary(store: Any, run_id: str, summary: dict[str, Any]) -> 
                f"run_id = '{run_id}' group by 1 order by 2 desc")
     print_hint("tasks by workflow", "select domain, pattern, count(*) from tasks where "
                f"run_id = '{run_id}' and verified group by all order by 3 desc")
-    print_hint("tasks by operators", "select operators, difficulty, count(*) from tasks where "
-               f"run_id = '{run_id}' and verified group by all order by 3 desc")
+    print_hint("tasks by kind", "select kind, operators, difficulty, count(*) from tasks where "
+               f"run_id = '{run_id}' and verified group by all order by 4 desc")
 
 
 class PolicyName(StrEnum):
@@ -650,6 +662,7 @@ def regenerate(
     trial_workflows: TrialWorkflowsOption = False,
     for_each: ForEachOption = 1.0,  # compose.stage.FOR_EACH
     jobs: JobsOption = 1.0,  # compose.stage.JOBS
+    mix: MixOption = "errand=0.3,workflow=0.35,job=0.35",  # compose.mix.DEFAULT_MIX
     judge_url: JudgeUrlOption = None,
     judge_model: JudgeModelOption = None,
     judge_threshold: JudgeThresholdOption = 3.0,
@@ -671,7 +684,7 @@ def regenerate(
                               instruction_style=instruction_style,
                               edge_threshold=edge_threshold, walks=walks,
                               trial_workflows=trial_workflows, for_each=for_each,
-                              jobs=jobs)
+                              jobs=jobs, mix=mix)
     store = Store.open(home)
     from flows.regenerate import regenerate_flow
 

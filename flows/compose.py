@@ -8,6 +8,7 @@ from prefect import flow
 
 from compoworld.compose.judge import DEFAULT_THRESHOLD
 from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.mix import DEFAULT_MIX, parse_mix, shortfall
 from compoworld.compose.stage import (
     DEFAULT_TASKS,
     DEFAULT_TASKS_PER_SHARD,
@@ -29,7 +30,7 @@ from compoworld.shards import plan_shards
 from flows.names import resolved_run_id, run_name
 from flows.shards import run_stage, stage_logger
 from storage.catalog import refresh_catalog
-from storage.queries import productive_starts, stage_digest, verified_tasks
+from storage.queries import productive_starts, stage_digest, verified_kinds, verified_tasks
 from storage.store import Store
 
 
@@ -56,6 +57,7 @@ def compose_flow(
     trial_workflows: bool = False,
     for_each: float = FOR_EACH,
     jobs: float = JOBS,
+    mix: str = DEFAULT_MIX,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -71,14 +73,15 @@ def compose_flow(
     `trial_workflows` lets walks follow the workflows on trial as well (`Workflow.trial`).
     A share `for_each` of the workflow walks asks the workflow for every record a rule
     selects (compose/each.py), and a share `jobs` to go on into other workflows about the
-    same record, as one request (a job).
+    same record, as one request (a job); `mix` splits each shard's quota among errands,
+    workflows and jobs (compose/mix.py, "errand=0.3,workflow=0.35,job=0.35").
     Rerunning with the same `run_id` only runs unfinished shards; a new synthesize
     invalidates them."""
     check_compose_options(worlds=worlds, paraphrase_url=paraphrase_url,
                           paraphrase_model=paraphrase_model, judge_url=judge_url,
                           judge_model=judge_model, judge_threshold=judge_threshold,
                           instruction_style=instruction_style, edge_threshold=edge_threshold,
-                          walks=walks)
+                          walks=walks, mix=mix)
     logger = stage_logger()
     store = Store.open(home)
     run_id = resolved_run_id(run_id)
@@ -105,6 +108,8 @@ def compose_flow(
         params["for_each"] = for_each
     if jobs != JOBS:  # (likewise)
         params["jobs"] = jobs
+    if mix != DEFAULT_MIX:  # (likewise)
+        params["mix"] = mix
     if paraphrase_url:
         params["paraphrase"] = {"base_url": paraphrase_url, "model": paraphrase_model}
     if judge_url:
@@ -133,14 +138,17 @@ def compose_flow(
         shards += rest
     for _ in range(TOP_UPS):  # shards verify what their worlds allow: top up the shortfall
         made = verified_tasks(store, shards)
+        short = shortfall(parse_mix(mix), verified_kinds(store, shards), tasks) \
+            if patterned else None  # (a wave makes the kinds the run is short of)
         wave = top_up(library.graph, shards, made, tasks=tasks, seed=seed,
-                      tasks_per_shard=tasks_per_shard, params=params,
+                      tasks_per_shard=tasks_per_shard,
+                      params=params | ({"mix": short} if short else {}),
                       starts=planned_starts(library) if patterned
                       else productive_starts(store, shards) or None)
         if not wave:
             break
-        logger.info("compose %s: %d of %d tasks verified, %d more shards", run_id, made,
-                    tasks, len(wave))
+        logger.info("compose %s: %d of %d tasks verified, %d more shards%s", run_id, made,
+                    tasks, len(wave), f" ({short})" if short else "")
         composed = _added(composed, run_stage(wave, home=str(store.home),
                                               dask_address=dask_address, drop_beyond=False))
         shards += wave

@@ -15,6 +15,7 @@ from prefect.artifacts import create_markdown_artifact
 from prefect.runtime import flow_run
 
 from compoworld.compose.judge import DEFAULT_THRESHOLD
+from compoworld.compose.mix import DEFAULT_MIX
 from compoworld.compose.stage import (
     DEFAULT_TASKS,
     DEFAULT_TASKS_PER_SHARD,
@@ -63,6 +64,7 @@ def regenerate_flow(
     trial_workflows: bool = False,
     for_each: float = FOR_EACH,
     jobs: float = JOBS,
+    mix: str = DEFAULT_MIX,
     dask_address: str | None = None,
     home: str | None = None,
 ) -> dict[str, Any]:
@@ -71,10 +73,9 @@ def regenerate_flow(
     `policy` out `group_size` times on `rollout_tasks` tasks (None: all; its passing rollouts
     are the SFT data), roll `rl_policy` (None: skip) out in groups of `rl_group_size` on
     `rl_tasks` tasks for CFRR rewards, then export `sft` and `rl`. `base_url` and `model`
-    name the endpoint of an `openai` policy; `walks`, `instruction_style`, `edge_threshold`
-    `trial_workflows`, `for_each`, `jobs` and the optional task judge (`judge_url`, `judge_model`,
-    `judge_threshold`) are compose's
-    (flows/compose.py). A run id defaults to the UTC date of the run's
+    name the endpoint of an `openai` policy; `walks`, `instruction_style`, `edge_threshold`,
+    `trial_workflows`, `for_each`, `jobs`, `mix` and the optional task judge (`judge_url`,
+    `judge_model`, `judge_threshold`) are compose's (flows/compose.py). A run id defaults to the UTC date of the run's
     scheduled start, so a nightly run retried the next day resumes the same run."""
     logger = stage_logger()
     store = Store.open(home)
@@ -88,7 +89,7 @@ def regenerate_flow(
                         instruction_style=instruction_style, edge_threshold=edge_threshold,
                         walks=walks, judge_url=judge_url, judge_model=judge_model,
                         judge_threshold=judge_threshold, trial_workflows=trial_workflows,
-                        for_each=for_each, jobs=jobs)
+                        for_each=for_each, jobs=jobs, mix=mix)
     logger.info("regenerate %s: %d stages into %s", run_id, len(stages), store.home)
     with shared_cluster(dask_address) as address:
         for name, stage_flow, parameters in stages:
@@ -113,7 +114,7 @@ def stage_plan(
     instruction_style: str = "goal", edge_threshold: float = EDGE_THRESHOLD,
     walks: str = DEFAULT_WALKS, judge_url: str | None = None, judge_model: str | None = None,
     judge_threshold: float = DEFAULT_THRESHOLD, trial_workflows: bool = False,
-    for_each: float = FOR_EACH, jobs: float = JOBS,
+    for_each: float = FOR_EACH, jobs: float = JOBS, mix: str = DEFAULT_MIX,
 ) -> list[tuple[str, Any, dict[str, Any]]]:
     """The stages of a run in order: (name, stage flow, its parameters besides run id, home
     and Dask address). bench/factory.py runs the same plan without Prefect."""
@@ -121,7 +122,7 @@ def stage_plan(
                "instruction_style": instruction_style, "edge_threshold": edge_threshold,
                "walks": walks, "judge_url": judge_url, "judge_model": judge_model,
                "judge_threshold": judge_threshold, "trial_workflows": trial_workflows,
-               "for_each": for_each, "jobs": jobs}
+               "for_each": for_each, "jobs": jobs, "mix": mix}
     endpoint = {"mode": mode, "base_url": base_url, "model": model, "action_mode": action_mode}
     stages: list[tuple[str, Any, dict[str, Any]]] = [
         ("ingest", ingest_flow, {"source": source, "limit": limit}),

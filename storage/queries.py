@@ -55,6 +55,24 @@ def verified_tasks(store: Store, shards: list[Shard]) -> int:
     return made
 
 
+def verified_kinds(store: Store, shards: list[Shard]) -> dict[str, int]:
+    """How many verified tasks of each kind (errand, workflow, job) the done `shards` of a
+    compose plan wrote (a shard written before tasks had kinds counts as errands)."""
+    kinds: dict[str, int] = {}
+    for shard in shards:
+        path = store.partition("tasks", shard.run_id) / store.file_name(shard.stage, shard.index)
+        if not path.exists():
+            continue
+        kept = "kind" in pq.read_schema(path).names
+        table = pq.read_table(path, columns=["verified", "kind"] if kept else ["verified"])
+        verified = table.column("verified").to_pylist()
+        kind = table.column("kind").to_pylist() if kept else ["errand"] * len(verified)
+        for done, name in zip(verified, kind, strict=True):
+            if done:
+                kinds[name or "errand"] = kinds.get(name or "errand", 0) + 1
+    return kinds
+
+
 def productive_starts(store: Store, shards: list[Shard]) -> list[str]:
     """The start tools that verified at least one task in the done `shards` of a compose
     plan (their `walks` rows), sorted."""

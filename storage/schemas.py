@@ -161,6 +161,7 @@ SCHEMAS: dict[str, pa.Schema] = {
             ("domain", pa.string()),
             ("instruction_style", pa.string()),
             ("operators", pa.list_(pa.string())),
+            ("kind", pa.string()),
             ("hops", pa.int32()),
             ("difficulty", pa.int32()),
             ("visible_values", _JSON),

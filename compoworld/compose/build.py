@@ -41,6 +41,7 @@ from compoworld.compose.instruction import (
     write_instruction,
 )
 from compoworld.compose.library import ServiceLibrary
+from compoworld.compose.mix import KINDS, kind_of
 from compoworld.compose.patterns import tool_entity
 from compoworld.compose.records import AnswerItem, Criterion, GoldCall, Selector, Task
 from compoworld.compose.references import is_sender, item_head
@@ -59,6 +60,7 @@ DISTRACTORS = 2
 _MAPPING = re.compile(r" set to | is the [\w ]+ of the ")
 PATTERN_TRIES = 3  # patterns a patterned candidate tries from its start before it gives up
 SELECTION_TRIES = 2  # rules a walk asked for each record of a selection tries
+MADE_ITS_SHARE = "the shard has made its share of this kind of task"
 JOB_TRIES = 2  # workflows a walk asked for a job tries to go on into, per part
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
@@ -151,6 +153,7 @@ def compose_task(
     workflow: Workflow | None = None,
     each: bool = False,
     jobs: bool = False,
+    kinds: frozenset[str] = frozenset(KINDS),
 ) -> Task | Rejected:
     """One candidate task from a walk starting at `start` in world `world_seed`.
 
@@ -161,16 +164,19 @@ def compose_task(
     `PATTERN_TRIES` of those its start can begin, longest first. With `each`, a workflow
     walk that can be is asked for every record a rule selects (`compose/each.py`); one that
     cannot stays a task of one record. With `jobs`, a workflow walk goes on into other
-    workflows about the same record where one can (`_go_on`): one request, a job.
+    workflows about the same record where one can (`_go_on`): one request, a job. A task
+    of a kind (`compose/mix.kind_of`) not among `kinds` is no task: a shard that has made
+    its share of errands makes no more.
     """
     begun = rng.getstate()
     made: list[Workflow] = []  # (the job the walk went on into, if any)
     task = _compose(library, world_seed, start, rng, task_id, config, paraphrase, style,
-                    patterned, workflow, each, made if jobs else None)
-    if made and isinstance(task, Rejected):  # (a job no request says, or its guards
-        rng.setstate(begun)  # refuse: the walk of its first workflow alone, as it was)
+                    patterned, workflow, each, made if jobs and "job" in kinds else None,
+                    kinds)
+    if made and isinstance(task, Rejected) and kinds - {"job"}:  # (a job no request says,
+        rng.setstate(begun)  # or its guards refuse: the walk of its first workflow alone)
         task = _compose(library, world_seed, start, rng, task_id, config, paraphrase, style,
-                        patterned, workflow, each, None)
+                        patterned, workflow, each, None, kinds)
     return task
 
 
@@ -178,6 +184,7 @@ def _compose(
     library: ServiceLibrary, world_seed: int, start: str, rng: random.Random, task_id: str,
     config: WalkConfig | None, paraphrase: Paraphrase | None, style: str, patterned: bool,
     workflow: Workflow | None, each: bool, jobs: list[Workflow] | None,
+    kinds: frozenset[str] = frozenset(KINDS),
 ) -> Task | Rejected:
     """`compose_task`'s one try; with `jobs` (a list, the job made put in it) the walk goes
     on into a job where it can."""
@@ -209,6 +216,10 @@ def _compose(
     if plan and each:
         selection, world, patch = _select(library, world, world_seed, walk, plan, rng,
                                           config or WalkConfig())
+    kind = kind_of(len(plan.parts) if plan and plan.parts else 1,
+                   selection.operators if selection else ())
+    if kind not in kinds:
+        return Rejected(f"{MADE_ITS_SHARE}: {kind}")
     _one_selector(walk.calls)
     services = list(dict.fromkeys(call.service for call in walk.calls))
     start_states, end_states = world.states(services)
@@ -295,6 +306,7 @@ def _compose(
         pattern=plan.name if plan else None,
         world_patch=patch,
         operators=selection.operators if selection else [],
+        kind=kind,
         hops=hops(walk.calls),
         difficulty=difficulty(walk.calls, selection.operators if selection else []),
         domain=plan.domain if plan else _domain(library, services),

@@ -149,6 +149,9 @@ class Task(BaseModel):
         "(`compose/workflow.OPERATORS`: `select` and `for_each` of a workflow asked for every "
         "record a rule selects, `rank`, `ensure`); empty for a task about one record."
     )
+    kind: str = Field(default="errand", description="`errand` (one workflow, one record), "
+                      "`workflow` (records a rule or rank chooses) or `job` (several workflows) "
+                      "(`compose/mix.kind_of`).")
     hops: int = Field(default=0, description="The longest chain of calls each fed a value "
                       "the one before it found.")
     difficulty: int = Field(default=1, description="1 to 5, by calls, apps, hops and "

@@ -28,6 +28,7 @@ from compoworld.compose.build import Paraphrase, Rejected, compose_task
 from compoworld.compose.instruction import INSTRUCTION_STYLES, resolve_style
 from compoworld.compose.judge import DEFAULT_THRESHOLD, Judgement, judge_task, keep
 from compoworld.compose.library import ServiceLibrary, forget_world
+from compoworld.compose.mix import DEFAULT_MIX, KINDS, caps, parse_mix
 from compoworld.compose.paraphrase import paraphrase_instruction
 from compoworld.compose.patterns import feasible, patterns_from, tool_entity
 from compoworld.compose.records import Task
@@ -255,7 +256,7 @@ def candidates(
     judge: Judge | None = None, judge_threshold: float = DEFAULT_THRESHOLD,
     patterned: bool = False, edge_threshold: float = EDGE_THRESHOLD,
     workflow_share: float = WORKFLOW_SHARE, service_share: float = SERVICE_SHARE,
-    for_each: float = FOR_EACH, jobs: float = JOBS,
+    for_each: float = FOR_EACH, jobs: float = JOBS, mix: str = DEFAULT_MIX,
 ) -> Iterator[Candidate]:
     """Candidate walks of one shard, in order, until `quota` tasks verified or `limit`
     walks were made, or, patterned, `DRY_SPELL` in a row verified nothing (or every start
@@ -267,7 +268,9 @@ def candidates(
     begin, while it has taken less than its share of the quota), then one of its starts.
     A share `for_each` of the walks (drawn by a seed of each walk's own) asks its workflow
     for every record a rule selects (`compose/each.py`), and a share `jobs` to go on into
-    other workflows about the same record (a job)."""
+    other workflows about the same record (a job). Patterned, the quota is split among
+    errands, workflows and jobs by `mix` (`compose/mix.py`): once the shard has made its
+    share of a kind, a walk that makes one is no task."""
     deduper = Deduper()
     verified = 0
     dead: set[str] = set()
@@ -287,9 +290,12 @@ def candidates(
     if patterned:  # a start in an app no workflow runs through (a music database) is dead
         dead = {item for item in starts if not library.patterns_at(item)}
     last = -1  # the walk that verified last
+    share = caps(parse_mix(mix), quota) if patterned else None
+    kinds: Counter[str] = Counter()  # kinds of the shard's verified tasks
     for index in range(limit):
         if verified >= quota or len(dead) == len(starts) or (
-                draws is not None and index - last > DRY_SPELL):
+                draws is not None and index - last > DRY_SPELL) or (
+                share is not None and all(kinds[k] >= share[k] for k in KINDS)):
             return
         began = time.perf_counter()
         rng = random.Random(derive_seed("walk", seed, shard, index))
@@ -306,7 +312,9 @@ def candidates(
                             style=walk_style(style, seed, shard, index), patterned=patterned,
                             config=config, workflow=workflow,
                             each=_asked("each", for_each, seed, shard, index),
-                            jobs=_asked("jobs", jobs, seed, shard, index))
+                            jobs=_asked("jobs", jobs, seed, shard, index),
+                            kinds=frozenset(KINDS) if share is None else frozenset(
+                                k for k in KINDS if kinds[k] < share[k]))
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
@@ -326,6 +334,7 @@ def candidates(
             deduper.remember(made)
             verified, last = verified + 1, index
             spread.update(set(made.services))
+            kinds[made.kind] += 1
             stalls[start] = 0
             if workflow is not None:  # (drawn: `draws` is not None)
                 draws.verified(workflow.name)
@@ -443,7 +452,7 @@ def check_compose_options(
     *, worlds: int, paraphrase_url: str | None, paraphrase_model: str | None,
     judge_url: str | None, judge_model: str | None, judge_threshold: float,
     instruction_style: str, edge_threshold: float, walks: str = DEFAULT_WALKS,
-    flags: bool = False,
+    mix: str = DEFAULT_MIX, flags: bool = False,
 ) -> None:
     """Raise ValueError, naming the option, for compose options that cannot work: checked
     before anything runs, by the flow and (`flags`: named as `--judge-url`) by the
@@ -471,6 +480,10 @@ def check_compose_options(
     if not 0 <= edge_threshold <= 1:
         raise ValueError(f"{name('edge_threshold')} must be within 0-1 (an edge score), got "
                          f"{edge_threshold:g}")
+    try:
+        parse_mix(mix)
+    except ValueError as error:
+        raise ValueError(f"{name('mix')}: {str(error).removeprefix('mix: ')}") from None
 
 
 def task_judge(endpoint: dict[str, Any] | None, library: ServiceLibrary) -> Judge | None:
@@ -491,7 +504,7 @@ def task_judge(endpoint: dict[str, Any] | None, library: ServiceLibrary) -> Judg
 def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
     """The `compose` stage: walk from the shard's start tools until its quota of verified
     tasks is met or `CANDIDATES_PER_TASK` walks per task were tried (`params`: `worlds`,
-    `instruction_style`, `for_each`, `jobs`, and the optional `paraphrase` and `judge`
+    `instruction_style`, `for_each`, `jobs`, `mix`, and the optional `paraphrase` and `judge`
     endpoints)."""
     seed = shard.params["seed"]
     first = shard.params.get("first", 0)  # (a top-up wave's quotas split its own tasks)
@@ -514,7 +527,8 @@ def compose_shard(shard: Shard, store: Any) -> dict[str, list[dict[str, Any]]]:
                            workflow_share=shard.params.get("workflow_share", WORKFLOW_SHARE),
                            service_share=shard.params.get("service_share", SERVICE_SHARE),
                            for_each=shard.params.get("for_each", FOR_EACH),
-                           jobs=shard.params.get("jobs", JOBS)):
+                           jobs=shard.params.get("jobs", JOBS),
+                           mix=shard.params.get("mix", DEFAULT_MIX)):
         seconds = made.walk_seconds + made.verify_seconds
         if made.task is not None and made.checks is not None:
             tasks.append(task_row(made.task, made.checks, made.start, seconds,
@@ -553,7 +567,7 @@ def task_row(
         {key: dump[key] for key in ("task_id", "services", "distractors", "world_seed",
                                     "instruction", "capabilities", "step_budget", "signature",
                                     "pattern", "domain", "instruction_style", "operators",
-                                    "hops", "difficulty")}
+                                    "kind", "hops", "difficulty")}
         | {key: json_text(dump[key]) for key in as_json}
         | {"start_tool": start, "n_calls": len(task.gold_calls),
            "n_services": len(set(task.services)), "n_criteria": len(task.rubric),
