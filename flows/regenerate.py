@@ -75,8 +75,9 @@ def regenerate_flow(
     `rl_tasks` tasks for CFRR rewards, then export `sft` and `rl`. `base_url` and `model`
     name the endpoint of an `openai` policy; `walks`, `instruction_style`, `edge_threshold`,
     `trial_workflows`, `for_each`, `jobs`, `mix` and the optional task judge (`judge_url`,
-    `judge_model`, `judge_threshold`) are compose's (flows/compose.py). A run id defaults to the UTC date of the run's
-    scheduled start, so a nightly run retried the next day resumes the same run."""
+    `judge_model`, `judge_threshold`) are compose's (flows/compose.py). A run id defaults
+    to the UTC date of the run's scheduled start, so a nightly run retried the next day
+    resumes the same run."""
     logger = stage_logger()
     store = Store.open(home)
     run_id = resolved_run_id(run_id)
