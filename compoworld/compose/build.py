@@ -618,7 +618,7 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     total = len(state.records(node.resource or ""))
     rules = workflow_rules(plan.operators)
     listed = whole_list(call, head, total)
-    if listed is None or not (rules.fields or rules.ranks or rules.held):
+    if listed is None or not (rules.fields or rules.ranks or rules.held or rules.tags):
         return None, world, []  # (no rule could choose: nothing to probe records for)
     copies = len(plan.steps) == 2 and plan.steps[1].entity == plan.steps[0].entity \
         and "create" in plan.steps[1].effects  # (a copy adds only who is missing; one with
@@ -704,6 +704,15 @@ def _guard_set_up(library: ServiceLibrary, walk: Any, plan: Workflow, probed: di
     return None
 
 
+def _shows(item: dict[str, Any], entry: dict[str, Any]) -> bool:
+    """Whether a listed record shows the value a patch entry set: a word as it was set
+    (any case), a list of labels as it was set."""
+    value, shown = entry["value"], item.get(entry["field"])
+    if isinstance(value, list):
+        return shown == value
+    return isinstance(value, str) and str(shown or "").strip().lower() == value.strip().lower()
+
+
 def _put(data: Any, where: str, items: list[Any]) -> Any:
     """`data` with the list at `where` (`data`, `result.items`) replaced by `items`."""
     if not where:
@@ -763,9 +772,7 @@ def _patched(library: ServiceLibrary, world_seed: int, patch: list[dict[str, Any
     except KeyError:
         return None
     shown = {str(item.get(id_field)): item for item in listed if isinstance(item, dict)}
-    if any(not isinstance(entry["value"], str) or str(
-            shown.get(str(entry["id"]), {}).get(entry["field"], "")).strip().lower()
-            != entry["value"].strip().lower() for entry in patch) or any(
+    if not all(_shows(shown.get(str(entry["id"]), {}), entry) for entry in patch) or any(
             b.selector is not None and b.selector.field in {e["field"] for e in patch}
             for call in walk.calls for b in call.bindings.values()):
         return None

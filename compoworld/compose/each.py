@@ -63,6 +63,9 @@ _AGE = frozenset({"created", "creation", "signup", "joined", "registered", "regi
 _TIMES = _AGE | frozenset({"date", "time", "at", "due", "start", "deadline", "expires",
                            "expiry", "updated", "modified", "end"})
 NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+# a record's labels: a list of short words its team files it under (a customer tagged
+# "vip", an issue labelled "urgent"); a rule of a workflow that names the labels it means
+_LABELS = frozenset({"tag", "tags", "label", "labels"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +106,11 @@ class Selection:
         if not self.order:
             if not self.field:
                 return f"every {noun} in {app} {self.also}"
+            if set(split_words(self.field)) & _LABELS:  # (not "whose tags is "vip"")
+                said = "labelled" if {"label", "labels"} & set(split_words(self.field)) \
+                    else "tagged"
+                return f'every {noun} in {app} {said} "{self.value}"' + (
+                    f" {self.also}" if self.also else "")
             if set(split_words(self.field)) & _EMPLOYERS:  # (not "whose company name is")
                 return f"every {noun} in {app} who works at {self.value}" + (
                     f" and {self.also}" if self.also else "")
@@ -141,16 +149,21 @@ class Rules:
     values: frozenset[str] = frozenset()
     ranks: tuple[tuple[frozenset[str], str], ...] = ()
     held: bool = False  # every record its guards let it act on (`steps.EVERY_VALID`)
+    tags: frozenset[str] = frozenset()  # labels it may choose by (`steps.tagged`)
 
 
 def workflow_rules(operators: tuple[Any, ...]) -> Rules:
-    """The `Rules` of a workflow's `select` and `rank` operators."""
+    """The `Rules` of a workflow's `select` and `rank` operators (a `select` by labels,
+    `steps.tagged`, names the labels it means, each a rule of its own)."""
     chosen = [o for o in operators if o.kind == "select" and o.field]
+    labels = [o for o in chosen if set(o.field.lower().split()) & _LABELS]
+    chosen = [o for o in chosen if o not in labels]
     return Rules(frozenset(w for o in chosen for w in o.field.lower().split()),
                  frozenset(w for o in chosen for w in o.rule.lower().split()),
                  tuple((frozenset(o.field.lower().split()), o.order)
                        for o in operators if o.kind == "rank"),
-                 any(o.kind == "select" and not o.field for o in operators))
+                 any(o.kind == "select" and not o.field for o in operators),
+                 frozenset(w for o in labels for w in o.rule.lower().split()))
 
 
 def selections(call: GoldCall, head: str, total: int, rules: Rules,
@@ -174,22 +187,46 @@ def selections(call: GoldCall, head: str, total: int, rules: Rules,
     probed = probed or {}
     found: list[Selection] = []
     for key, value in sorted(mine.items()):
-        if not is_rule(key, value, rules):
-            continue
-        same = [f"{where}[{i}]" for i, item in enumerate(items)
-                if isinstance(item, dict) and _same(item.get(key), value)]
-        flagged = sorted({probed.get(i, "") for i in same} - {""})
-        if UNABLE in flagged or len(flagged) > 1:
-            continue  # (one it cannot be done for, or two guards' words)
-        chosen = [i for i in same if not probed.get(i)]
-        if len(same) < 2 or not 1 <= len(chosen) <= min(MOST, len(items) - 1):
-            continue
-        heads = [head] + [i for i in chosen if i != head]
-        others = [f"{where}[{i}]" for i in range(len(items)) if f"{where}[{i}]" not in heads]
-        found.append(Selection(key, value.strip(), tuple(heads), tuple(others),
-                               also="".join(flagged)))
+        if is_rule(key, value, rules):
+            found += _meeting(items, where, head, probed, key, value.strip(),
+                              lambda item, key=key, value=value: _same(item.get(key), value))
+        for tag in labels(key, value, rules):
+            found += _meeting(items, where, head, probed, key, tag,
+                              lambda item, key=key, tag=tag: _labelled(item.get(key), tag))
     found += _held(items, where, head, probed) if rules.held else []
     return found + ranks(items, where, head, rules, probed)
+
+
+def _meeting(items: list[Any], where: str, head: str, probed: dict[str, str], key: str,
+             value: str, meets: Any) -> list[Selection]:
+    """The selection of the records of `items` that meet a rule (`meets(item)`: field
+    `key` holds `value`), as `selections` takes it: two at least, one at least left
+    alone, those a guard flags left alone too (with its words), none it cannot be done
+    for; [] where that fails."""
+    same = [f"{where}[{i}]" for i, item in enumerate(items)
+            if isinstance(item, dict) and meets(item)]
+    flagged = sorted({probed.get(i, "") for i in same} - {""})
+    if UNABLE in flagged or len(flagged) > 1:
+        return []  # (one it cannot be done for, or two guards' words)
+    chosen = [i for i in same if not probed.get(i)]
+    if len(same) < 2 or not 1 <= len(chosen) <= min(MOST, len(items) - 1):
+        return []
+    heads = [head] + [i for i in chosen if i != head]
+    others = [f"{where}[{i}]" for i in range(len(items)) if f"{where}[{i}]" not in heads]
+    return [Selection(key, value, tuple(heads), tuple(others), also="".join(flagged))]
+
+
+def labels(key: str, value: Any, rules: Rules) -> list[str]:
+    """The labels of a record's field `key` (a list of words, its `tags`) that the
+    workflow may choose by (`rules.tags`), as the record spells them."""
+    if not rules.tags or not set(split_words(key)) & _LABELS or not isinstance(value, list):
+        return []
+    return sorted({t.strip() for t in value if isinstance(t, str)
+                   and t.strip().lower() in rules.tags})
+
+
+def _labelled(value: Any, tag: str) -> bool:
+    return isinstance(value, list) and any(_same(t, tag) for t in value)
 
 
 def _held(items: list[Any], where: str, head: str, probed: dict[str, str]) -> list[Selection]:
@@ -371,16 +408,68 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
     record holds, its value given to one to three other records of the list and a value
     another record holds already given to the rest (the near-misses: an invoice "paid"
     beside the "overdue" ones), as the patch that sets them (`where_kept`: the service,
-    collection and id field of the list's records). None where no field fits: one of
-    `rules`, no filtered or partial list, and a second value in the list to leave the
-    others with (none is made up). Only records that hold every text the steps take
-    (`needs`: ".phone") are chosen, and one such record at least is left alone: a text
-    cannot go to a customer with no phone, and a near-miss nobody could act on tells no
-    careless agent apart. Nor is one of `skip` (a closed ticket, for a reply: what a guard
-    of the workflow flags), which is left alone with the rest."""
+    collection and id field of the list's records). A label the workflow names (`tagged`:
+    "vip") is given to the records chosen and taken from the rest, who keep their others.
+    None where no field fits: one of `rules`, no filtered or partial list, and a second
+    value in the list to leave the others with (none is made up). Only records that hold
+    every text the steps take (`needs`: ".phone") are chosen, and one such record at
+    least is left alone: a text cannot go to a customer with no phone, and a near-miss
+    nobody could act on tells no careless agent apart. Nor is one of `skip` (a closed
+    ticket, for a reply: what a guard of the workflow flags), which is left alone with
+    the rest."""
     listed = whole_list(call, head, total)
     if listed is None or not all(isinstance(item, dict) for item in listed[1]):
         return None
+    where, items, mine = listed
+    service, collection, id_field = where_kept
+    if any(id_field not in item for item in items):
+        return None
+    index = int(head.rpartition("[")[2].rstrip("]"))
+    able = [i for i in range(len(items)) if i != index and f"{where}[{i}]" not in skip
+            and all(_text_at(items[i], path.lstrip(".")) for path in needs)]
+    if len(able) < 2:
+        return None  # (none to choose beside the walk's record, or none to leave)
+
+    def entry(i: int, key: str, value: Any) -> dict[str, Any]:
+        return {"service": service, "collection": collection, "id": items[i][id_field],
+                "field": key, "value": value}
+
+    def chosen_and_left() -> tuple[list[int], list[int]]:
+        picked = list(able)
+        rng.shuffle(picked)
+        chosen = sorted(picked[:rng.randint(2, min(MOST, len(picked))) - 1])
+        return chosen, [i for i in range(len(items)) if i != index and i not in chosen]
+
+    def selection(key: str, value: str, chosen: list[int], left: list[int]) -> Selection:
+        return Selection(key, value, (head, *(f"{where}[{i}]" for i in chosen)),
+                         tuple(f"{where}[{i}]" for i in left))
+    for key, value in sorted(mine.items()):
+        if not is_rule(key, value, rules) or set(split_words(key)) & (_PLACES | _EMPLOYERS):
+            continue  # (a place agrees with the record's address, phone and postcode)
+        others = sorted({v.strip() for item in items if isinstance(v := item.get(key), str)
+                         and _PLAIN.fullmatch(v.strip()) and not _same(v, value)
+                         and not (rules.values and v.strip().lower() in rules.values
+                                  and set(split_words(key)) & rules.fields)})
+        if not others:
+            continue  # (no value of the list's own to leave the near-misses with)
+        chosen, left = chosen_and_left()
+        patch = [entry(i, key, value) for i in chosen if not _same(items[i].get(key), value)]
+        patch += [entry(i, key, rng.choice(others)) for i in left
+                  if _same(items[i].get(key), value) or not isinstance(items[i].get(key), str)]
+        return selection(key, value.strip(), chosen, left), patch
+    for key in sorted(k for k, v in mine.items() if rules.tags and isinstance(v, list)
+                      and set(split_words(k)) & _LABELS):
+        if not all(isinstance(item.get(key), list) and all(isinstance(t, str) for t in
+                                                           item[key]) for item in items):
+            continue
+        tag = rng.choice(labels(key, mine[key], rules) or sorted(rules.tags))
+        chosen, left = chosen_and_left()
+        patch = [entry(i, key, [*items[i][key], tag]) for i in (index, *chosen)
+                 if not _labelled(items[i][key], tag)]
+        patch += [entry(i, key, [t for t in items[i][key] if not _same(t, tag)])
+                  for i in left if _labelled(items[i][key], tag)]
+        return selection(key, tag, chosen, left), patch
+    return None
     where, items, mine = listed
     service, collection, id_field = where_kept
     index = int(head.rpartition("[")[2].rstrip("]"))

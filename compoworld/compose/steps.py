@@ -170,6 +170,15 @@ BY_PRIORITY = Operator("select", field="priority severity urgency")  # tickets, 
 # ... a notice to the people of one client company ("everyone at Juniper Labs"): what an
 # account manager tells a business customer, all its contacts hear
 BY_COMPANY = Operator("select", field="company organization organisation employer")
+# ... or the records a team labelled for it ("every customer tagged "vip"", "every issue
+# labelled "urgent""): a label is a rule only where the workflow names the labels it
+# means (a loyalty reward goes to the customers tagged "vip"; a customer tagged "billing"
+# is asked for their VAT number, one tagged "internal" is told of no price change)
+def tagged(*labels: str) -> Operator:
+    """A `select` by the labels a record is filed under (its `tags`), one of `labels`."""
+    return Operator("select", field="tags tag labels label", rule=" ".join(labels))
+
+
 # ... or every record the workflow may act on at all, as its guards say ("every colleague
 # who is still active", "every appointment that is still ahead"): a reminder that goes to
 # everyone, never a welcome or a new laptop (no one welcomes every active colleague)

@@ -31,6 +31,7 @@ from compoworld.compose.steps import (
     EVERY_VALID,
     NEWEST,
     OLDEST,
+    tagged,
 )
 from compoworld.compose.values import value_at
 from compoworld.compose.verify import Deduper, verify_task
@@ -88,6 +89,54 @@ def test_a_rule_selects_the_record_and_those_like_it_and_leaves_the_rest():
     found = selections(listed(PEOPLE), "data[0]", total=4, rules=SEGMENTS)
     assert [(s.field, s.value, s.heads, s.others) for s in found] == [
         ("plan", "Gold", ("data[0]", "data[2]"), ("data[1]", "data[3]"))]
+
+
+def test_a_label_the_workflow_names_selects_the_records_filed_under_it():
+    """Most apps keep no plan or tier, but their records carry labels: Shopify, Apideck
+    and SalesLoft contacts hold `tags` ["vip", "billing"], Box users `my_tags`. A loyalty
+    reward goes to the customers tagged "vip", said as a person says it ("tagged", not
+    "whose tags is"), and never by a label the workflow does not name: a customer tagged
+    "internal" is told of no reward."""
+    people = [p | {"tags": t} for p, t in zip(
+        PEOPLE, [["vip", "billing"], ["internal"], ["VIP"], ["billing", "internal"]],
+        strict=True)]
+    rules = workflow_rules((tagged("vip"), BY_SEGMENT))
+    assert rules.tags == {"vip"} and "tags" not in rules.fields and not rules.values
+    found = [s for s in selections(listed(people), "data[0]", 4, rules) if s.field == "tags"]
+    assert [(s.value, s.heads, s.others) for s in found] == [
+        ("vip", ("data[0]", "data[2]"), ("data[1]", "data[3]"))]
+    assert found[0].target("customer", "Shopify", "tags") == \
+        'every customer in Shopify tagged "vip"'
+    assert replace(found[0], field="labels").target("issue", "GitHub", "labels") == \
+        'every issue in GitHub labelled "vip"'
+    assert [s for s in selections(listed(people), "data[1]", 4, rules)
+            if s.field == "tags"] == []  # (internal: a label no one asked for)
+    assert workflow_rules((BY_SEGMENT,)).tags == frozenset()
+    assert tagged("vip") in BY_NAME["loyalty_reward"].operators
+
+
+def test_a_world_is_set_up_to_hold_a_label_taken_from_the_rest():
+    """Where no other customer is tagged "vip", one to five are given the label beside
+    their own, the walk's customer too, and those left alone lose it: the patch sets each
+    record's whole list of labels, and the others keep theirs."""
+    people = [p | {"tags": t} for p, t in zip(
+        PEOPLE, [["billing"], ["vip", "internal"], [], ["renewal"]], strict=True)]
+    rules = workflow_rules((tagged("vip"),))
+    for seed in range(6):
+        made = designed(listed(people), "data[0]", 4, rules, random.Random(seed),
+                        ("crm", "people", "id"))
+        assert made is not None
+        chosen, patch = made
+        assert chosen.field == "tags" and chosen.value == "vip"
+        after = {p["id"]: p["tags"] for p in people} | {e["id"]: e["value"] for e in patch}
+        picked = {int(h[5:-1]) + 1 for h in chosen.heads}
+        assert {i for i, tags in after.items() if "vip" in tags} == picked and 1 in picked
+        assert chosen.others and all(set(after[i]) == set(people[i - 1]["tags"]) - {"vip"}
+                                     for i in {1, 2, 3, 4} - picked)
+        assert set(after[1]) == {"billing", "vip"}  # (its own label kept)
+    plain = [p | {"tags": "vip"} for p in PEOPLE]  # (no list of labels: nothing to set up)
+    assert designed(listed(plain), "data[0]", 4, rules, random.Random(0),
+                    ("crm", "people", "id")) is None
 
 
 def test_a_workflow_chooses_by_no_rule_its_definition_does_not_name():

@@ -1,6 +1,6 @@
 """Tell a customer that the card on file is about to expire."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     says=("card",),
     opens=("{s}'s card on file expires at the end of this month.",
            "The card we charge {s} with is about to expire."),
-    operators=(BY_SEGMENT,),
+    operators=(tagged("billing"), BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """Ask a customer for their VAT number for their invoices."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, NEWEST, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, NEWEST, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
            "Our accountant noticed that {s} has no VAT number on file."),
     guards=frozenset({"no_vat"}),  # (no VAT number asked of a customer in the US)
     # a VAT number asked of a segment, or of the newest customers (whose records are new)
-    operators=(BY_SEGMENT, NEWEST),
+    operators=(tagged("billing"), BY_SEGMENT, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Welcome a new colleague with a direct message."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     subject="Welcome to the team",
     opens=("{s} just joined our team.", "{s} starts with us today."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Share an issue with the team in a chat channel."""
 
-from compoworld.compose.steps import BY_PRIORITY, ISSUES, OLDEST
+from compoworld.compose.steps import BY_PRIORITY, ISSUES, OLDEST, tagged
 from compoworld.compose.workflow import MAKE, READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -18,7 +18,7 @@ WORKFLOW = Workflow(
     channels=("support", "engineering"),
     guards=frozenset({"ticket_closed"}),  # a closed issue needs no more eyes
     # every issue still open is shared, never a closed one
-    operators=(BY_PRIORITY, OLDEST,
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST,
                Operator("select", field="status state",
                         rule="open new pending"),),
 )

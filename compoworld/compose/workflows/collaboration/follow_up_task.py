@@ -5,7 +5,15 @@ with Ana Ruiz"), so the job is not done when the message is sent. Alone it is a 
 errand; as a later part of a job it is the step that keeps the request from being lost.
 """
 
-from compoworld.compose.steps import BY_SEGMENT, CLIENT_WORK, CONTACT, DEALS, PROJECTS, TODOS
+from compoworld.compose.steps import (
+    BY_SEGMENT,
+    CLIENT_WORK,
+    CONTACT,
+    DEALS,
+    PROJECTS,
+    TODOS,
+    tagged,
+)
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -20,5 +28,5 @@ WORKFLOW = Workflow(
     situation="task",
     # a follow-up checks back on a request that awaits an answer
     after=("remind", "ask", "invite", "offer", "request", "chase"),
-    operators=(BY_SEGMENT,),
+    operators=(tagged("follow-up"), BY_SEGMENT,),
 )

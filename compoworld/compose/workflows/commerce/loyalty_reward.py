@@ -1,6 +1,6 @@
 """Tell a customer they have earned a loyalty reward."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -19,5 +19,5 @@ WORKFLOW = Workflow(
            "{s} is one of our most loyal customers this year."),
     # a reward for the customers who spent the most, or who have been with us longest (a
     # customer record rarely holds what they spent, but always when they joined)
-    operators=(BY_SEGMENT, TOP_SPENDERS, OLDEST),
+    operators=(tagged("vip"), BY_SEGMENT, TOP_SPENDERS, OLDEST),
 )

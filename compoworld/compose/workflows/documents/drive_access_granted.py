@@ -1,6 +1,6 @@
 """Tell a colleague they now have access to a shared drive."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, NEWEST, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, NEWEST, PERSONNEL, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -19,5 +19,5 @@ WORKFLOW = Workflow(
            "IT has just given {s} access to the Finance shared drive."),
     guards=frozenset({"gone"}),
     # access granted to a team, or to the colleagues who joined last
-    operators=(BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), BY_TEAM, NEWEST),
 )

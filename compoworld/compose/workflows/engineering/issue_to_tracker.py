@@ -1,6 +1,6 @@
 """Track an issue of one app in the team's other tracker, under the same title."""
 
-from compoworld.compose.steps import BY_PRIORITY, ISSUES, OLDEST
+from compoworld.compose.steps import BY_PRIORITY, ISSUES, OLDEST, tagged
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     opens=("{s} should be tracked with the rest of our sprint work.",
            "We plan our sprints in one tracker, and {s} is not in it yet."),
     trial=True,
-    operators=(BY_PRIORITY, OLDEST),
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague to choose their benefits before enrollment closes."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, EVERY_VALID, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, EVERY_VALID, PERSONNEL, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("{s} hasn't chosen their benefits for this year.",
            "Benefits enrollment closes this week, and {s} hasn't picked a plan."),
     guards=frozenset({"gone"}),
-    operators=(EVERY_VALID, BY_TEAM,),
+    operators=(tagged("onboarding"), EVERY_VALID, BY_TEAM,),
 )

@@ -1,6 +1,6 @@
 """Remind a colleague to sign their updated employment contract."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, NEWEST, PERSONNEL
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE_MESSAGE, NEWEST, PERSONNEL, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -19,5 +19,5 @@ WORKFLOW = Workflow(
            "The updated employment contract of {s} is waiting for their signature."),
     guards=frozenset({"gone"}),
     # a contract to sign for a team, or for the colleagues who joined last
-    operators=(BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Check in with a new colleague at the end of their first week."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -20,5 +20,5 @@ WORKFLOW = Workflow(
     guards=frozenset({"gone"}),
     # a check-in with a team (not "the newest colleagues": the newest may have joined
     # months ago, and its gist asks how their first week went)
-    operators=(BY_TEAM,),
+    operators=(tagged("onboarding"), BY_TEAM,),
 )

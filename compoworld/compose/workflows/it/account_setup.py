@@ -1,6 +1,6 @@
 """Give a new colleague an account in another of the team's tools."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, NEW_COLLEAGUE, NEWEST
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, NEW_COLLEAGUE, NEWEST, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
            "IT has a new starter to set up: {s}."),
     trial=True,
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), BY_TEAM, NEWEST),
 )

@@ -1,6 +1,13 @@
 """Give a new colleague an account in another tool, and tell them it is ready."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEW_COLLEAGUE, NEWEST
+from compoworld.compose.steps import (
+    BY_TEAM,
+    COLLEAGUE,
+    COLLEAGUE_MESSAGE,
+    NEW_COLLEAGUE,
+    NEWEST,
+    tagged,
+)
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +22,5 @@ WORKFLOW = Workflow(
     gist="that their new account is ready",
     opens=("{s} is starting with us and needs their accounts set up.",),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Tell a colleague their new laptop is ready to collect."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     opens=("IT finished setting up a new laptop for {s}.",
            "{s}'s replacement laptop arrived and is set up."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), BY_TEAM, NEWEST),
 )

@@ -1,6 +1,13 @@
 """Remind a colleague to finish their security awareness training."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, EVERY_VALID, NEWEST
+from compoworld.compose.steps import (
+    BY_TEAM,
+    COLLEAGUE,
+    COLLEAGUE_MESSAGE,
+    EVERY_VALID,
+    NEWEST,
+    tagged,
+)
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -19,5 +26,5 @@ WORKFLOW = Workflow(
            "Our compliance report lists {s} as overdue on security training."),
     guards=frozenset({"gone"}),
     # a reminder to everyone who has not finished, to a team, or to those who joined last
-    operators=(EVERY_VALID, BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), EVERY_VALID, BY_TEAM, NEWEST),
 )

@@ -1,6 +1,13 @@
 """Ask a colleague to turn on two-factor sign-in."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, EVERY_VALID, NEWEST
+from compoworld.compose.steps import (
+    BY_TEAM,
+    COLLEAGUE,
+    COLLEAGUE_MESSAGE,
+    EVERY_VALID,
+    NEWEST,
+    tagged,
+)
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +24,5 @@ WORKFLOW = Workflow(
     opens=("{s} is one of the last people without two-factor sign-in.",
            "Our security check shows {s} still signs in with a password alone."),
     guards=frozenset({"gone"}),
-    operators=(EVERY_VALID, BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), EVERY_VALID, BY_TEAM, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Let a colleague know their VPN access is set up."""
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST
+from compoworld.compose.steps import BY_TEAM, COLLEAGUE, COLLEAGUE_MESSAGE, NEWEST, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("IT finished setting up remote access for {s}.",
            "{s} asked for VPN access to work from home."),
     guards=frozenset({"gone"}),
-    operators=(BY_TEAM, NEWEST),
+    operators=(tagged("onboarding"), BY_TEAM, NEWEST),
 )

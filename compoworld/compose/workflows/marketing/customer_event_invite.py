@@ -1,6 +1,14 @@
 """Invite a customer to our customer day."""
 
-from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, OLDEST, send
+from compoworld.compose.steps import (
+    BY_COMPANY,
+    BY_REGION,
+    BY_SEGMENT,
+    CUSTOMER,
+    OLDEST,
+    send,
+    tagged,
+)
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +26,5 @@ WORKFLOW = Workflow(
     opens=("We're holding a customer day on March 20 and would love {s} to come.",
            "{s} is on the guest list for our customer day."),
     # an invitation to a segment or region, or to the customers who have been with us longest
-    operators=(BY_SEGMENT, BY_REGION, OLDEST, BY_COMPANY),
+    operators=(tagged("vip"), BY_SEGMENT, BY_REGION, OLDEST, BY_COMPANY),
 )

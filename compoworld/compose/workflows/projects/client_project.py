@@ -1,6 +1,6 @@
 """Set up a project for a company we have started working for."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEWEST, PROJECTS, SUPPLIERS
+from compoworld.compose.steps import BY_SEGMENT, NEWEST, PROJECTS, SUPPLIERS, tagged
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 # A company we work for: a customer, client or partner company, never our own merchant
@@ -19,5 +19,5 @@ WORKFLOW = Workflow(
     opens=("We've signed {s} as a client, and their work needs a project.",
            "We're starting a piece of work for {s}."),
     trial=True,
-    operators=(BY_SEGMENT, NEWEST),
+    operators=(tagged("onboarding"), BY_SEGMENT, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Ask a customer to take part in a case study."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} has been with us for a while and likes our service.",
            "We're looking for a customer story, and {s} would be a good one."),
     # a case study asked of the customers who spent the most, or who have been with us longest
-    operators=(BY_SEGMENT, TOP_SPENDERS, OLDEST),
+    operators=(tagged("vip"), BY_SEGMENT, TOP_SPENDERS, OLDEST),
 )

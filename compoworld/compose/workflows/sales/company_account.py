@@ -1,6 +1,6 @@
 """Set up an account for a company."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEWEST, SUPPLIERS
+from compoworld.compose.steps import BY_SEGMENT, NEWEST, SUPPLIERS, tagged
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -13,5 +13,5 @@ WORKFLOW = Workflow(
     ),
     situation='company',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_SEGMENT, NEWEST),
+    operators=(tagged("onboarding"), BY_SEGMENT, NEWEST),
 )

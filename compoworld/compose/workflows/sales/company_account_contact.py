@@ -1,6 +1,6 @@
 """Set up a company and its contact person."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEWEST
+from compoworld.compose.steps import BY_SEGMENT, NEWEST, tagged
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     ),
     situation='company',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_SEGMENT, NEWEST),
+    operators=(tagged("onboarding"), BY_SEGMENT, NEWEST),
 )

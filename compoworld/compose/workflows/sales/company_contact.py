@@ -1,6 +1,6 @@
 """Add a company's contact person."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEWEST
+from compoworld.compose.steps import BY_SEGMENT, NEWEST, tagged
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -13,5 +13,5 @@ WORKFLOW = Workflow(
     ),
     situation='company',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_SEGMENT, NEWEST),
+    operators=(tagged("onboarding"), BY_SEGMENT, NEWEST),
 )

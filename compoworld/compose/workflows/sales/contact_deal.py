@@ -9,6 +9,7 @@ from compoworld.compose.steps import (
     NEWEST,
     PROJECTS,
     TODOS,
+    tagged,
 )
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
@@ -22,5 +23,5 @@ WORKFLOW = Workflow(
              title='Follow up with {s}', filed=CLIENT_WORK),
     ),
     situation='deal',
-    operators=(BY_LEAD, NEWEST),
+    operators=(tagged("priority"), BY_LEAD, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Offer a prospect a short demo of our product."""
 
-from compoworld.compose.steps import BY_LEAD, NEWEST, PROSPECT, send
+from compoworld.compose.steps import BY_LEAD, NEWEST, PROSPECT, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,5 @@ WORKFLOW = Workflow(
     says=("demo",),
     opens=("{s} asked what our product could do for them.",
            "{s} downloaded our product brochure last week."),
-    operators=(BY_LEAD, NEWEST),
+    operators=(tagged("priority"), BY_LEAD, NEWEST),
 )

@@ -10,6 +10,7 @@ from compoworld.compose.steps import (
     NEWEST,
     PROJECTS,
     TODOS,
+    tagged,
 )
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
@@ -25,5 +26,5 @@ WORKFLOW = Workflow(
     ),
     situation='lead',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_LEAD, NEWEST),
+    operators=(tagged("follow-up"), BY_LEAD, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Get back in touch with a prospect who went quiet."""
 
-from compoworld.compose.steps import BY_LEAD, OLDEST, PROSPECT, send
+from compoworld.compose.steps import BY_LEAD, OLDEST, PROSPECT, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,5 @@ WORKFLOW = Workflow(
     says=("interested", "interest"),
     opens=("{s} went quiet after our first call.",
            "We haven't heard from {s} in a few weeks."),
-    operators=(BY_LEAD, OLDEST),
+    operators=(tagged("follow-up"), BY_LEAD, OLDEST),
 )

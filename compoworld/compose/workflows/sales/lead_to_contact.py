@@ -1,6 +1,6 @@
 """Add a new customer as a contact."""
 
-from compoworld.compose.steps import BY_LEAD, LEAD, NEW_CONTACT, NEWEST
+from compoworld.compose.steps import BY_LEAD, LEAD, NEW_CONTACT, NEWEST, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -13,5 +13,5 @@ WORKFLOW = Workflow(
     ),
     situation='lead',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_LEAD, NEWEST),
+    operators=(tagged("priority"), BY_LEAD, NEWEST),
 )

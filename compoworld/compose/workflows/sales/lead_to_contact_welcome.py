@@ -1,6 +1,6 @@
 """Onboard a new customer and welcome them."""
 
-from compoworld.compose.steps import BY_LEAD, LEAD, NEW_CONTACT, NEWEST, send
+from compoworld.compose.steps import BY_LEAD, LEAD, NEW_CONTACT, NEWEST, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     gist='welcoming them aboard',
     situation='lead',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_LEAD, NEWEST),
+    operators=(tagged("priority"), BY_LEAD, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Welcome a new contact."""
 
-from compoworld.compose.steps import BY_LEAD, NEWEST, PROSPECT, send
+from compoworld.compose.steps import BY_LEAD, NEWEST, PROSPECT, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     gist='welcoming them aboard',
     situation='lead',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_LEAD, NEWEST),
+    operators=(tagged("priority"), BY_LEAD, NEWEST),
 )

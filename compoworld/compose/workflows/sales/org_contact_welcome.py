@@ -1,6 +1,6 @@
 """Add a company's contact and welcome them."""
 
-from compoworld.compose.steps import BY_SEGMENT, NEWEST, send
+from compoworld.compose.steps import BY_SEGMENT, NEWEST, send, tagged
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,5 +15,5 @@ WORKFLOW = Workflow(
     gist='welcoming them aboard',
     situation='company',
     guards=frozenset({'books_to_books'}),
-    operators=(BY_SEGMENT, NEWEST),
+    operators=(tagged("onboarding"), BY_SEGMENT, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Tell a customer our prices change."""
 
-from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     tells=("April 1",),
     opens=("{s} buys from us regularly and should hear about our new prices first.",
            "{s} orders from us every month and will notice our April price change."),
-    operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
+    operators=(tagged("renewal"), BY_SEGMENT, BY_REGION, BY_COMPANY),
 )

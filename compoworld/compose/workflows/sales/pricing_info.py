@@ -1,6 +1,6 @@
 """Send a prospect our current prices."""
 
-from compoworld.compose.steps import BY_LEAD, NEWEST, PROSPECT, send
+from compoworld.compose.steps import BY_LEAD, NEWEST, PROSPECT, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
     tells=("49 EUR",),
     opens=("{s} asked about our pricing.",
            "{s} wants to know what our plans cost."),
-    operators=(BY_LEAD, NEWEST),
+    operators=(tagged("priority"), BY_LEAD, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Ask a happy customer whether they would recommend us."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, OLDEST, TOP_SPENDERS, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} has been happy with our service.",
            "{s} told us they like working with us."),
     # a referral asked of the customers who spent the most, or who have been with us longest
-    operators=(BY_SEGMENT, TOP_SPENDERS, OLDEST),
+    operators=(tagged("vip"), BY_SEGMENT, TOP_SPENDERS, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Remind a customer that their contract renews soon."""
 
-from compoworld.compose.steps import BUYERS, BY_COMPANY, BY_SEGMENT, TOP_SPENDERS, send
+from compoworld.compose.steps import BUYERS, BY_COMPANY, BY_SEGMENT, TOP_SPENDERS, send, tagged
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -19,5 +19,5 @@ WORKFLOW = Workflow(
     says=("renew", "renewal", "renews"),
     opens=("{s}'s contract comes up for renewal next month.",
            "{s} is up for renewal in April."),
-    operators=(BY_SEGMENT, TOP_SPENDERS, BY_COMPANY),
+    operators=(tagged("renewal"), BY_SEGMENT, TOP_SPENDERS, BY_COMPANY),
 )

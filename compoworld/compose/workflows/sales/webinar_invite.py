@@ -1,6 +1,14 @@
 """Invite a prospect to our product webinar."""
 
-from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, NEWEST, PROSPECT, send
+from compoworld.compose.steps import (
+    BY_COMPANY,
+    BY_REGION,
+    BY_SEGMENT,
+    NEWEST,
+    PROSPECT,
+    send,
+    tagged,
+)
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +26,5 @@ WORKFLOW = Workflow(
     opens=("{s} asked for a look at our product.",
            "We'd like {s} at our next product webinar."),
     # an invitation to a segment or region, or to the newest prospects
-    operators=(BY_SEGMENT, BY_REGION, NEWEST, BY_COMPANY),
+    operators=(tagged("priority"), BY_SEGMENT, BY_REGION, NEWEST, BY_COMPANY),
 )

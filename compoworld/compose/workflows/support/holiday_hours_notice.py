@@ -1,6 +1,6 @@
 """Tell a regular customer our opening hours over a holiday."""
 
-from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     opens=("{s} is one of our regular customers and should know our Easter hours.",
            "{s} often calls us in the week of Easter."),
     tells=("Good Friday", "Easter Monday"),
-    operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
+    operators=(tagged("vip"), BY_SEGMENT, BY_REGION, BY_COMPANY),
 )

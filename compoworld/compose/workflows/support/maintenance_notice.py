@@ -1,6 +1,6 @@
 """Let a customer know about planned maintenance."""
 
-from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     tells=("Sunday",),
     opens=("{s} uses our online portal every week.",
            "{s} often uses the portal on Sunday nights."),
-    operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
+    operators=(tagged("priority", "vip"), BY_SEGMENT, BY_REGION, BY_COMPANY),
 )

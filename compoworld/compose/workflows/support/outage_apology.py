@@ -1,6 +1,6 @@
 """Apologise to a customer for a service outage."""
 
-from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send
+from compoworld.compose.steps import BY_COMPANY, BY_REGION, BY_SEGMENT, CUSTOMER, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     tells=("fixed",),
     opens=("{s} was affected by yesterday's outage.",
            "{s} could not reach our service during yesterday's outage."),
-    operators=(BY_SEGMENT, BY_REGION, BY_COMPANY),
+    operators=(tagged("priority", "vip"), BY_SEGMENT, BY_REGION, BY_COMPANY),
 )

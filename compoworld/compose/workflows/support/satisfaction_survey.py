@@ -1,6 +1,6 @@
 """Ask a customer to fill in our satisfaction survey."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, NEWEST, send
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, NEWEST, send, tagged
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -19,5 +19,5 @@ WORKFLOW = Workflow(
     opens=("We haven't asked {s} how we're doing in a while.",
            "{s} is in this quarter's satisfaction survey."),
     # a survey of a segment, or of the newest customers (how their start went)
-    operators=(BY_SEGMENT, NEWEST),
+    operators=(tagged("onboarding"), BY_SEGMENT, NEWEST),
 )

@@ -1,6 +1,6 @@
 """Look up the customer behind a ticket."""
 
-from compoworld.compose.steps import BY_PRIORITY, KEYS, OLDEST
+from compoworld.compose.steps import BY_PRIORITY, KEYS, OLDEST, tagged
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -11,5 +11,5 @@ WORKFLOW = Workflow(
         Step(READ, 'ticket'),
         Step(READ, 'person', KEYS),
     ),
-    operators=(BY_PRIORITY, OLDEST),
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Reach the customer behind a ticket."""
 
-from compoworld.compose.steps import BY_PRIORITY, KEYS, OLDEST, send
+from compoworld.compose.steps import BY_PRIORITY, KEYS, OLDEST, send, tagged
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -16,7 +16,7 @@ WORKFLOW = Workflow(
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
     # every ticket still waiting is answered
-    operators=(BY_PRIORITY, OLDEST,
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST,
                Operator('select', field='status state',
                         rule='open new pending'),),
 )

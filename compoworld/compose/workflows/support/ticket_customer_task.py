@@ -9,6 +9,7 @@ from compoworld.compose.steps import (
     PROJECTS,
     SUPPORT_WORK,
     TODOS,
+    tagged,
 )
 from compoworld.compose.workflow import MAKE, READ, Step, Workflow
 
@@ -24,5 +25,5 @@ WORKFLOW = Workflow(
     ),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
-    operators=(BY_PRIORITY, OLDEST),
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Ask a customer for the details we need to work on their ticket."""
 
-from compoworld.compose.steps import BY_PRIORITY, OLDEST, send
+from compoworld.compose.steps import BY_PRIORITY, OLDEST, send, tagged
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -18,5 +18,5 @@ WORKFLOW = Workflow(
            "We can't work on {s} without a few more details."),
     guards=frozenset({"ticket_closed"}),
     trial=True,
-    operators=(BY_PRIORITY, OLDEST),
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST),
 )

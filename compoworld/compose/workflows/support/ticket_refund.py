@@ -1,6 +1,6 @@
 """Refund the customer of a ticket."""
 
-from compoworld.compose.steps import BY_PRIORITY, OLDEST, refund
+from compoworld.compose.steps import BY_PRIORITY, OLDEST, refund, tagged
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -14,5 +14,5 @@ WORKFLOW = Workflow(
     ),
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
-    operators=(BY_PRIORITY, OLDEST),
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST),
 )

@@ -1,6 +1,6 @@
 """Refund a customer and tell them."""
 
-from compoworld.compose.steps import BY_PRIORITY, OLDEST, refund, send
+from compoworld.compose.steps import BY_PRIORITY, OLDEST, refund, send, tagged
 from compoworld.compose.workflow import READ, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -16,5 +16,5 @@ WORKFLOW = Workflow(
     gist='that their refund is on its way',
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
-    operators=(BY_PRIORITY, OLDEST),
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST),
 )

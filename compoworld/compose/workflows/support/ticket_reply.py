@@ -1,6 +1,6 @@
 """Answer a customer's ticket."""
 
-from compoworld.compose.steps import BY_PRIORITY, OLDEST, send
+from compoworld.compose.steps import BY_PRIORITY, OLDEST, send, tagged
 from compoworld.compose.workflow import READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -17,7 +17,7 @@ WORKFLOW = Workflow(
     guards=frozenset({'ticket_closed'}),
     # a support lead answers every ticket still waiting ("every ticket whose status is
     # open"), never the closed ones
-    operators=(BY_PRIORITY, OLDEST,
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST,
                Operator('select', field='status state',
                         rule='open new pending'),),
 )

@@ -1,6 +1,6 @@
 """Plan the fix for a ticket and tell the customer."""
 
-from compoworld.compose.steps import BY_PRIORITY, OLDEST, send
+from compoworld.compose.steps import BY_PRIORITY, OLDEST, send, tagged
 from compoworld.compose.workflow import MAKE, READ, Operator, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -17,7 +17,7 @@ WORKFLOW = Workflow(
     situation='ticket',
     guards=frozenset({'ticket_closed'}),
     # every ticket still waiting gets its fix planned
-    operators=(BY_PRIORITY, OLDEST,
+    operators=(tagged("urgent"), BY_PRIORITY, OLDEST,
                Operator('select', field='status state',
                         rule='open new pending'),),
 )
