@@ -26,6 +26,7 @@ from compoworld.compose.each import (
     designed,
     near_misses,
     passes,
+    reported,
     selections,
     taken,
     unnamed,
@@ -61,6 +62,8 @@ _MAPPING = re.compile(r" set to | is the [\w ]+ of the ")
 PATTERN_TRIES = 3  # patterns a patterned candidate tries from its start before it gives up
 SELECTION_TRIES = 2  # rules a walk asked for each record of a selection tries
 MADE_ITS_SHARE = "the shard has made its share of this kind of task"
+# share of the for-each walks whose request also asks whom they acted on (`each.reported`)
+REPORTS = 0.5
 JOB_TRIES = 2  # workflows a walk asked for a job tries to go on into, per part
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
@@ -216,6 +219,11 @@ def _compose(
     if plan and each:
         selection, world, patch = _select(library, world, world_seed, walk, plan, rng,
                                           config or WalkConfig())
+    if selection and len(selection.heads) > 1 and not walk.answer \
+            and rng.random() < REPORTS and (items := reported(walk.calls, selection)):
+        selection = replace(selection, report=items[0].selector.field)
+    answer = [*walk.answer, *(reported(walk.calls, selection) if selection and
+                              selection.report else [])]  # (whom it acted on: `aggregate`)
     kind = kind_of(len(plan.parts) if plan and plan.parts else 1,
                    selection.operators if selection else ())
     if kind not in kinds:
@@ -225,7 +233,7 @@ def _compose(
     start_states, end_states = world.states(services)
     titles = {name: library.infos[name].app for name in services}
     try:
-        rubric = build_rubric(start_states, end_states, walk.calls, walk.answer, titles,
+        rubric = build_rubric(start_states, end_states, walk.calls, answer, titles,
                               {c.tool: library.graph.nodes[c.tool].params for c in walk.calls},
                               says=plan.says if plan else (),
                               tells=plan.tells if plan else ())
@@ -275,14 +283,14 @@ def _compose(
         if plan and (wrong := _wrong(library, plan, calls)):
             return Rejected(wrong)
     if selection and any(mentions(instruction, value) for value in hidden_values(
-            walk.calls, walk.answer) if render_value(value) != selection.value):
+            walk.calls, answer) if render_value(value) != selection.value):
         return Rejected("the request would say a value the agent is to find")
     if any(_echoed(walk.calls, item) for item in walk.answer):
         return Rejected("the answer is a value its read was looked up by")
     if plan and any(_known(walk.calls, walk.subject.get(0), item.value) for item in walk.answer):
         return Rejected("the answer is a fact of the subject the first read already found")
-    visible = visible_values(walk.calls, walk.answer)
-    hidden = hidden_values(walk.calls, walk.answer)
+    visible = visible_values(walk.calls, walk.answer)  # (a report's records are unnamed)
+    hidden = hidden_values(walk.calls, answer)
     if selection:  # its records are named by the rule, not one by one
         visible = [v for v in visible if v not in unnamed(walk.calls)] + (
             [selection.value] if selection.value else [])
@@ -297,11 +305,11 @@ def _compose(
         visible_values=visible,
         hidden_values=hidden,
         gold_calls=walk.calls,
-        answer=walk.answer,
+        answer=answer,
         rubric=rubric,
         capabilities=capabilities(walk.calls),
         step_budget=step_budget(len(walk.calls)),
-        signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in walk.answer]),
+        signature=signature(walk.calls, [(a.step, typed_path(a.path)) for a in answer]),
         instruction_style=style,
         pattern=plan.name if plan else None,
         world_patch=patch,

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from compoworld.compose.records import GoldCall
+from compoworld.compose.records import AnswerItem, GoldCall, Selector
 from compoworld.compose.values import value_at
 from compoworld.graph.semtypes import pluralize, split_words
 
@@ -88,13 +88,16 @@ class Selection:
     # the rule ("every ticket in Gitea that is still open")
     also: str = ""
 
+    # the records acted on are reported in the answer, by this field ("name"): `reported`
+    report: str = ""
+
     @property
     def operators(self) -> list[str]:
         """The reasoning it asks for: `select` or `rank`, `for_each` of several, and
         `ensure` where some were there already."""
         return ["rank" if self.order else "select"] + (
             ["for_each"] if len(self.heads) + len(self.present) > 1 else []) + (
-            ["ensure"] if self.present else [])
+            ["ensure"] if self.present else []) + (["aggregate"] if self.report else [])
 
     def target(self, noun: str, app: str, words: str) -> str:
         """`every customer in Billbee whose plan is "Gold"`, `the two invoices in Xero with
@@ -380,6 +383,32 @@ def near_misses(calls: list[GoldCall], chosen: Selection) -> list[list[str] | No
     mine = {text.lower() for item in chosen.heads for text in texts(item)}
     return [[text for text in held if text.lower() not in mine] if (held := texts(item))
             else None for item in (*chosen.others, *chosen.present)]
+
+
+# what a report of the records acted on names them by: a field a person knows them by
+_REPORTED = frozenset("name fullname displayname title subject email".split())
+
+
+def reported(calls: list[GoldCall], chosen: Selection) -> list[AnswerItem]:
+    """The answer of a for-each asked to report whom it acted on (the `aggregate`
+    operator): each chosen record's own name (the field the walk's record is named by:
+    its name, title or email), as the first read lists it, the near-misses' names its
+    competitors (an agent that names one it left alone, or all it read, fails). [] where
+    the records are named by no such field, or one of them holds none."""
+    first = calls[0]
+    field = next((b.selector.field for c in calls for b in c.bindings.values()
+                  if b.kind == "hidden" and b.step == 0 and b.selector is not None), None)
+    if field is None or not set(split_words(field)) & _REPORTED:
+        return []
+    items = []
+    for head in chosen.heads:
+        value = _text_at(first.result, f"{head}.{field}")
+        if value is None:
+            return []
+        items.append(AnswerItem(step=0, path=f"{head}.{field}", value=value,
+                                label=f"the {' '.join(split_words(field))} of one of them",
+                                selector=Selector(field=field, value=value)))
+    return items
 
 
 def taken(calls: list[GoldCall], head: str) -> list[str]:

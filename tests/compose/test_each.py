@@ -337,7 +337,8 @@ def test_a_selection_composes_verified_tasks_whose_request_names_the_rule(librar
     tasks = selected_tasks(library)
     assert tasks
     for task in tasks:
-        assert task.operators in (["select", "for_each"], ["rank", "for_each"], ["rank"])
+        assert [o for o in task.operators if o != "aggregate"] in (
+            ["select", "for_each"], ["rank", "for_each"], ["rank"])
         assert all(verify_task(task, library, Deduper()).values()), task.instruction
         sends = [c for c in task.gold_calls if c.effect != "read"]
         assert (len(sends) == 1) == (task.operators == ["rank"]) and len(sends) <= 6
@@ -349,6 +350,34 @@ def test_a_selection_composes_verified_tasks_whose_request_names_the_rule(librar
         assert not task.instruction.startswith(("It concerns ", "I need this done for "))
 
 
+def test_a_for_each_may_ask_whom_it_acted_on_and_the_answer_names_no_near_miss(library):
+    """The aggregate of a for-each: the request asks which records it acted on ("reply
+    with the name of each issue you did this for"), the answer is checked for each chosen
+    record's own name, and fails where it names one the rule left alone (or dumps the
+    whole list). The reference policy's answer passes."""
+    from compoworld.reward.rubric import evaluate_criterion
+
+    tasks = [t for t in selected_tasks(library) if "aggregate" in t.operators]
+    assert tasks
+    for task in tasks:
+        assert all(verify_task(task, library, Deduper()).values()), task.instruction
+        sends = [c for c in task.gold_calls if c.effect != "read"]
+        checks = [c for c in task.rubric if c.kind == "answer_contains"]
+        assert len(checks) == len(task.answer) == len(sends) >= 2
+        names = [c.params["value"] for c in checks]
+        assert not any(name in task.instruction for name in names)  # (found, not told)
+        assert any(w in task.instruction for w in ("reply with", "tell me which",
+                                                   "send me the list"))
+        left = {n for c in checks for n in c.params["competitors"]}
+        assert left and not left & set(names)  # (the near-misses, and only them)
+        good, bad = "Done: " + ", ".join(names), "Done: " + ", ".join([*names, *left])
+        assert all(evaluate_criterion(c, {}, {}, good) for c in checks)
+        assert not any(evaluate_criterion(c, {}, {}, bad) for c in checks)
+        run = run_adversary(task, library, "read_all")
+        assert not all(p for p, c in zip(run.passes, task.rubric, strict=True)
+                       if c.kind == "answer_contains")
+
+
 def test_acting_on_every_record_instead_of_the_selected_ones_fails(library):
     """An agent that sends to every record of the list, near-misses too, makes messages
     the task does not ask for: the guard fails it (the `every_record` adversary)."""
@@ -358,8 +387,8 @@ def test_acting_on_every_record_instead_of_the_selected_ones_fails(library):
         assert not run.full_pass and not run.passes[-1]  # (the guard)
         kinds = [c.kind for c in task.rubric]
         assert "record_untouched" in kinds  # (each near-miss has its own check...)
-        assert all(p for p, k in zip(run.passes, kinds, strict=True)
-                   if k not in ("record_untouched", "no_collateral_change"))
+        assert all(p for p, k in zip(run.passes, kinds, strict=True)  # (an answer: below)
+                   if k not in ("record_untouched", "no_collateral_change", "answer_contains"))
         assert not all(p for p, k in zip(run.passes, kinds, strict=True)
                        if k == "record_untouched")  # (... which it fails)
 
