@@ -153,9 +153,9 @@ _EACH_FORMS = ("For {target}, please {acts}.",
 _ONE_FORMS = ("For {target}, please {acts}.", "Could you take care of {target}? Please {acts}.",
               "This is for {target}. Could you {acts}?")
 # asking whom a for-each acted on (`Selection.report`), by the field they are named by
-_REPORTS = ("When you're done, reply with the {words} of each {noun} you did this for",
-            "Once that's done, tell me which {nouns} you did it for, by {words}",
-            "Afterwards, send me the list of {nouns} you took care of, with their {words}")
+_REPORTS = ("When you're done, reply with the {words} of each {noun} you did this for.",
+            "Once that's done, tell me which {nouns} you did it for, by {words}.",
+            "Afterwards, send me the list of {nouns} you took care of, with their {words}.")
 _EACH_CLOSINGS = ("Leave the other {nouns} alone.", "Don't touch the other {nouns}.",
                   "The other {nouns} stay as they are.")
 _ENSURE = ("Some of them may be in {app} already: add only the ones that are missing.",

@@ -368,6 +368,7 @@ def test_a_for_each_may_ask_whom_it_acted_on_and_the_answer_names_no_near_miss(l
         assert not any(name in task.instruction for name in names)  # (found, not told)
         assert any(w in task.instruction for w in ("reply with", "tell me which",
                                                    "send me the list"))
+        assert task.instruction.endswith((".", "?")), task.instruction  # (a whole sentence)
         left = {n for c in checks for n in c.params["competitors"]}
         assert left and not left & set(names)  # (the near-misses, and only them)
         good, bad = "Done: " + ", ".join(names), "Done: " + ", ".join([*names, *left])
