@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 
 from compoworld.compose.build import Paraphrase, Rejected, compose_task
+from compoworld.compose.each import workflow_rules
 from compoworld.compose.instruction import INSTRUCTION_STYLES, resolve_style
 from compoworld.compose.judge import DEFAULT_THRESHOLD, Judgement, judge_task, keep
 from compoworld.compose.library import ServiceLibrary, forget_world
@@ -300,8 +301,10 @@ def candidates(
         began = time.perf_counter()
         rng = random.Random(derive_seed("walk", seed, shard, index))
         workflow = None
+        open_kinds = frozenset(KINDS) if share is None else frozenset(
+            k for k in KINDS if kinds[k] < share[k])
         if draws is not None:
-            drawn = draws.draw(rng, dead)
+            drawn = draws.draw(rng, dead, open_kinds)
             if drawn is None:
                 return  # every workflow is spent or has its share
             workflow, start = drawn
@@ -313,8 +316,7 @@ def candidates(
                             config=config, workflow=workflow,
                             each=_asked("each", for_each, seed, shard, index),
                             jobs=_asked("jobs", jobs, seed, shard, index),
-                            kinds=frozenset(KINDS) if share is None else frozenset(
-                                k for k in KINDS if kinds[k] < share[k]))
+                            kinds=open_kinds)
         walked = time.perf_counter()
         if isinstance(made, Rejected):
             stale = stalled(start)  # (counted whatever the reason)
@@ -395,27 +397,49 @@ class Draws:
         self.made: dict[str, int] = dict.fromkeys(self.begins, 0)
         self.stalls: dict[str, int] = dict.fromkeys(self.begins, 0)
         self.spent: set[str] = set()
+        self._depth: dict[tuple[str, str], frozenset[str]] = {}  # (workflow, start) -> kinds
 
     def cap(self) -> int:
         """The most tasks one workflow may verify in this shard now."""
         alive = max(1, len(self.begins) - len(self.spent))
         return max(math.ceil(self.share * self.quota), math.ceil(self.quota / alive))
 
-    def draw(self, rng: random.Random, dead: set[str]) -> tuple[Workflow, str] | None:
-        """The next workflow and start tool, or None when none is left."""
+    def draw(self, rng: random.Random, dead: set[str], kinds: frozenset[str] = frozenset(KINDS)
+             ) -> tuple[Workflow, str] | None:
+        """The next workflow and start tool, or None when none is left. Where the shard
+        makes no more errands (`kinds`), only a start from which the workflow can make
+        one of `kinds` (`_deep`): the workflows that can only make errands would each
+        spend `STALE_AFTER` walks before they were given up."""
         cap = self.cap()
+
+        def fits(name: str, start: str) -> bool:
+            return self._open(start, dead) and ("errand" in kinds or self._deep(
+                name, start, kinds))
         names = sorted(name for name, starts in self.begins.items()
                        if name not in self.spent and self.made[name] < cap
-                       and any(self._open(start, dead) for start in starts))
+                       and any(fits(name, start) for start in starts))
         if not names:
             return None
         name = rng.choice(names)
-        starts = [start for start in self.begins[name] if self._open(start, dead)]
+        starts = [start for start in self.begins[name] if fits(name, start)]
         apps = Counter(self.library.graph.nodes[s].service for s in starts)
         start = rng.choices(starts, weights=[  # each app alike, however many tools of it
             self.library.meaning(service) / apps[service] / (1 + self.spread[service])
             for service in (self.library.graph.nodes[s].service for s in starts)])[0]
         return self.workflows[name], start
+
+    def _deep(self, name: str, start: str, kinds: frozenset[str]) -> bool:
+        """Whether workflow `name` begun at `start` can make a task of `kinds` other than an
+        errand: a workflow, where it names a rule to choose its records by; a job, where
+        another workflow `start` begins may follow it."""
+        key = (name, start)
+        if key not in self._depth:
+            workflow = self.workflows[name]
+            rules = workflow_rules(workflow.operators)
+            self._depth[key] = frozenset(
+                (["workflow"] if rules.fields or rules.ranks or rules.held or rules.tags
+                 else []) + (["job"] if self.library.followers(start, workflow) else []))
+        return bool(self._depth[key] & kinds)
 
     def _open(self, start: str, dead: set[str]) -> bool:
         """Whether a start may begin a walk: alive, in an app below its cap."""

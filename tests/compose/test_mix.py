@@ -76,3 +76,29 @@ def test_a_top_up_makes_the_kinds_the_run_is_short_of():
     wave = shortfall(mix, {"errand": 120, "workflow": 140}, 400)
     assert parse_mix(wave) == {"errand": 0.0, "workflow": 0.0, "job": 1.0}
     assert shortfall(mix, {"errand": 120, "workflow": 140, "job": 140}, 400) is None
+
+
+def test_once_errands_are_made_only_workflows_that_can_go_deeper_are_walked():
+    """Once a shard had its errands, each workflow that can only make one (no rule to
+    choose its records by, no workflow to go on into) was still drawn until eight walks
+    had failed: 130 workflows spent a thousand walks a shard. They are drawn no more."""
+    import random
+
+    from compoworld.compose.each import workflow_rules
+
+    library = builtin_library()
+    starts = start_tools(library.graph, patterned=True)
+    draws = stage.Draws(library, starts, 40, 0.05)
+    deeper = frozenset({"workflow", "job"})
+    rng = random.Random(0)
+    drawn = [draws.draw(rng, set(), deeper) for _ in range(200)]
+    assert drawn and all(d is not None for d in drawn)
+    for workflow, start in drawn:
+        rules = workflow_rules(workflow.operators)
+        assert rules.fields or rules.ranks or rules.held or rules.tags \
+            or library.followers(start, workflow)
+    shallow = {w.name for s in starts for w in library.patterns_at(s)} - {
+        w.name for w, _ in drawn}
+    everything = {draws.draw(rng, set())[0].name for _ in range(400)}
+    assert shallow & everything  # (drawn while errands are still made)
+    assert draws.draw(rng, set(), frozenset()) is None  # (no kind left: nothing to draw)
