@@ -64,6 +64,9 @@ SELECTION_TRIES = 2  # rules a walk asked for each record of a selection tries
 MADE_ITS_SHARE = "the shard has made its share of this kind of task"
 # share of the for-each walks whose request also asks whom they acted on (`each.reported`)
 REPORTS = 0.5
+# ... of the records that are people or companies: "the name of each appointment" read
+# as a booking's title, where its name is whom it is for
+REPORTED = frozenset({"person", "staff", "org"})
 JOB_TRIES = 2  # workflows a walk asked for a job tries to go on into, per part
 Paraphrase = Callable[[str, list[Any], list[Any], int], tuple[str, str | None]]
 
@@ -220,7 +223,8 @@ def _compose(
         selection, world, patch = _select(library, world, world_seed, walk, plan, rng,
                                           config or WalkConfig())
     if selection and len(selection.heads) > 1 and not walk.answer \
-            and rng.random() < REPORTS and (items := reported(walk.calls, selection)):
+            and plan.steps[0].entity in REPORTED and rng.random() < REPORTS \
+            and (items := reported(walk.calls, selection)):
         selection = replace(selection, report=items[0].selector.field)
     answer = [*walk.answer, *(reported(walk.calls, selection) if selection and
                               selection.report else [])]  # (whom it acted on: `aggregate`)

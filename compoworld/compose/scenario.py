@@ -153,9 +153,9 @@ _EACH_FORMS = ("For {target}, please {acts}.",
 _ONE_FORMS = ("For {target}, please {acts}.", "Could you take care of {target}? Please {acts}.",
               "This is for {target}. Could you {acts}?")
 # asking whom a for-each acted on (`Selection.report`), by the field they are named by
-_REPORTS = ("When you're done, reply with the {words} of each {noun} you did this for.",
-            "Once that's done, tell me which {nouns} you did it for, by {words}.",
-            "Afterwards, send me the list of {nouns} you took care of, with their {words}.")
+_REPORTS = ("When you're done, reply to me with the {words} of each {noun} you did this for.",
+            "In your reply, give me the {words} of every {noun} you did it for.",
+            "Then reply with a list of the {nouns} you took care of, giving each one's {words}.")
 _EACH_CLOSINGS = ("Leave the other {nouns} alone.", "Don't touch the other {nouns}.",
                   "The other {nouns} stay as they are.")
 _ENSURE = ("Some of them may be in {app} already: add only the ones that are missing.",
@@ -354,8 +354,10 @@ class _Scenario(_Goal):
             # touches no other record: "leave the others alone" said nothing there)
             sentences.append(self.rng.choice(_EACH_CLOSINGS).format(nouns=pluralize(noun)))
         if chosen.report:  # (whom it acted on, in the answer: `each.reported`)
+            words = say(field_words(chosen.report))
             sentences.append(self.rng.choice(_REPORTS).format(
-                nouns=pluralize(noun), noun=noun, words=say(field_words(chosen.report))))
+                nouns=pluralize(noun), noun=noun, words=re.sub(
+                    r"\bemail$", "email address", words)))  # (not "by email": a channel)
         return " ".join(cap(end(s)) for s in sentences)
 
     def _each_mentions(self, call: GoldCall) -> str:

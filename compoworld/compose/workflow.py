@@ -251,7 +251,8 @@ def chain(name: str, domain: str, purpose: str, *parts: Workflow, trial: bool = 
         facts=first.facts, channels=said.channels,
         guards=frozenset().union(*(p.guards for p in parts)),
         checks=frozenset().union(*(p.checks for p in parts)),
-        operators=tuple(o for p in parts for o in p.operators),
+        operators=first.operators,  # (its records chosen as its story's: an NDA reminder's
+        # contacts by their company, never a later follow-up's "tagged follow-up")
         meeting=next((p.meeting for p in parts if p.meeting), None),
         trial=trial, parts=tuple(n for p in parts for n in (p.parts or (p.name,))))
 

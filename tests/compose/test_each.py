@@ -115,6 +115,19 @@ def test_a_label_the_workflow_names_selects_the_records_filed_under_it():
     assert tagged("vip") in BY_NAME["loyalty_reward"].operators
 
 
+def test_a_job_chooses_its_records_by_its_first_part_s_rules():
+    """An NDA reminder, then a follow-up task, went to "every contact tagged
+    "follow-up"": the follow-up's label, which says nothing of who owes an NDA. A job's
+    records are chosen as its first part's story chooses them. Nor is a label a rule
+    where the message presumes what it does not say: "vip" says no one has a back order."""
+    from compoworld.compose.workflow import job
+
+    nda, follow = BY_NAME["nda_signature_reminder"], BY_NAME["follow_up_task"]
+    assert tagged("follow-up") in follow.operators
+    assert job(nda, follow).operators == nda.operators
+    assert not workflow_rules(BY_NAME["back_in_stock"].operators).tags
+
+
 def test_a_world_is_set_up_to_hold_a_label_taken_from_the_rest():
     """Where no other customer is tagged "vip", one to five are given the label beside
     their own, the walk's customer too, and those left alone lose it: the patch sets each
@@ -351,10 +364,12 @@ def test_a_selection_composes_verified_tasks_whose_request_names_the_rule(librar
 
 
 def test_a_for_each_may_ask_whom_it_acted_on_and_the_answer_names_no_near_miss(library):
-    """The aggregate of a for-each: the request asks which records it acted on ("reply
-    with the name of each issue you did this for"), the answer is checked for each chosen
-    record's own name, and fails where it names one the rule left alone (or dumps the
-    whole list). The reference policy's answer passes."""
+    """The aggregate of a for-each: the request asks which records it acted on ("reply to
+    me with the name of each contact you did this for"), the answer is checked for each
+    chosen record's own name, and fails where it names one the rule left alone (or dumps
+    the whole list). The reference policy's answer passes. Only people and companies are
+    reported: "the name of each appointment" read as its title, where the check wanted
+    whom it is for; and "by email" read as a channel."""
     from compoworld.reward.rubric import evaluate_criterion
 
     tasks = [t for t in selected_tasks(library) if "aggregate" in t.operators]
@@ -362,12 +377,15 @@ def test_a_for_each_may_ask_whom_it_acted_on_and_the_answer_names_no_near_miss(l
     for task in tasks:
         assert all(verify_task(task, library, Deduper()).values()), task.instruction
         sends = [c for c in task.gold_calls if c.effect != "read"]
+        assert BY_NAME[task.pattern.split("_then_")[0]].steps[0].entity in (
+            "person", "staff", "org")
         checks = [c for c in task.rubric if c.kind == "answer_contains"]
         assert len(checks) == len(task.answer) == len(sends) >= 2
         names = [c.params["value"] for c in checks]
         assert not any(name in task.instruction for name in names)  # (found, not told)
-        assert any(w in task.instruction for w in ("reply with", "tell me which",
-                                                   "send me the list"))
+        assert any(w in task.instruction for w in ("reply to me with", "In your reply",
+                                                   "reply with a list"))
+        assert " by email" not in task.instruction  # (a channel, not what to give)
         assert task.instruction.endswith((".", "?")), task.instruction  # (a whole sentence)
         left = {n for c in checks for n in c.params["competitors"]}
         assert left and not left & set(names)  # (the near-misses, and only them)

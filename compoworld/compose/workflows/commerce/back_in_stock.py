@@ -1,6 +1,6 @@
 """Tell a customer that the item they asked about is back in stock."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send, tagged
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -20,5 +20,5 @@ WORKFLOW = Workflow(
     tells=("this week",),
     opens=("{s} has been waiting on a back order.",
            "The item {s} ordered was out of stock, and it has just come back in."),
-    operators=(tagged("vip"), BY_SEGMENT,),
+    operators=(BY_SEGMENT,),
 )

@@ -1,6 +1,6 @@
 """Confirm to a customer that we will call them back."""
 
-from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send, tagged
+from compoworld.compose.steps import BY_SEGMENT, CUSTOMER, send
 from compoworld.compose.workflow import Workflow
 
 WORKFLOW = Workflow(
@@ -17,5 +17,5 @@ WORKFLOW = Workflow(
     tells=("tomorrow morning",),
     opens=("{s} asked our support line for a callback.",
            "{s} left a voicemail asking us to call them back."),
-    operators=(tagged("follow-up"), BY_SEGMENT,),
+    operators=(BY_SEGMENT,),
 )
