@@ -14,6 +14,7 @@ goal.py writes the request; this module holds the words it uses to point at thin
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from compoworld.compose.arguments import call_arguments
@@ -207,8 +208,18 @@ def over(calls: list[GoldCall]) -> bool:
 
 
 def before_today(start: str) -> bool:
-    """Whether an ISO start (`2025-02-17T10:00:00Z`) is on a day before the world's now."""
-    return bool(start) and start[:10] < NOW.date().isoformat()
+    """Whether an ISO start is before the world's now: a moment (`2025-03-03T08:15:00Z`,
+    earlier this morning) by the clock, a day (`2025-02-17`) by the day. An appointment
+    at 08:15 today was texted as "still ahead" at 09:00."""
+    if not start:
+        return False
+    try:
+        moment = datetime.fromisoformat(start.replace("Z", "+00:00"))
+    except ValueError:
+        moment = None
+    if moment is not None and len(start) > 10:  # (a time with no zone: the world's UTC)
+        return (moment if moment.tzinfo else moment.replace(tzinfo=NOW.tzinfo)) < NOW
+    return start[:10] < NOW.date().isoformat()
 
 
 def status_of(item: Any) -> str:

@@ -466,3 +466,16 @@ def test_a_booking_of_a_person_just_added_is_checked_as_theirs():
     assert _made_references(calls, later, rubric)[0].params["by_reference"] == {
         "email_address": {"field": "customerId", "collection": "customers",
                           "key": "email_address"}}
+
+
+def test_an_event_earlier_today_is_over_by_the_clock():
+    """The world's now is 09:00 UTC on March 3: an appointment at 08:15 that morning was
+    texted as "still ahead", since only days were compared. A moment is compared by the
+    clock (a time with no zone as UTC), a day by the day."""
+    from compoworld.compose.references import before_today
+
+    assert before_today("2025-03-03T08:15:00Z") and before_today("2025-03-03T08:15:00")
+    assert not before_today("2025-03-03T10:00:00+00:00")
+    assert before_today("2025-03-03T10:00:00+02:00")  # (08:00 UTC)
+    assert before_today("2025-03-02") and not before_today("2025-03-03")
+    assert not before_today("") and not before_today("2025-03-04T08:00:00Z")
