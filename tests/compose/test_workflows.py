@@ -1162,3 +1162,12 @@ def test_a_message_names_the_thing_it_is_about(name, fact):
     assert fact in workflow.tells and fact in workflow.gist
     for seed in range(4):
         assert fact in reference_note(workflow.gist, {}, "x", random.Random(seed), name="Ana")
+
+
+def test_a_lead_who_signed_up_is_thanked_not_welcomed_aboard():
+    """A blind review read three lead welcomes as leads treated as customers: "Welcome
+    aboard! We're glad to have you with us." A lead is thanked for signing up."""
+    from compoworld.compose.notes import spoken
+
+    said = {spoken(BY_NAME["lead_welcome"].gist, random.Random(seed)) for seed in range(6)}
+    assert said and not any("aboard" in s for s in said) and all("thank" in s for s in said)

@@ -11,7 +11,8 @@ WORKFLOW = Workflow(
         PROSPECT,  # a welcome alone goes to someone new, no customer we have
         send('email', 'phone', 'username'),
     ),
-    gist='welcoming them aboard',
+    # (a lead who signed up is thanked, not "welcomed aboard": they are no customer yet)
+    gist='thanking them for signing up with us',
     situation='lead',
     guards=frozenset({'books_to_books'}),
     operators=(tagged("priority"), BY_LEAD, NEWEST),
