@@ -406,7 +406,8 @@ def reported(calls: list[GoldCall], chosen: Selection) -> list[AnswerItem]:
         if value is None:
             return []
         items.append(AnswerItem(step=0, path=f"{head}.{field}", value=value,
-                                label=f"the {' '.join(split_words(field))} of one of them",
+                                label=f"the {' '.join(split_words(field))} of a record "
+                                "acted on",
                                 selector=Selector(field=field, value=value)))
     return items
 

@@ -920,12 +920,14 @@ def build_rubric(start: dict[str, State], end: dict[str, State], calls: list[Gol
         if _shared(item, calls, end):
             raise ValueError(f"answer item {item.label!r} ({item.value!r}) is shared by other "
                              "records: it names no one thing, and reading them all states it")
+        competitors = _competitors(item, calls, end, answer)
+        others = ", ".join(_show(c) for c in competitors[:3]) + (
+            ", ..." if len(competitors) > 3 else "")
         criteria.append(Criterion(
             id="", kind="answer_contains", service=None,
-            description=f"The final answer reports {item.label} ({_show(item.value)}) and no "
-            "other candidate for it.",
-            params={"value": item.value, "label": item.label,
-                    "competitors": _competitors(item, calls, end, answer)},
+            description=f"The final answer reports {item.label} ({_show(item.value)})" + (
+                f" and none of the other candidates ({others})." if competitors else "."),
+            params={"value": item.value, "label": item.label, "competitors": competitors},
         ))
     criteria.append(Criterion(
         id="", kind="no_collateral_change", service=None,

@@ -387,6 +387,8 @@ def test_a_for_each_may_ask_whom_it_acted_on_and_the_answer_names_no_near_miss(l
                                                    "reply with a list"))
         assert " by email" not in task.instruction  # (a channel, not what to give)
         assert task.instruction.endswith((".", "?")), task.instruction  # (a whole sentence)
+        assert all("none of the other candidates" in c.description for c in checks)  # (a
+        # reader of the check sees that naming one left alone fails)
         left = {n for c in checks for n in c.params["competitors"]}
         assert left and not left & set(names)  # (the near-misses, and only them)
         good, bad = "Done: " + ", ".join(names), "Done: " + ", ".join([*names, *left])

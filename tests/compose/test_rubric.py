@@ -125,8 +125,9 @@ def test_updates_deletes_and_answers(run: GoldRun, rubric: list[Criterion]) -> N
     email, amount = by_kind(rubric, "answer_contains")
     assert email.params["value"] == run.answer[0].value
     assert email.params["label"] == "the contact's email"
-    assert amount.description == ("The final answer reports the deal amount (1250.5) and no "
-                                  "other candidate for it.")
+    assert amount.description.startswith("The final answer reports the deal amount (1250.5)")
+    assert ("none of the other candidates" in amount.description) == bool(
+        amount.params["competitors"])  # (an answer that names another fails: said so)
     assert email.service is None
 
 
