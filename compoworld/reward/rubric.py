@@ -171,14 +171,42 @@ def day_forms(value: str) -> list[str]:
 
 def fact_in_text(fact: Any, text: Any) -> bool:
     """Whether a message names a fact: its text (`value_in_text`), for a date or time, its
-    day in any of `day_forms` ("the meeting on December 5" names 2026-12-05T10:00Z), and
-    for a clock time (`15:00`), that time in any form (`clock_in_text`)."""
+    day in any of `day_forms` ("the meeting on December 5" names 2026-12-05T10:00Z), for
+    a clock time (`15:00`), that time in any form (`clock_in_text`), and for an amount in
+    a currency (`49 EUR`), any of `money_forms` ("€49")."""
     if value_in_text(fact, text):
         return True
     if isinstance(fact, str) and CLOCK.fullmatch(fact):
         return clock_in_text(fact, text)
+    if isinstance(fact, str) and isinstance(text, str) and (forms := money_forms(fact)):
+        return any(_string_in_text(form, text) for form in forms)
     return isinstance(text, str) and any(_string_in_text(form, text)
                                          for form in day_forms(fact))
+
+
+# an amount in a currency as a check names it (`49 EUR`, `EUR 49`), and as people write
+# it: a symbol before or after, the code first, or the currency's name
+_MONEY = re.compile(r"(?:(\d+(?:[.,]\d+)?) ?([A-Z]{3})|([A-Z]{3}) ?(\d+(?:[.,]\d+)?))")
+_SYMBOLS = {"EUR": ("€", "euro"), "USD": ("$", "dollar"), "GBP": ("£", "pound"),
+            "JPY": ("¥", "yen"), "INR": ("₹", "rupee"), "AUD": ("A$", "dollar"),
+            "CAD": ("C$", "dollar"), "CHF": ("CHF", "franc")}
+
+
+def money_forms(fact: str) -> list[str]:
+    """`49 EUR` as a message may say it: `€49`, `€ 49`, `49€`, `EUR 49`, `49 euros`, and
+    with cents (`€49.00`); [] for a fact that is no amount in a currency."""
+    match = _MONEY.fullmatch(fact.strip())
+    if match is None:
+        return []
+    amount, code = (match[1], match[2]) if match[1] else (match[4], match[3])
+    amounts = [amount] + ([f"{amount}.00", f"{amount},00"] if amount.isdigit() else [])
+    symbol, name = _SYMBOLS.get(code, (code, ""))
+    forms = [form for a in amounts for form in (
+        f"{symbol}{a}", f"{symbol} {a}", f"{a}{symbol}", f"{a} {symbol}", f"{code} {a}",
+        f"{a} {code}", f"{code}{a}")]
+    if name:
+        forms += [f"{a} {name}{'' if name == 'yen' else 's'}" for a in amounts]
+    return forms
 
 
 CLOCK = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")  # a clock time as a check names it

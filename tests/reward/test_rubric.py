@@ -660,3 +660,17 @@ def test_a_booking_may_name_its_guest_by_their_id_in_the_people_list() -> None:
     bad = criterion.model_copy(update={"params": {**criterion.params, "by_reference": {
         "email": {"field": "customerId"}}}})
     assert evaluate_criterion(bad, start, booked({**at, "customerId": "cus_0009"}), "") is False
+
+
+def test_an_amount_is_found_in_the_forms_people_write_it():
+    """A check wanted the literal "49 EUR": a message saying "€49" failed a faithful
+    agent. An amount in a currency is found with its symbol, its code first, its cents or
+    its name, and never inside another number."""
+    from compoworld.reward.rubric import fact_in_text
+
+    for said in ("Our plan is now €49 a month.", "now EUR 49.", "just 49 euros",
+                 "costs 49.00 EUR", "49€ from April"):
+        assert fact_in_text("49 EUR", said), said
+    for said in ("costs 149 EUR", "costs €490", "we charge 49", "€4.90"):
+        assert not fact_in_text("49 EUR", said), said
+    assert fact_in_text("USD 12", "only $12")
