@@ -77,6 +77,10 @@ TODOS = frozenset("task tasks todo todos".split())
 # colleague's with the team's own work, a reported problem with support
 CLIENT_WORK = frozenset("client customer sales crm portal partner".split())
 TEAM_WORK = frozenset("team internal intranet office".split())
+# ... and where each is never filed, where another place is: our own back office for a
+# customer's (no "Payroll migration"), the customer-facing desks for a colleague's
+BACK_OFFICE = TEAM_WORK | frozenset("payroll hiring recruiting hr benefits".split())
+CLIENT_DESKS = CLIENT_WORK | frozenset("support billing".split())
 SUPPORT_WORK = frozenset("support customer client portal backlog".split())
 DEAL = Step(READ, "task", words=DEALS)
 # An issue of a tracker or a code host: no ticket of a helpdesk's own words alone.

@@ -562,7 +562,7 @@ def _step(
             why["its call would carry too little of the record"] += 1
             continue  # a refund without its amount, a contact made of one phone number
         if plan and not _look_up_ids(graph, world, node, arguments, bindings, walk, found,
-                                     called, rng, plan.filed):
+                                     called, rng, plan.filed, plan.unfiled):
             why["an id its call needs has no list to find it by name"] += 1
             continue  # "forward the message mes_0006": nobody knows a record by its id
         if _attempt(world, node, arguments, bindings, walk, found, called,
@@ -838,11 +838,13 @@ def _look_up_ids(
     graph: DependencyGraph, world: WalkWorld, node: ToolNode, arguments: dict[str, Any],
     bindings: dict[str, Binding], walk: Walk, found: list[list[Found]], called: set[bytes],
     rng: random.Random, filed: frozenset[str] = frozenset(),
+    unfiled: frozenset[str] = frozenset(),
 ) -> bool:
     """Replace each visible record id of a call by a lookup: a list read of the same service
     made first, the record named by a field of it ("the channel named "general""), its id
-    hidden, preferring one named where the step files what it makes (`filed`). False
-    (nothing kept) when an id cannot be looked up."""
+    hidden, preferring one named where the step files what it makes (`filed`), and none
+    named where it never does (`unfiled`) where another is. False (nothing kept) when an
+    id cannot be looked up."""
     mark = len(walk.calls)
     for param, binding in sorted(bindings.items()):
         if binding.kind != "visible" or not is_entity_id(binding.type):
@@ -860,7 +862,8 @@ def _look_up_ids(
                 return False  # no "on the "AC68570f..." account": nobody says it
             continue  # else "our company in Codat is ...": the user's own id, theirs to say
         tries = [(name, {}, {}, {}) for name in listers[:3]] or _scoped_listers(
-            graph, node.service, binding.type, arguments, bindings, found, walk, rng, filed)
+            graph, node.service, binding.type, arguments, bindings, found, walk, rng, filed,
+            unfiled)
         hit = None
         for lister, given, given_bindings, moves in tries:
             step = fresh = len(walk.calls)
@@ -878,7 +881,7 @@ def _look_up_ids(
                      and not _elsewhere(f, found[step], scope)]
             if named:
                 hit = step, rng.choice(_fitting(
-                    _current(named, walk.calls[step].result) or named, walk, filed))
+                    _current(named, walk.calls[step].result) or named, walk, filed, unfiled))
                 for moved, (value, held_at) in moves.items():  # (within another project)
                     arguments[moved] = _coerce(value.value, _schema(world, node, moved))
                     bindings[moved] = _hidden(value, held_at)
@@ -952,15 +955,18 @@ def _reads(graph: DependencyGraph, service: str) -> list[ToolNode]:
     return _per_graph(_LISTERS, graph, scan).get(service, [])
 
 
-def _fitting(named: list[Found], walk: Walk, filed: frozenset[str] = frozenset()
-             ) -> list[Found]:
+def _fitting(named: list[Found], walk: Walk, filed: frozenset[str] = frozenset(),
+             unfiled: frozenset[str] = frozenset()) -> list[Found]:
     """Of the records a lookup may take, those named by a name of their own (not "the
     project whose default account task type name is ...", where its title is another's
     too), and of those the ones named by most words of what the walk is about and where
     its step files what it makes (`filed`, its `Step.filed`: a renewal's follow-up task
     into the section "Contract renewals", not "Security audit"; a customer's into "Client
-    follow-ups", not "Team follow-ups"), where any is."""
+    follow-ups", not "Team follow-ups"), where any is; never one named where the step never
+    files (`unfiled`: a colleague's follow-up in "Sales follow-ups"), where another is."""
     named = [f for f in named if not names_its_kind(f.selector.field)] or named
+    named = [f for f in named if not (isinstance(f.selector.value, str) and set(
+        split_words(f.selector.value)) & unfiled)] or named
     about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist} {' '.join(filed)}")
              if len(w) > 3 or w in filed}
 
@@ -1015,7 +1021,7 @@ _OTHER_PARENTS = 3  # other records a lookup within a record may try, where its 
 def _scoped_listers(
     graph: DependencyGraph, service: str, kind: str, arguments: dict[str, Any],
     bindings: dict[str, Binding], found: list[list[Found]], walk: Walk, rng: random.Random,
-    filed: frozenset[str] = frozenset(),
+    filed: frozenset[str] = frozenset(), unfiled: frozenset[str] = frozenset(),
 ) -> list[tuple[str, dict[str, Any], dict[str, Binding], dict[str, tuple[Found, int]]]]:
     """The reads of `service` that list records holding ids of `kind` within a record the
     call already found (an Avaza project's sections: `section_get(ProjectID)`), each with
@@ -1041,7 +1047,8 @@ def _scoped_listers(
         if was.selector is None or was.step is None or was.step in walk.steps:
             continue  # (the records the workflow is about stay the ones it is about)
         others = _fitting([f for f in found[was.step] if f.type == was.type
-                           and f.selector is not None and f.path != was.path], walk, filed)
+                           and f.selector is not None and f.path != was.path], walk, filed,
+                          unfiled)
         for other in rng.sample(others, min(_OTHER_PARENTS, len(others))):
             out.append((name, {required: other.value}, {required: _hidden(other, was.step)},
                         {parent: (other, was.step)}))

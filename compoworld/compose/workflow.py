@@ -105,6 +105,10 @@ class Step:
     # migration", a colleague's into "Team follow-ups" (a sales lead's follow-up filed
     # under "Payroll migration" read as made up)
     filed: frozenset[str] = frozenset()
+    # ... and words of where it is never filed while another place is: a colleague's
+    # contract follow-up went into "Sales follow-ups", a customer's price-change follow-up
+    # into "Payroll migration", where no place said what it was about
+    unfiled: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.title and "{s}" not in self.title:

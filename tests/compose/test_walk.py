@@ -1170,6 +1170,21 @@ def test_a_follow_up_is_filed_where_its_team_keeps_them():
     assert len(_fitting(projects, Walk(pattern="x"))) == 3  # (nothing to prefer: any)
     assert BY_NAME["follow_up_task"].steps[-1].filed == CLIENT_WORK
     assert BY_NAME["colleague_follow_up"].steps[-1].filed == TEAM_WORK
+    # where no place says what it is about, none that says it is the other side's: a
+    # colleague's contract follow-up went into "Sales follow-ups", a timesheet's into
+    # "Support to-dos", and a customer's price-change follow-up into "Payroll migration"
+    from compoworld.compose.steps import BACK_OFFICE, CLIENT_DESKS
+
+    lists = named("Sales follow-ups", "Support to-dos", "Q3 backlog")
+    contract = Walk(pattern="contract_signature_then_colleague_follow_up")
+    assert [f.selector.value for f in _fitting(lists, contract, TEAM_WORK, CLIENT_DESKS)] \
+        == ["Q3 backlog"]
+    assert _fitting(lists[:2], contract, TEAM_WORK, CLIENT_DESKS)  # (no other: one of them)
+    assert [f.selector.value for f in _fitting(named("Payroll migration", "Website launch"),
+                                               walk, CLIENT_WORK, BACK_OFFICE)] == \
+        ["Website launch"]
+    assert BY_NAME["colleague_follow_up"].steps[-1].unfiled == CLIENT_DESKS
+    assert BY_NAME["follow_up_task"].steps[-1].unfiled == BACK_OFFICE
 
 
 def test_nothing_is_filed_in_a_section_that_has_ended():

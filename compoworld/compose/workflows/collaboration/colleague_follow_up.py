@@ -5,7 +5,16 @@ back on: the team files a to-do, "Follow up with Ana Ruiz". The colleague's twin
 `follow_up_task`, read from the apps that keep our staff.
 """
 
-from compoworld.compose.steps import BY_TEAM, COLLEAGUE, CONTACT, DEALS, PROJECTS, TEAM_WORK, TODOS
+from compoworld.compose.steps import (
+    BY_TEAM,
+    CLIENT_DESKS,
+    COLLEAGUE,
+    CONTACT,
+    DEALS,
+    PROJECTS,
+    TEAM_WORK,
+    TODOS,
+)
 from compoworld.compose.workflow import MAKE, Step, Workflow
 
 WORKFLOW = Workflow(
@@ -15,7 +24,8 @@ WORKFLOW = Workflow(
     steps=(
         COLLEAGUE,
         Step(MAKE, "task", CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
-             title="Follow up with {s}", filed=TEAM_WORK),
+             title="Follow up with {s}", filed=TEAM_WORK,
+             unfiled=CLIENT_DESKS),
     ),
     situation="task",
     # a follow-up checks back on a request that awaits an answer

@@ -6,6 +6,7 @@ errand; as a later part of a job it is the step that keeps the request from bein
 """
 
 from compoworld.compose.steps import (
+    BACK_OFFICE,
     BY_SEGMENT,
     CLIENT_WORK,
     CONTACT,
@@ -23,7 +24,8 @@ WORKFLOW = Workflow(
     steps=(
         Step(READ, "person"),
         Step(MAKE, "task", CONTACT, words=TODOS, avoid=PROJECTS | DEALS,
-             title="Follow up with {s}", filed=CLIENT_WORK),
+             title="Follow up with {s}", filed=CLIENT_WORK,
+             unfiled=BACK_OFFICE),
     ),
     situation="task",
     # a follow-up checks back on a request that awaits an answer

@@ -1,6 +1,7 @@
 """Open a deal or task for a contact."""
 
 from compoworld.compose.steps import (
+    BACK_OFFICE,
     BY_LEAD,
     CLIENT_WORK,
     CONTACT,
@@ -20,7 +21,8 @@ WORKFLOW = Workflow(
     steps=(
         LEAD,
         Step(MAKE, 'task', CONTACT, words=TODOS | DEALS, avoid=PROJECTS,
-             title='Follow up with {s}', filed=CLIENT_WORK),
+             title='Follow up with {s}', filed=CLIENT_WORK,
+             unfiled=BACK_OFFICE),
     ),
     situation='deal',
     operators=(tagged("priority"), BY_LEAD, NEWEST),

@@ -1,6 +1,7 @@
 """Take on a new customer and plan the follow-up."""
 
 from compoworld.compose.steps import (
+    BACK_OFFICE,
     BY_LEAD,
     CLIENT_WORK,
     CONTACT,
@@ -22,7 +23,8 @@ WORKFLOW = Workflow(
         LEAD,
         NEW_CONTACT,
         Step(MAKE, 'task', CONTACT, words=TODOS | DEALS, avoid=PROJECTS,
-             title='Follow up with {s}', filed=CLIENT_WORK),
+             title='Follow up with {s}', filed=CLIENT_WORK,
+             unfiled=BACK_OFFICE),
     ),
     situation='lead',
     guards=frozenset({'books_to_books'}),
