@@ -297,7 +297,7 @@ def _compose(
     hidden = hidden_values(walk.calls, answer)
     if selection:  # its records are named by the rule, not one by one
         visible = [v for v in visible if v not in unnamed(walk.calls)] + (
-            [selection.value] if selection.value else [])
+            [selection.said] if selection.value else [])
     if paraphrase is not None:
         instruction, _reason = paraphrase(instruction, visible, hidden, rng.randrange(1 << 31))
     return Task(

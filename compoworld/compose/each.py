@@ -46,6 +46,7 @@ _NOT_RULES = frozenset({"id", "name", "email", "phone", "url", "uri", "code", "k
                         # is a card, no lead source: "every customer whose default source
                         # is trade_show" read as made up)
                         "default", "defaults"})
+_SNAKE = re.compile(r"[a-z]+(?:_[a-z]+)+")  # an app's enum value: "trade_show"
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z _-]{1,23}")  # "overdue", "Gold", "in progress", "DE"
 # ... and fields that measure nothing records are ranked by (an id, a postcode)
 _NOT_MEASURES = frozenset({"id", "phone", "zip", "postal", "latitude", "longitude", "lat",
@@ -92,6 +93,12 @@ class Selection:
     report: str = ""
 
     @property
+    def said(self) -> str:
+        """The rule's value as a person says it: `trade show` of an app's `trade_show` (a
+        request quoting `lead source is "trade_show"` read as a machine's)."""
+        return self.value.replace("_", " ") if _SNAKE.fullmatch(self.value) else self.value
+
+    @property
     def operators(self) -> list[str]:
         """The reasoning it asks for: `select` or `rank`, `for_each` of several, and
         `ensure` where some were there already."""
@@ -112,12 +119,12 @@ class Selection:
             if set(split_words(self.field)) & _LABELS:  # (not "whose tags is "vip"")
                 said = "labelled" if {"label", "labels"} & set(split_words(self.field)) \
                     else "tagged"
-                return f'every {noun} in {app} {said} "{self.value}"' + (
+                return f'every {noun} in {app} {said} "{self.said}"' + (
                     f" {self.also}" if self.also else "")
             if set(split_words(self.field)) & _EMPLOYERS:  # (not "whose company name is")
                 return f"every {noun} in {app} who works at {self.value}" + (
                     f" and {self.also}" if self.also else "")
-            return f'every {noun} in {app} whose {words} is "{self.value}"' + (
+            return f'every {noun} in {app} whose {words} is "{self.said}"' + (
                 f" and {self.also}" if self.also else "")
         also = f" {_plural(self.also) if count > 1 else self.also}" if self.also else ""
         if set(split_words(self.field)) & _AGE:

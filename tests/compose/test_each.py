@@ -713,3 +713,17 @@ def test_a_world_is_set_up_with_a_near_miss_a_guard_flags():
                          people) is None
     welcome = BY_NAME["colleague_welcome"]
     assert not workflow_rules(welcome.operators).held
+
+
+def test_a_rule_s_value_is_said_as_a_person_says_it():
+    """A blind review marked `lead source is "trade_show"`: an app's enum value quoted
+    as the machine stores it. The request says "trade show"; the rule is still the
+    record's value."""
+    people = [p | {"lead_source": s} for p, s in zip(
+        PEOPLE, ["trade_show", "website", "trade_show", "referral"], strict=True)]
+    rules = workflow_rules((Operator("select", field="source"),))
+    [chosen] = selections(listed(people), "data[0]", 4, rules)
+    assert chosen.value == "trade_show" and chosen.said == "trade show"
+    assert chosen.target("lead", "HubSpot", "lead source") == \
+        'every lead in HubSpot whose lead source is "trade show"'
+    assert replace(chosen, value="Gold").said == "Gold"
