@@ -218,6 +218,11 @@ def _compose(
         if made is not plan:
             plan = made
             jobs.append(made)
+    # what the walk can still become; where the shard has made its share of each, it is
+    # told so before its records are probed, the costliest part of a walk
+    reachable = {"job"} if plan and plan.parts else {"errand", *(["workflow"] if each else [])}
+    if not reachable & kinds:
+        return Rejected(f"{MADE_ITS_SHARE}: {'job' if 'job' in reachable else 'errand'}")
     selection, patch = None, []
     if plan and each:
         selection, world, patch = _select(library, world, world_seed, walk, plan, rng,

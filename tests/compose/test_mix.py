@@ -102,3 +102,26 @@ def test_once_errands_are_made_only_workflows_that_can_go_deeper_are_walked():
     everything = {draws.draw(rng, set())[0].name for _ in range(400)}
     assert shallow & everything  # (drawn while errands are still made)
     assert draws.draw(rng, set(), frozenset()) is None  # (no kind left: nothing to draw)
+
+
+def test_a_walk_that_can_only_make_a_kind_the_shard_has_is_told_before_its_records_are_probed(
+        monkeypatch):
+    """Walks turned away as errands were a fifth of a shard's walk time, most of it in
+    probing every record of the list for a rule. A walk that made no job, in a shard that
+    makes only jobs now, is turned away before that."""
+    import random
+
+    from compoworld.compose import build
+    from compoworld.compose.build import Rejected, compose_task
+
+    library = builtin_library()
+    start, seed = next((s, seed) for s in sorted(start_tools(library.graph, patterned=True))
+                       for seed in range(3) if not isinstance(compose_task(
+                           library, 7, s, random.Random(seed), "t0", patterned=True), Rejected))
+
+    def probed(*_args, **_kwargs):
+        raise AssertionError("records probed for a kind the shard has made")
+    monkeypatch.setattr(build, "_select", probed)
+    made = compose_task(library, 7, start, random.Random(seed), "t0", patterned=True,
+                        each=True, jobs=False, kinds=frozenset({"job"}))
+    assert isinstance(made, Rejected) and MADE_ITS_SHARE in made.reason
