@@ -965,8 +965,7 @@ def _fitting(named: list[Found], walk: Walk, filed: frozenset[str] = frozenset()
     follow-ups", not "Team follow-ups"), where any is; never one named where the step never
     files (`unfiled`: a colleague's follow-up in "Sales follow-ups"), where another is."""
     named = [f for f in named if not names_its_kind(f.selector.field)] or named
-    named = [f for f in named if not (isinstance(f.selector.value, str) and set(
-        split_words(f.selector.value)) & unfiled)] or named
+    named = [f for f in named if not _says(f, unfiled)] or named
     about = {w[:5] for w in split_words(f"{walk.pattern} {walk.gist} {' '.join(filed)}")
              if len(w) > 3 or w in filed}
 
@@ -976,6 +975,12 @@ def _fitting(named: list[Found], walk: Walk, filed: frozenset[str] = frozenset()
             if isinstance(value.selector.value, str) else 0
     best = max(map(score, named), default=0)
     return [f for f in named if score(f) == best] if best else named
+
+
+def _says(value: Found, words: frozenset[str]) -> bool:
+    """Whether a record found is named by one of `words` ("Sales follow-ups": sales)."""
+    return isinstance(value.selector.value, str) and bool(
+        set(split_words(value.selector.value)) & words)
 
 
 # Words of the stamp a record's period ends by (Avaza's section `EndDate`, a project's

@@ -208,7 +208,10 @@ _VERSIONS = (("Release",),
 _PROJECTS = (("Website", "Mobile app", "Customer portal", "CRM", "Warehouse", "Office",
               "Brand", "Data platform", "Payroll", "Intranet"),
              ("redesign", "launch", "migration", "rollout", "refresh", "upgrade"))
-_SECTIONS = (("Client", "Customer", "Team", "Sales", "Support", "Internal", "Partner"),
+# (as many heads of our own work as of our customers': with five of seven customer-facing,
+# one board in five held no list a colleague's follow-up could go in)
+_SECTIONS = (("Client", "Customer", "Sales", "Support", "Partner", "Team", "Internal",
+              "Operations", "People", "Office"),
              ("follow-ups", "to-dos", "requests", "backlog", "open items", "actions"))
 TITLES_BY_NOUN = {
     "project": _PROJECTS,

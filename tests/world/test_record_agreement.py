@@ -277,6 +277,25 @@ def test_a_board_s_list_is_named_as_a_team_names_where_its_to_dos_go():
     assert not any(item["name"].endswith(tuple(topics)) for item in _draws(mailing, "lists", 6))
 
 
+def test_a_board_holds_lists_for_our_own_work_as_well_as_for_customers():
+    """Five of the seven heads a list was named by were customer-facing ("Sales", "Support",
+    "Partner"...), so one board in five held no list a colleague's follow-up could go in:
+    a review found a contract reminder's follow-up in "Sales follow-ups" (14 of 61 follow-ups
+    of a compose were filed on the other side's list). Of boards of five lists, nearly all
+    hold one of each side."""
+    from compoworld.compose.steps import BACK_OFFICE, CLIENT_DESKS
+
+    board_list = _object({"id": _STR, "name": _STR, "idBoard": _STR})
+    names = [item["name"] for item in _draws(board_list, "lists", 200)]
+    boards = [names[i:i + 5] for i in range(0, len(names), 5)]
+
+    def holds(board: list[str], words: frozenset[str]) -> bool:
+        return any(name.split(" ", 1)[0].lower() in words for name in board)
+    lacking = [b for b in boards if not holds(b, CLIENT_DESKS) or not (
+        holds(b, BACK_OFFICE) or any(n.startswith(("Operations", "People")) for n in b))]
+    assert len(lacking) <= len(boards) // 10, lacking
+
+
 def test_a_record_s_country_object_names_the_country_its_city_is_in():
     """Severa's user in Seoul held `"country": {"code3": "ITA", "englishName": "MX"}`."""
     country = _object({"code3": _STR, "englishName": _STR})
