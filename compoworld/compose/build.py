@@ -227,12 +227,12 @@ def _compose(
     if plan and each:
         selection, world, patch = _select(library, world, world_seed, walk, plan, rng,
                                           config or WalkConfig())
-    if selection and len(selection.heads) > 1 and not walk.answer \
-            and plan.steps[0].entity in REPORTED and rng.random() < REPORTS \
-            and (items := reported(walk.calls, selection)):
-        selection = replace(selection, report=items[0].selector.field)
-    answer = [*walk.answer, *(reported(walk.calls, selection) if selection and
-                              selection.report else [])]  # (whom it acted on: `aggregate`)
+    report = reported(walk.calls, selection) if selection and len(selection.heads) > 1 \
+        and not walk.answer and plan.steps[0].entity in REPORTED \
+        and rng.random() < REPORTS else []
+    if report:  # (whom it acted on, in the answer: `aggregate`)
+        selection = replace(selection, report=report[0].selector.field)
+    answer = [*walk.answer, *report]
     kind = kind_of(len(plan.parts) if plan and plan.parts else 1,
                    selection.operators if selection else ())
     if kind not in kinds:
@@ -635,7 +635,7 @@ def _select(library: ServiceLibrary, world: Any, world_seed: int, walk: Any, pla
     total = len(state.records(node.resource or ""))
     rules = workflow_rules(plan.operators)
     listed = whole_list(call, head, total)
-    if listed is None or not (rules.fields or rules.ranks or rules.held or rules.tags):
+    if listed is None or not rules.chooses:
         return None, world, []  # (no rule could choose: nothing to probe records for)
     copies = len(plan.steps) == 2 and plan.steps[1].entity == plan.steps[0].entity \
         and "create" in plan.steps[1].effects  # (a copy adds only who is missing; one with

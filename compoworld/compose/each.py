@@ -161,6 +161,11 @@ class Rules:
     held: bool = False  # every record its guards let it act on (`steps.EVERY_VALID`)
     tags: frozenset[str] = frozenset()  # labels it may choose by (`steps.tagged`)
 
+    @property
+    def chooses(self) -> bool:
+        """Whether any rule, rank or label may choose the workflow's records."""
+        return bool(self.fields or self.ranks or self.held or self.tags)
+
 
 def workflow_rules(operators: tuple[Any, ...]) -> Rules:
     """The `Rules` of a workflow's `select` and `rank` operators (a `select` by labels,
@@ -506,34 +511,4 @@ def designed(call: GoldCall, head: str, total: int, rules: Rules, rng: random.Ra
         patch += [entry(i, key, [t for t in items[i][key] if not _same(t, tag)])
                   for i in left if _labelled(items[i][key], tag)]
         return selection(key, tag, chosen, left), patch
-    return None
-    where, items, mine = listed
-    service, collection, id_field = where_kept
-    index = int(head.rpartition("[")[2].rstrip("]"))
-    for key, value in sorted(mine.items()):
-        if not is_rule(key, value, rules) or any(id_field not in item for item in items) \
-                or set(split_words(key)) & (_PLACES | _EMPLOYERS):
-            continue  # (a place agrees with the record's address, phone and postcode)
-        others = sorted({v.strip() for item in items if isinstance(v := item.get(key), str)
-                         and _PLAIN.fullmatch(v.strip()) and not _same(v, value)
-                         and not (rules.values and v.strip().lower() in rules.values
-                                  and set(split_words(key)) & rules.fields)})
-        if not others:
-            continue  # (no value of the list's own to leave the near-misses with)
-        able = [i for i in range(len(items)) if i != index and f"{where}[{i}]" not in skip
-                and all(_text_at(items[i], path.lstrip(".")) for path in needs)]
-        if len(able) < 2:
-            break  # (none to choose beside the walk's record, or none to leave)
-        rng.shuffle(able)
-        k = rng.randint(2, min(MOST, len(able)))
-        chosen = sorted(able[:k - 1])
-        left = [i for i in range(len(items)) if i != index and i not in chosen]
-        patch = [{"service": service, "collection": collection, "id": items[i][id_field],
-                  "field": key, "value": value} for i in chosen
-                 if not _same(items[i].get(key), value)]
-        patch += [{"service": service, "collection": collection, "id": items[i][id_field],
-                   "field": key, "value": rng.choice(others)} for i in left
-                  if _same(items[i].get(key), value) or not isinstance(items[i].get(key), str)]
-        heads = (head, *(f"{where}[{i}]" for i in chosen))
-        return Selection(key, value.strip(), heads, tuple(f"{where}[{i}]" for i in left)), patch
     return None

@@ -14,7 +14,6 @@ goal.py writes the request; this module holds the words it uses to point at thin
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Any
 
 from compoworld.compose.arguments import call_arguments
@@ -24,6 +23,7 @@ from compoworld.compose.values import primary_list, value_at
 from compoworld.graph.semtypes import is_entity_id, split_words
 from compoworld.reward.rubric import day_forms, fact_in_text
 from compoworld.world.clock import NOW
+from compoworld.world.coherence import moment_of
 
 Arg = tuple[str, Binding, Any]
 
@@ -213,12 +213,8 @@ def before_today(start: str) -> bool:
     at 08:15 today was texted as "still ahead" at 09:00."""
     if not start:
         return False
-    try:
-        moment = datetime.fromisoformat(start.replace("Z", "+00:00"))
-    except ValueError:
-        moment = None
-    if moment is not None and len(start) > 10:  # (a time with no zone: the world's UTC)
-        return (moment if moment.tzinfo else moment.replace(tzinfo=NOW.tzinfo)) < NOW
+    if len(start) > 10 and (moment := moment_of(start)) is not None:  # (no zone: UTC)
+        return moment < NOW
     return start[:10] < NOW.date().isoformat()
 
 

@@ -437,8 +437,8 @@ class Draws:
             workflow = self.workflows[name]
             rules = workflow_rules(workflow.operators)
             self._depth[key] = frozenset(
-                (["workflow"] if rules.fields or rules.ranks or rules.held or rules.tags
-                 else []) + (["job"] if self.library.followers(start, workflow) else []))
+                (["workflow"] if rules.chooses else [])
+                + (["job"] if self.library.followers(start, workflow) else []))
         return bool(self._depth[key] & kinds)
 
     def _open(self, start: str, dead: set[str]) -> bool:
